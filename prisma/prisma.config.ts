@@ -1,6 +1,13 @@
 import path from "node:path";
 import { defineConfig } from "prisma/config";
 
+// Prisma's CLI downloads a native schema-engine binary, which these machines cannot reach. Unless
+// PRISMA_NATIVE_SCHEMA_ENGINE is set (a machine with internet may use the real binary), run the WASM
+// engine from npm behind a stand-in that speaks the binary's protocol (engine/schema-engine-shim.mjs).
+if (!process.env.PRISMA_NATIVE_SCHEMA_ENGINE) {
+  process.env.PRISMA_SCHEMA_ENGINE_BINARY ??= path.join(import.meta.dirname, "engine", "schema-engine-shim.mjs");
+}
+
 export default defineConfig({
   schema: "schema.prisma",
   migrations: { path: "migrations" },
