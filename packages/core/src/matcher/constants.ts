@@ -1,0 +1,27 @@
+/** topic0 of TIP-20 `Transfer(address indexed from, address indexed to, uint256 amount)`. */
+export const TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+/** topic0 of TIP-20 `TransferWithMemo(address indexed from, address indexed to, uint256 amount, bytes32 indexed memo)`. */
+export const TRANSFER_WITH_MEMO_TOPIC = "0x57bc7354aa85aed339e000bccffabbc529466af35f0772c8f8ee1145927de7f0";
+/**
+ * topic0 of `Settlement(bytes32 indexed sessionRef, address indexed serviceProvider, address indexed gateway, uint256 amountIn, uint256 amountOut)`
+ * = keccak256 of that signature. Our devnet escrow emits this one.
+ */
+export const SETTLEMENT_TOPIC = "0x1c5bd824a83e6a261a40ebe83140faad843f622f4364a435f32d10ff9fdedd3f";
+/**
+ * topic0 that the public methodology of an existing observer reports for the mainnet escrow
+ * (0x33b9…4f25) with the same topic/data layout. It is not the keccak of the signature above (we
+ * searched common variants), so it is accepted as a second id of the same event: see docs/methodology.md.
+ */
+export const SETTLEMENT_TOPIC_MAINNET = "0x92ed5fe0fe56b3f4185e688efb342e92a4492b9df29ad5de596c44e64d097b51";
+/** Every topic0 the indexer asks the node for. */
+export const INDEXED_TOPICS = [TRANSFER_TOPIC, TRANSFER_WITH_MEMO_TOPIC, SETTLEMENT_TOPIC, SETTLEMENT_TOPIC_MAINNET] as const;
+
+/** Tempo's FeeManager precompile: every transaction's fee is a TIP-20 Transfer to it. */
+export const FEE_MANAGER_ADDRESS = "0xfeec000000000000000000000000000000000000";
+
+/** First five bytes of a gateway (MPP) memo; bytes 5–14 are the per-service fingerprint. */
+export const GATEWAY_MEMO_MAGIC = "0xef1ed71201";
+
+/** Event kinds written by the matcher (see docs/methodology.md). */
+export const EVENT_KINDS = ["payment_sent", "payment_received", "fee_paid"] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];

@@ -1,0 +1,13 @@
+import { UnknownMethodologyError } from "../errors.ts";
+
+/**
+ * Matcher versions. A version names a fixed set of rules (docs/methodology.md); a change to the rules
+ * that can change any row is a new version, and `rematch` re-derives rows under it from raw logs.
+ */
+export const METHODOLOGY_VERSIONS = ["v0.1"] as const;
+export type MethodologyVersion = (typeof METHODOLOGY_VERSIONS)[number];
+export const CURRENT_METHODOLOGY_VERSION: MethodologyVersion = "v0.1";
+
+export function assertMethodologyVersion(version: string): asserts version is MethodologyVersion {
+  if (!(METHODOLOGY_VERSIONS as readonly string[]).includes(version)) throw new UnknownMethodologyError(version, METHODOLOGY_VERSIONS);
+}

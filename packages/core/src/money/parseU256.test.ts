@@ -1,0 +1,14 @@
+import { describe, expect, it } from "vitest";
+import { MAX_U256, parseU256 } from "./parseU256.ts";
+
+describe("parseU256", () => {
+  it("parses exact values beyond 2^53 and up to 2^256-1", () => {
+    expect(parseU256("9007199254740993")).toBe(9007199254740993n);
+    expect(parseU256(MAX_U256.toString())).toBe(MAX_U256);
+    expect(parseU256("0")).toBe(0n);
+  });
+  it.each(["-1", "1.5", "1e6", "01", " 1", "", "0x10", (2n ** 256n).toString()])("rejects %j", (v) => {
+    expect(() => parseU256(v)).toThrow(/not a valid amount/);
+  });
+  it("rejects numbers", () => expect(() => parseU256(5)).toThrow(/decimal string/));
+});
