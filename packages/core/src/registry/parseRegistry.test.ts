@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { InvalidRegistryError } from "../errors.ts";
 import { parseRegistry } from "./parseRegistry.ts";
 
 const valid = {
@@ -36,7 +37,20 @@ describe("parseRegistry", () => {
         { id: "b", label: "B", category: "x", wallets: ["0x0000000000000000000000000000000000000001"] },
       ],
     };
-    expect(() => parseRegistry(bad)).toThrow(/registry_version.*network.*Bad Id.*label.*wallets\[0\]/s);
+    let problems: readonly string[] = [];
+    try {
+      parseRegistry(bad);
+    } catch (error) {
+      problems = (error as InvalidRegistryError).problems;
+    }
+    expect(problems).toEqual([
+      "registry_version must be a positive integer",
+      "network must be a non-empty string",
+      'entities[0].id "Bad Id" must be lowercase letters, digits and dashes',
+      "entities[0].wallets[0] must be an address (0x + 40 hex)",
+      "entities[0].label must be a non-empty string",
+      'wallet 0x0000000000000000000000000000000000000001 belongs to both "a" and "b"',
+    ]);
     expect(() => parseRegistry({ ...valid, entities: [valid.entities[0], valid.entities[0]] })).toThrow(/duplicated/);
   });
 });
