@@ -1,0 +1,39 @@
+import { CURRENT_METHODOLOGY_VERSION, METHODOLOGY_VERSIONS } from "@agent-ledger/core";
+import { z } from "zod";
+
+const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+
+/** Indexer configuration, validated once at start-up. */
+export const indexerEnvSchema = z.object({
+  DATABASE_URL: z.string().url().default("postgresql://postgres@127.0.0.1:5432/agent_ledger"),
+  TEMPO_RPC_URL: z.string().url().default("http://127.0.0.1:8545"),
+  /** First block to index when no checkpoint exists yet. */
+  START_BLOCK: int(0),
+  /** Blocks to stay behind the head. Tempo has deterministic finality, so 0 is safe there. */
+  CONFIRMATIONS: int(0),
+  EXPLORER_BASE_URL: z.string().url().default("https://explore.tempo.xyz"),
+  REGISTRY_FILE: z.string().min(1).default("registry/demo.json"),
+  METHODOLOGY_VERSION: z.enum(METHODOLOGY_VERSIONS).default(CURRENT_METHODOLOGY_VERSION),
+  CHUNK_INITIAL_BLOCKS: int(100, 1),
+  CHUNK_MIN_BLOCKS: int(1, 1),
+  CHUNK_MAX_BLOCKS: int(10_000, 1),
+  CHUNK_TARGET_MS: int(2_000, 1),
+  CHUNK_MAX_LOGS: int(50_000, 1),
+  /** 1: keep every fetched log in raw_logs (re-matching can then find a newly watched entity's history). */
+  STORE_ALL_LOGS: z.enum(["0", "1"]).default("0").transform((v) => v === "1"),
+  POLL_INTERVAL_MS: int(500, 10),
+  RPC_TIMEOUT_MS: int(30_000, 100),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type IndexerEnv = z.infer<typeof indexerEnvSchema>;
+
+export function parseIndexerEnv(env: NodeJS.ProcessEnv = process.env): IndexerEnv {
+  const result = indexerEnvSchema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`invalid indexer configuration: ${problems}`);
+  }
+  if (result.data.CHUNK_MIN_BLOCKS > result.data.CHUNK_MAX_BLOCKS) throw new Error("invalid indexer configuration: CHUNK_MIN_BLOCKS > CHUNK_MAX_BLOCKS");
+  return result.data;
+}

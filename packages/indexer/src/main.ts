@@ -1,0 +1,53 @@
+import { createPgPool, createPrisma, loadMatchContext, loadRegistryIntoDb } from "@agent-ledger/db";
+import { parseIndexerEnv } from "./env.ts";
+import { loadRegistryFile } from "./loadRegistryFile.ts";
+import { createLogger } from "./logger.ts";
+import { createRpcClient } from "./rpc/createRpcClient.ts";
+import { createIndexer } from "./sync/createIndexer.ts";
+
+const env = parseIndexerEnv();
+const log = createLogger("indexer", env.LOG_LEVEL);
+const prisma = createPrisma(env.DATABASE_URL);
+const pool = createPgPool(env.DATABASE_URL, { max: 1, applicationName: "agent-ledger-indexer" });
+const controller = new AbortController();
+for (const sig of ["SIGINT", "SIGTERM"] as const) {
+  process.on(sig, () => {
+    log.info({ signal: sig }, "stopping after the current batch");
+    controller.abort();
+  });
+}
+
+try {
+  const { registry, source } = await loadRegistryFile(env.REGISTRY_FILE);
+  const loaded = await loadRegistryIntoDb(prisma, registry, source);
+  log.info({ file: env.REGISTRY_FILE, ...loaded }, "registry loaded");
+
+  const client = await pool.connect();
+  try {
+    const indexer = createIndexer(
+      {
+        rpc: createRpcClient(env.TEMPO_RPC_URL, { timeoutMs: env.RPC_TIMEOUT_MS }),
+        client,
+        loadContext: () => loadMatchContext(prisma, env.EXPLORER_BASE_URL),
+        log,
+      },
+      {
+        startBlock: BigInt(env.START_BLOCK),
+        confirmations: env.CONFIRMATIONS,
+        methodologyVersion: env.METHODOLOGY_VERSION,
+        chunk: { initial: env.CHUNK_INITIAL_BLOCKS, min: env.CHUNK_MIN_BLOCKS, max: env.CHUNK_MAX_BLOCKS, targetMs: env.CHUNK_TARGET_MS, maxLogs: env.CHUNK_MAX_LOGS },
+        pollIntervalMs: env.POLL_INTERVAL_MS,
+        storeAllLogs: env.STORE_ALL_LOGS,
+        stopAtBlock: process.env.INDEXER_STOP_AT_BLOCK ? BigInt(process.env.INDEXER_STOP_AT_BLOCK) : undefined,
+      },
+    );
+    await indexer.run(controller.signal);
+  } finally {
+    client.release();
+  }
+} catch (error) {
+  log.fatal({ err: error }, "indexer failed");
+  process.exitCode = 1;
+} finally {
+  await Promise.allSettled([pool.end(), prisma.$disconnect()]);
+}

@@ -1,0 +1,108 @@
+import { assertMethodologyVersion, matchLogs, type MatchContext, type RawLog } from "@agent-ledger/core";
+import type pg from "pg";
+import { acquireAdvisoryLock } from "./store/acquireIndexerLock.ts";
+import { eventColumns } from "./store/writeBatch.ts";
+
+export interface RematchResult {
+  version: string;
+  blocks: { from: string; to: string } | null;
+  logs: number;
+  rows: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+}
+
+// Upsert keyed on (version, tx, log index, agent): identical rows keep their id and are not rewritten.
+const UPSERT_EVENTS = `
+WITH src AS (
+  SELECT to_timestamp(u.ts) AS ts, u.agent_id, u.agent_label, u.agent_category, u.cp_addr, u.cp_label, u.cp_cat, u.kind,
+    u.amount::numeric AS amount, u.token, u.tx, u.li, u.block, u.version, u.routed_addr, u.routed_label, u.routed_fp, u.url, u.ord
+  FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+    $10::text[], $11::text[], $12::int[], $13::bigint[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::int[])
+    AS u(ts, agent_id, agent_label, agent_category, cp_addr, cp_label, cp_cat, kind, amount, token, tx, li, block, version,
+      routed_addr, routed_label, routed_fp, url, ord)
+), up AS (
+  INSERT INTO agent_events AS e (ts, agent_id, agent_label, agent_category, counterparty_address, counterparty_label,
+    counterparty_category, kind, amount_wei, token_address, tx_hash, log_index, source_block, methodology_version,
+    routed_to_address, routed_to_label, routed_fingerprint, explorer_url)
+  SELECT ts, agent_id, agent_label, agent_category, cp_addr, cp_label, cp_cat, kind, amount, token, tx, li, block, version,
+    routed_addr, routed_label, routed_fp, url FROM src ORDER BY ord
+  ON CONFLICT (methodology_version, tx_hash, log_index, agent_id) DO UPDATE SET
+    ts = EXCLUDED.ts, agent_label = EXCLUDED.agent_label, agent_category = EXCLUDED.agent_category,
+    counterparty_address = EXCLUDED.counterparty_address, counterparty_label = EXCLUDED.counterparty_label,
+    counterparty_category = EXCLUDED.counterparty_category, kind = EXCLUDED.kind, amount_wei = EXCLUDED.amount_wei,
+    token_address = EXCLUDED.token_address, source_block = EXCLUDED.source_block, routed_to_address = EXCLUDED.routed_to_address,
+    routed_to_label = EXCLUDED.routed_to_label, routed_fingerprint = EXCLUDED.routed_fingerprint, explorer_url = EXCLUDED.explorer_url
+  WHERE (e.ts, e.agent_label, e.agent_category, e.counterparty_address, e.counterparty_label, e.counterparty_category, e.kind,
+         e.amount_wei, e.token_address, e.source_block, e.routed_to_address, e.routed_to_label, e.routed_fingerprint, e.explorer_url)
+    IS DISTINCT FROM
+        (EXCLUDED.ts, EXCLUDED.agent_label, EXCLUDED.agent_category, EXCLUDED.counterparty_address, EXCLUDED.counterparty_label,
+         EXCLUDED.counterparty_category, EXCLUDED.kind, EXCLUDED.amount_wei, EXCLUDED.token_address, EXCLUDED.source_block,
+         EXCLUDED.routed_to_address, EXCLUDED.routed_to_label, EXCLUDED.routed_fingerprint, EXCLUDED.explorer_url)
+  RETURNING (xmax = 0) AS inserted
+), gone AS (
+  DELETE FROM agent_events d
+  WHERE d.methodology_version = $20 AND d.source_block BETWEEN $21 AND $22
+    AND NOT EXISTS (SELECT 1 FROM src WHERE src.tx = d.tx_hash AND src.li = d.log_index AND src.agent_id = d.agent_id)
+  RETURNING 1
+)
+SELECT (SELECT count(*) FILTER (WHERE inserted) FROM up)::int AS inserted,
+       (SELECT count(*) FILTER (WHERE NOT inserted) FROM up)::int AS updated,
+       (SELECT count(*) FROM gone)::int AS deleted`;
+
+/**
+ * Re-derives `agent_events` under methodology `version` from the stored raw logs only (the chain is
+ * never asked), page by page of blocks, each page in one transaction: new rows are inserted, changed
+ * rows updated in place (ids kept), rows the rules no longer produce deleted, identical rows untouched.
+ * Rematch does not NOTIFY: it re-derives history, it is not new activity.
+ */
+export async function rematch(
+  client: pg.ClientBase,
+  options: { version: string; context: MatchContext; pageBlocks?: number; fromBlock?: bigint; toBlock?: bigint },
+): Promise<RematchResult> {
+  assertMethodologyVersion(options.version);
+  const pageBlocks = BigInt(options.pageBlocks ?? 5_000);
+  const release = await acquireAdvisoryLock(client, `agent-ledger:rematch:${options.version}`);
+  try {
+    const bounds = await client.query("SELECT min(block_number)::text AS lo, max(block_number)::text AS hi FROM raw_logs");
+    const result: RematchResult = { version: options.version, blocks: null, logs: 0, rows: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0 };
+    if (bounds.rows[0].lo === null) return result;
+    const lo = options.fromBlock ?? BigInt(bounds.rows[0].lo);
+    const hi = options.toBlock ?? BigInt(bounds.rows[0].hi);
+    result.blocks = { from: lo.toString(), to: hi.toString() };
+    for (let from = lo; from <= hi; from += pageBlocks) {
+      const to = from + pageBlocks - 1n < hi ? from + pageBlocks - 1n : hi;
+      const { rows: raw } = await client.query(
+        `SELECT block_number::text, block_hash, extract(epoch FROM block_timestamp)::bigint AS ts, tx_hash, tx_index, log_index, address,
+                topic0, topic1, topic2, topic3, data
+         FROM raw_logs WHERE block_number BETWEEN $1 AND $2 ORDER BY block_number, log_index`,
+        [from.toString(), to.toString()],
+      );
+      const logs: RawLog[] = raw.map((r) => ({
+        blockNumber: BigInt(r.block_number), blockHash: r.block_hash, blockTimestamp: Number(r.ts), txHash: r.tx_hash,
+        txIndex: r.tx_index, logIndex: r.log_index, address: r.address,
+        topics: [r.topic0, r.topic1, r.topic2, r.topic3].filter((t): t is string => t !== null), data: r.data,
+      }));
+      const rows = matchLogs(logs, options.context, options.version);
+      await client.query("BEGIN");
+      try {
+        const { rows: [counts] } = await client.query(UPSERT_EVENTS, [...eventColumns(rows), options.version, from.toString(), to.toString()]);
+        await client.query("COMMIT");
+        result.logs += logs.length;
+        result.rows += rows.length;
+        result.inserted += counts.inserted;
+        result.updated += counts.updated;
+        result.deleted += counts.deleted;
+        result.unchanged += rows.length - counts.inserted - counts.updated;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw error;
+      }
+    }
+    return result;
+  } finally {
+    await release().catch(() => {});
+  }
+}

@@ -1,0 +1,65 @@
+import { INDEXED_TOPICS, type RawLog } from "@agent-ledger/core";
+import type { RpcClient } from "./createRpcClient.ts";
+
+interface JsonLog {
+  address: string;
+  topics: string[];
+  data: string;
+  blockNumber: string;
+  blockHash: string;
+  blockTimestamp?: string;
+  transactionHash: string;
+  transactionIndex: string;
+  logIndex: string;
+  removed?: boolean;
+}
+
+const hexToNumber = (h: string) => Number.parseInt(h, 16);
+
+/**
+ * All logs with an indexed topic0 (Transfer, TransferWithMemo, Settlement) from any contract in
+ * [fromBlock, toBlock], in chain order. Block timestamps come from the logs when the node includes
+ * them (anvil and reth do) and from the block headers otherwise.
+ */
+export async function fetchLogs(rpc: RpcClient, fromBlock: bigint, toBlock: bigint): Promise<RawLog[]> {
+  const json = await rpc.request<JsonLog[]>("eth_getLogs", [
+    { fromBlock: `0x${fromBlock.toString(16)}`, toBlock: `0x${toBlock.toString(16)}`, topics: [[...INDEXED_TOPICS]] },
+  ]);
+  const logs: RawLog[] = new Array(json.length);
+  const missingTimestamps = new Set<string>();
+  for (let i = 0; i < json.length; i++) {
+    const l = json[i]!;
+    if (l.removed) throw new Error(`node returned a removed log in a final range (tx ${l.transactionHash})`);
+    if (l.blockTimestamp === undefined) missingTimestamps.add(l.blockNumber);
+    logs[i] = {
+      blockNumber: BigInt(l.blockNumber),
+      blockHash: l.blockHash,
+      blockTimestamp: l.blockTimestamp === undefined ? -1 : hexToNumber(l.blockTimestamp),
+      txHash: l.transactionHash,
+      txIndex: hexToNumber(l.transactionIndex),
+      logIndex: hexToNumber(l.logIndex),
+      address: l.address,
+      topics: l.topics,
+      data: l.data,
+    };
+  }
+  if (missingTimestamps.size > 0) {
+    const blocks = [...missingTimestamps];
+    const headers = await rpc.batch<{ timestamp: string } | null>(blocks.map((b) => ({ method: "eth_getBlockByNumber", params: [b, false] })));
+    const ts = new Map(blocks.map((b, i) => [BigInt(b), headers[i] ? hexToNumber(headers[i]!.timestamp) : -1]));
+    for (const log of logs) {
+      if (log.blockTimestamp < 0) log.blockTimestamp = ts.get(log.blockNumber) ?? -1;
+      if (log.blockTimestamp < 0) throw new Error(`no timestamp for block ${log.blockNumber}`);
+    }
+  }
+  // Invariant: chain order (block, then log index). Nodes return it; the matcher and the store rely on it.
+  for (let i = 1; i < logs.length; i++) {
+    const a = logs[i - 1]!;
+    const b = logs[i]!;
+    if (a.blockNumber > b.blockNumber || (a.blockNumber === b.blockNumber && a.logIndex >= b.logIndex)) {
+      logs.sort((x, y) => (x.blockNumber === y.blockNumber ? x.logIndex - y.logIndex : x.blockNumber < y.blockNumber ? -1 : 1));
+      break;
+    }
+  }
+  return logs;
+}

@@ -1,0 +1,186 @@
+import {
+  CURRENT_METHODOLOGY_VERSION, getBackoffDelay, matchLogs, nextChunkSize, selectWatchedLogs,
+  type ChunkPolicy, type MatchContext, type RawLog,
+} from "@agent-ledger/core";
+import type pg from "pg";
+import type { Logger } from "pino";
+import type { RpcClient } from "../rpc/createRpcClient.ts";
+import { fetchLogs } from "../rpc/fetchLogs.ts";
+import { isLogRangeError } from "../rpc/isLogRangeError.ts";
+import { acquireAdvisoryLock } from "../store/acquireIndexerLock.ts";
+import { readCheckpoint } from "../store/readCheckpoint.ts";
+import { writeBatch, type BatchResult } from "../store/writeBatch.ts";
+import { sleep } from "./sleep.ts";
+
+export interface IndexerOptions {
+  /** Checkpoint/lock name; defaults to `tempo-<chainId>`. */
+  streamId?: string;
+  startBlock: bigint;
+  confirmations: number;
+  methodologyVersion?: string;
+  chunk: ChunkPolicy & { initial: number };
+  pollIntervalMs: number;
+  /** How often the registry view is reloaded while following the head. */
+  contextTtlMs?: number;
+  /** Keep every fetched log in raw_logs, not only those of transactions touching a watched wallet. */
+  storeAllLogs?: boolean;
+  /** Stop once the checkpoint reaches this block (benchmarks, tests). */
+  stopAtBlock?: bigint;
+}
+
+export interface IndexerDeps {
+  rpc: RpcClient;
+  /** A dedicated connection: holds the advisory lock and performs every write. */
+  client: pg.ClientBase;
+  loadContext: () => Promise<MatchContext>;
+  log: Logger;
+  /** Called after each committed batch (metrics, benchmarks). */
+  onBatch?: (info: { fromBlock: bigint; toBlock: bigint; logs: number; kept: number; result: BatchResult; fetchMs: number; writeMs: number }) => void;
+}
+
+interface Fetched {
+  from: bigint;
+  to: bigint;
+  logs: RawLog[];
+  fetchMs: number;
+}
+
+/**
+ * The indexer: backfills from the checkpoint (or `startBlock`) in adaptive `eth_getLogs` ranges, then
+ * follows the head `confirmations` blocks behind. The next range is fetched while the current one is
+ * written. RPC failures are retried with backoff forever: a range is never skipped.
+ */
+export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
+  const { rpc, client, log } = deps;
+  const version = options.methodologyVersion ?? CURRENT_METHODOLOGY_VERSION;
+  const contextTtlMs = options.contextTtlMs ?? 10_000;
+  let chunkSize = options.chunk.initial;
+
+  async function withRetry<T>(what: string, fn: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fn();
+      } catch (error) {
+        if (signal.aborted) throw error;
+        const delay = getBackoffDelay(attempt, { baseMs: 250, maxMs: 30_000, random: Math.random() });
+        log.warn({ err: (error as Error).message, attempt, retryInMs: delay }, `${what} failed; retrying`);
+        await sleep(delay, signal);
+      }
+    }
+  }
+
+  async function safeHead(signal: AbortSignal): Promise<bigint> {
+    const latest = BigInt(await withRetry("eth_blockNumber", () => rpc.request<string>("eth_blockNumber", []), signal));
+    const head = latest - BigInt(options.confirmations);
+    return options.stopAtBlock !== undefined && options.stopAtBlock < head ? options.stopAtBlock : head;
+  }
+
+  async function fetchRange(from: bigint, head: bigint, signal: AbortSignal): Promise<Fetched> {
+    for (let attempt = 1; ; attempt++) {
+      const to = from + BigInt(chunkSize) - 1n < head ? from + BigInt(chunkSize) - 1n : head;
+      const started = performance.now();
+      try {
+        const logs = await fetchLogs(rpc, from, to);
+        const fetchMs = performance.now() - started;
+        chunkSize = nextChunkSize(chunkSize, { type: "ok", elapsedMs: fetchMs, logCount: logs.length }, options.chunk);
+        return { from, to, logs, fetchMs };
+      } catch (error) {
+        if (signal.aborted) throw error;
+        if (isLogRangeError(error) && chunkSize > options.chunk.min) {
+          const smaller = nextChunkSize(chunkSize, { type: "too_large" }, options.chunk);
+          log.info({ from: from.toString(), to: to.toString(), chunkSize, next: smaller }, "range refused by the node; shrinking");
+          chunkSize = smaller;
+          continue;
+        }
+        const delay = getBackoffDelay(attempt, { baseMs: 250, maxMs: 30_000, random: Math.random() });
+        log.warn({ err: (error as Error).message, from: from.toString(), to: to.toString(), attempt, retryInMs: delay }, "eth_getLogs failed; retrying the same range");
+        await sleep(delay, signal);
+        if (signal.aborted) throw error;
+      }
+    }
+  }
+
+  /**
+   * Refuses to extend a ledger built from another chain (e.g. a devnet restarted from genesis): the
+   * newest stored raw log's block must still have the same hash on the node.
+   */
+  async function assertSameChain(signal: AbortSignal): Promise<void> {
+    const { rows } = await client.query("SELECT block_number::text AS n, block_hash FROM raw_logs ORDER BY block_number DESC LIMIT 1");
+    if (rows.length === 0) return;
+    const block = await withRetry("eth_getBlockByNumber", () => rpc.request<{ hash: string } | null>("eth_getBlockByNumber", [`0x${BigInt(rows[0].n).toString(16)}`, false]), signal);
+    if (block?.hash.toLowerCase() !== rows[0].block_hash) {
+      throw new Error(`the node at ${rpc.url} does not have block ${rows[0].n} with hash ${rows[0].block_hash} that this database was built from: wrong chain, or a devnet restarted from genesis (use a fresh database)`);
+    }
+  }
+
+  async function run(signal: AbortSignal): Promise<void> {
+    const chainId = Number(BigInt(await withRetry("eth_chainId", () => rpc.request<string>("eth_chainId", []), signal)));
+    const streamId = options.streamId ?? `tempo-${chainId}`;
+    const release = await acquireAdvisoryLock(client, `agent-ledger:indexer:${streamId}`, {
+      signal,
+      onWait: () => log.info({ streamId }, "another indexer holds the lock for this stream; waiting"),
+    });
+    log.info({ streamId }, "indexer lock acquired");
+    try {
+      const checkpoint = await readCheckpoint(client, streamId);
+      let last = checkpoint ? checkpoint.lastBlock : options.startBlock - 1n;
+      const startBlock = checkpoint?.startBlock ?? options.startBlock;
+      if (checkpoint && checkpoint.startBlock !== options.startBlock) {
+        log.warn({ stored: checkpoint.startBlock.toString(), configured: options.startBlock.toString() }, "START_BLOCK differs from the stored checkpoint; resuming from the checkpoint");
+      }
+      await assertSameChain(signal);
+      log.info({ streamId, resumeFrom: (last + 1n).toString() }, "indexer starting");
+      let context = await deps.loadContext();
+      let contextLoadedAt = Date.now();
+      let caughtUp = false;
+
+      while (!signal.aborted) {
+        if (options.stopAtBlock !== undefined && last >= options.stopAtBlock) break;
+        const head = await safeHead(signal);
+        if (last >= head) {
+          if (!caughtUp) log.info({ block: last.toString() }, "caught up with the head; following");
+          caughtUp = true;
+          await sleep(options.pollIntervalMs, signal);
+          continue;
+        }
+        if (Date.now() - contextLoadedAt > contextTtlMs) {
+          context = await deps.loadContext();
+          contextLoadedAt = Date.now();
+        }
+        let inflight: Promise<Fetched> | null = fetchRange(last + 1n, head, signal);
+        while (inflight && !signal.aborted) {
+          const fetched: Fetched = await inflight;
+          // Prefetch the next range while this one is matched and written.
+          inflight = fetched.to < head ? fetchRange(fetched.to + 1n, head, signal) : null;
+          inflight?.catch(() => {}); // surfaced when awaited; avoid an unhandled rejection on shutdown
+          const kept = options.storeAllLogs ? fetched.logs : selectWatchedLogs(fetched.logs, (a) => context.wallets.has(a));
+          const rows = matchLogs(kept, context, version);
+          const lastLog = fetched.logs.at(-1);
+          const writeStarted = performance.now();
+          const result = await writeBatch(client, {
+            streamId, chainId, startBlock, previousBlock: last, toBlock: fetched.to,
+            toBlockHash: lastLog && lastLog.blockNumber === fetched.to ? lastLog.blockHash : null,
+            logs: kept, rows,
+          });
+          const writeMs = performance.now() - writeStarted;
+          last = fetched.to;
+          log.info(
+            { fromBlock: fetched.from.toString(), toBlock: fetched.to.toString(), logs: fetched.logs.length, kept: kept.length, rows: result.eventsInserted, fetchMs: Math.round(fetched.fetchMs), writeMs: Math.round(writeMs), nextChunk: chunkSize },
+            "batch committed",
+          );
+          deps.onBatch?.({ fromBlock: fetched.from, toBlock: fetched.to, logs: fetched.logs.length, kept: kept.length, result, fetchMs: fetched.fetchMs, writeMs });
+        }
+        if (inflight) await inflight.catch(() => {});
+      }
+      log.info({ lastBlock: last.toString() }, "indexer stopped");
+    } catch (error) {
+      // A stop request interrupts waits and retries; that is a clean exit, not a failure.
+      if (!signal.aborted) throw error;
+      log.info("indexer stopped");
+    } finally {
+      await release().catch(() => {});
+    }
+  }
+
+  return { run };
+}

@@ -1,0 +1,94 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+import pg from "pg";
+
+export const ROOT = path.resolve(import.meta.dirname, "..");
+
+/** True when something answers Redis' PING at `url`. */
+export function redisAnswers(url: string, timeoutMs = 1_000): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname || "127.0.0.1", port: Number(port || 6379) });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.on("error", () => done(false));
+    socket.on("connect", () => socket.write("PING\r\n"));
+    socket.on("data", (d) => done(d.toString().startsWith("+PONG")));
+  });
+}
+
+/** True when PostgreSQL accepts a connection (to the `postgres` database) at `url`'s server. */
+export async function postgresAnswers(url: string): Promise<boolean> {
+  const admin = new URL(url);
+  admin.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+export function onPath(command: string): boolean {
+  return spawnSync("sh", ["-c", `command -v ${command}`], { stdio: "ignore" }).status === 0;
+}
+
+/** Runs a TypeScript entry point of ours in a child Node process (through tsx), output prefixed. */
+export function spawnTs(name: string, file: string, env: NodeJS.ProcessEnv, options: { pretty?: boolean } = {}): ChildProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, file)], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  prefixLines(child, name, options.pretty ?? true);
+  return child;
+}
+
+const COLORS = { api: 36, worker: 35, indexer: 33, devnet: 32, redis: 34 } as Record<string, number>;
+
+function prefixLines(child: ChildProcess, name: string, pretty: boolean) {
+  const tag = process.stdout.isTTY ? `\x1b[${COLORS[name] ?? 37}m${name.padEnd(7)}\x1b[0m` : name.padEnd(7);
+  for (const stream of [child.stdout, child.stderr]) {
+    let rest = "";
+    stream?.on("data", (chunk: Buffer) => {
+      const lines = (rest + chunk.toString()).split("\n");
+      rest = lines.pop() ?? "";
+      for (const line of lines) if (line.trim()) process.stdout.write(`${tag} │ ${pretty ? summarize(line) : line}\n`);
+    });
+  }
+}
+
+/** One readable line out of a pino JSON line (falls back to the raw line). */
+function summarize(line: string): string {
+  try {
+    const { level, msg, time, service, name, pid, hostname, ...rest } = JSON.parse(line);
+    void time; void service; void name; void pid; void hostname;
+    const lvl = typeof level === "number" ? ({ 10: "trace", 20: "debug", 30: "info", 40: "warn", 50: "error", 60: "fatal" } as Record<number, string>)[level] : level;
+    const fields = Object.entries(rest).map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" ");
+    return `${lvl === "info" ? "" : `[${lvl}] `}${msg ?? ""} ${fields}`.trim();
+  } catch {
+    return line;
+  }
+}
+
+export function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      resolve();
+    }, timeoutMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
