@@ -1,5 +1,6 @@
 import type { EventDraft, RawLog } from "@agent-ledger/core";
 import type pg from "pg";
+import { rollupCtes } from "./rollupSql.ts";
 
 export const EVENTS_CHANNEL = "agent_events";
 
@@ -32,6 +33,7 @@ FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::i
   AS u(bn, bh, ts, tx, ti, li, addr, t0, t1, t2, t3, data)
 ON CONFLICT (tx_hash, log_index) DO NOTHING`;
 
+// Rows and their rollups in one statement: the rollup CTEs read exactly the rows this insert created.
 const INSERT_EVENTS = `
 WITH ins AS (
   INSERT INTO agent_events (ts, agent_id, agent_label, agent_category, counterparty_address, counterparty_label, counterparty_category,
@@ -45,8 +47,9 @@ WITH ins AS (
       routed_addr, routed_label, routed_fp, url, ord)
   ORDER BY u.ord
   ON CONFLICT (methodology_version, tx_hash, log_index, agent_id) DO NOTHING
-  RETURNING id
-)
+  RETURNING *
+),
+${rollupCtes("ins")}
 SELECT count(*)::int AS n, min(id)::text AS first, max(id)::text AS last FROM ins`;
 
 export function rawLogColumns(logs: readonly RawLog[]): unknown[] {
@@ -100,7 +103,7 @@ export function eventColumns(rows: readonly EventDraft[]): unknown[] {
 }
 
 /**
- * Stores one indexed block range atomically: raw logs, matched rows, the checkpoint, and a NOTIFY
+ * Stores one indexed block range atomically: raw logs, matched rows with their rollups, the checkpoint, and a NOTIFY
  * (delivered on commit) naming the new rows. Runs on the client that holds the indexer lock.
  * Invariant: the checkpoint moves from exactly `previousBlock` to `toBlock`, or nothing is written.
  */

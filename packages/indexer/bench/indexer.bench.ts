@@ -1,0 +1,89 @@
+// `npm run bench:indexer` — backfill ≥100,000 transfer logs from a devnet and report logs/s for
+// (1) raw eth_getLogs reading alone (the ceiling here) and (2) the full indexer (fetch + decode +
+// match + store), with peak RSS. Options: BENCH_TXS (default 34,000 transferWithMemo = 3 logs each).
+import os from "node:os";
+import { createPgPool, createPrisma, ensureDatabase, loadMatchContext, loadRegistryIntoDb, migrateDeploy } from "@agent-ledger/db";
+import { parseRegistry } from "@agent-ledger/core";
+import { DEV_PRIVATE_KEYS, createDevnetClient, sendBulkTransfers, startAnvil } from "@agent-ledger/devnet";
+import pg from "pg";
+import { pino } from "pino";
+import { privateKeyToAccount } from "viem/accounts";
+import { createRpcClient } from "../src/rpc/createRpcClient.ts";
+import { fetchLogs } from "../src/rpc/fetchLogs.ts";
+import { createIndexer } from "../src/sync/createIndexer.ts";
+
+const TXS = Number(process.env.BENCH_TXS ?? 34_000);
+const BENCH_DB = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/agent_ledger_bench";
+const CHUNK = Number(process.env.BENCH_CHUNK_BLOCKS ?? 2_000);
+
+const senders = DEV_PRIVATE_KEYS.slice(0, 10);
+const recipients = senders.map((k) => privateKeyToAccount(k).address.toLowerCase());
+
+console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}`);
+const anvil = await startAnvil({ blockTime: 1 });
+try {
+  // 1. Chain data: TXS transferWithMemo between ten watched accounts (Transfer + TransferWithMemo + fee Transfer each).
+  let t = performance.now();
+  const sent = await sendBulkTransfers({ rpcUrl: anvil.url, count: TXS, senders, recipients, withMemo: true });
+  const head = await createDevnetClient({ url: anvil.url }).getBlockNumber();
+  console.log(`generated ${sent.txCount} txs in blocks ${sent.firstBlock}..${sent.lastBlock} in ${((performance.now() - t) / 1000).toFixed(1)}s`);
+
+  // 2. Raw read ceiling: the same eth_getLogs calls the indexer makes, nothing else.
+  const rpc = createRpcClient(anvil.url, { timeoutMs: 120_000 });
+  t = performance.now();
+  let rawLogs = 0;
+  for (let from = 0n; from <= head; from += BigInt(CHUNK)) {
+    const to = from + BigInt(CHUNK) - 1n < head ? from + BigInt(CHUNK) - 1n : head;
+    rawLogs += (await fetchLogs(rpc, from, to)).length;
+  }
+  const rawSeconds = (performance.now() - t) / 1000;
+
+  // 3. Full indexer into a fresh database.
+  await ensureDatabase(BENCH_DB);
+  const admin = new pg.Client({ connectionString: BENCH_DB });
+  await admin.connect();
+  await admin.query("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
+  await admin.end();
+  await migrateDeploy(BENCH_DB, { quiet: true });
+  const prisma = createPrisma(BENCH_DB);
+  await loadRegistryIntoDb(prisma, parseRegistry({
+    registry_version: 1, network: "devnet",
+    entities: recipients.map((a, i) => ({ id: `bench-${i}${i % 2 ? "-mpp" : ""}`, label: `Bench ${i}`, category: "bench", track_fees: true, wallets: [a] })),
+  }), "bench");
+  const pool = createPgPool(BENCH_DB, { max: 1 });
+  const client = await pool.connect();
+  let peakRss = process.memoryUsage().rss;
+  const rssSamples: number[] = [];
+  const sampler = setInterval(() => {
+    const rss = process.memoryUsage().rss;
+    peakRss = Math.max(peakRss, rss);
+    rssSamples.push(rss);
+  }, 50);
+  let indexedLogs = 0, rows = 0, batches = 0;
+  const indexer = createIndexer(
+    {
+      rpc, client, loadContext: () => loadMatchContext(prisma, "https://explore.tempo.xyz"), log: pino({ level: "warn" }),
+      onBatch: (b) => { indexedLogs += b.logs; rows += b.result.eventsInserted; batches++; },
+    },
+    { startBlock: 0n, confirmations: 0, chunk: { initial: CHUNK, min: 1, max: 10_000, targetMs: 5_000, maxLogs: 100_000 }, pollIntervalMs: 50, stopAtBlock: head },
+  );
+  const rssBefore = process.memoryUsage().rss;
+  t = performance.now();
+  await indexer.run(AbortSignal.timeout(600_000));
+  const fullSeconds = (performance.now() - t) / 1000;
+  clearInterval(sampler);
+  client.release();
+  await pool.end();
+  await prisma.$disconnect();
+
+  const rawRate = rawLogs / rawSeconds;
+  const fullRate = indexedLogs / fullSeconds;
+  const mb = (n: number) => `${(n / 2 ** 20).toFixed(0)} MiB`;
+  const half = rssSamples.slice(Math.floor(rssSamples.length / 2));
+  console.log(`\nraw eth_getLogs:  ${rawLogs} logs in ${rawSeconds.toFixed(2)}s = ${rawRate.toFixed(0)} logs/s (chunks of ${CHUNK} blocks)`);
+  console.log(`full indexer:     ${indexedLogs} logs → ${rows} rows in ${batches} batches, ${fullSeconds.toFixed(2)}s = ${fullRate.toFixed(0)} logs/s`);
+  console.log(`ratio:            ${((fullRate / rawRate) * 100).toFixed(0)}% of the raw read rate (target ≥ 50%), target ≥ 30,000 logs/s: ${fullRate >= 30_000 ? "met" : "NOT met"}`);
+  console.log(`memory:           RSS before ${mb(rssBefore)}, peak ${mb(peakRss)}, median of 2nd half ${mb(half.sort((a, b) => a - b)[Math.floor(half.length / 2)] ?? 0)}`);
+} finally {
+  await anvil.stop();
+}
