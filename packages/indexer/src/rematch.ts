@@ -1,6 +1,7 @@
 import { assertMethodologyVersion, matchLogs, type MatchContext, type RawLog } from "@agent-ledger/core";
 import type pg from "pg";
 import { acquireAdvisoryLock } from "./store/acquireIndexerLock.ts";
+import { rebuildRollups } from "./store/rebuildRollups.ts";
 import { eventColumns } from "./store/writeBatch.ts";
 
 export interface RematchResult {
@@ -55,12 +56,21 @@ SELECT (SELECT count(*) FILTER (WHERE inserted) FROM up)::int AS inserted,
 /**
  * Re-derives `agent_events` under methodology `version` from the stored raw logs only (the chain is
  * never asked), page by page of blocks, each page in one transaction: new rows are inserted, changed
- * rows updated in place (ids kept), rows the rules no longer produce deleted, identical rows untouched.
+ * rows updated in place (ids kept), rows the rules no longer produce deleted, identical rows untouched;
+ * for the live version the rollups of the touched days are recomputed in the same transaction.
  * Rematch does not NOTIFY: it re-derives history, it is not new activity.
  */
 export async function rematch(
   client: pg.ClientBase,
-  options: { version: string; context: MatchContext; pageBlocks?: number; fromBlock?: bigint; toBlock?: bigint },
+  options: {
+    version: string;
+    context: MatchContext;
+    /** True when `version` is the one the indexer writes live: its rollups are rebuilt too. */
+    maintainRollups: boolean;
+    pageBlocks?: number;
+    fromBlock?: bigint;
+    toBlock?: bigint;
+  },
 ): Promise<RematchResult> {
   assertMethodologyVersion(options.version);
   const pageBlocks = BigInt(options.pageBlocks ?? 5_000);
@@ -89,6 +99,9 @@ export async function rematch(
       await client.query("BEGIN");
       try {
         const { rows: [counts] } = await client.query(UPSERT_EVENTS, [...eventColumns(rows), options.version, from.toString(), to.toString()]);
+        if (options.maintainRollups && logs.length > 0 && counts.inserted + counts.updated + counts.deleted > 0) {
+          await rebuildRollups(client, options.version, new Date(logs[0]!.blockTimestamp * 1000), new Date(logs.at(-1)!.blockTimestamp * 1000));
+        }
         await client.query("COMMIT");
         result.logs += logs.length;
         result.rows += rows.length;

@@ -15,6 +15,7 @@ const client = await pool.connect();
 try {
   const result = await rematch(client, {
     version: values.version!,
+    maintainRollups: values.version === env.METHODOLOGY_VERSION,
     context: await loadMatchContext(prisma, env.EXPLORER_BASE_URL),
     fromBlock: values["from-block"] ? BigInt(values["from-block"]) : undefined,
     toBlock: values["to-block"] ? BigInt(values["to-block"]) : undefined,

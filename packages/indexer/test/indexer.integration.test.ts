@@ -9,6 +9,7 @@ import { rematch } from "../src/rematch.ts";
 import { EXPLORER, indexUntil, loadRegistry } from "./helpers.ts";
 import { createPrisma, loadMatchContext } from "@agent-ledger/db";
 import { deployEscrowForTest, settleThroughEscrow } from "./escrow.ts";
+import { compareRollups } from "./rollups.ts";
 
 // End to end against a real devnet and PostgreSQL: make real payments, index them, and compare every
 // agent_events row field by field with an independent decode of the chain's logs (viem's ABI decoder).
@@ -88,6 +89,14 @@ function expectedRows(logs: Log[], doc: ReturnType<typeof registryDocument>) {
   return rows.sort((a, b) => key(a).localeCompare(key(b)));
 }
 
+async function expectRollupsConsistent(databaseUrl: string) {
+  const rollups = await compareRollups(databaseUrl);
+  for (const [name, { stored, brute }] of Object.entries(rollups)) {
+    expect(stored, name).toEqual(brute);
+    expect(stored.length, name).toBeGreaterThan(0);
+  }
+}
+
 async function storedRows(databaseUrl: string) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -159,6 +168,8 @@ describe("indexer against a devnet", () => {
     expect(stored.some((r) => r.routed_fingerprint === `0x${FP_UNLABELLED}` && r.routed_to_label === "")).toBe(true);
     expect(stored.some((r) => r.counterparty_address === PROVIDER && r.agent_id !== "tempo-gateway-mpp")).toBe(false);
 
+    await expectRollupsConsistent(db.url);
+
     // Each committed batch announced its rows; the announced id ranges cover every row exactly once.
     await new Promise((r) => setTimeout(r, 200));
     await listener.end();
@@ -181,6 +192,7 @@ describe("indexer against a devnet", () => {
     for (const row of before) expect(after.find((r) => r.id === row.id)).toEqual(row);
     expect(after.map(({ id: _id, ...rest }) => rest)).toEqual(expectedRows(await chainLogs(tip2), doc));
     expect(after.length - before.length).toBe(3); // payment_sent + payment_received + fee_paid
+    await expectRollupsConsistent(db.url);
   });
 
   it("rematch re-derives the same rows (same ids) from raw logs, and applies label changes in place", async () => {
@@ -189,14 +201,14 @@ describe("indexer against a devnet", () => {
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     try {
-      const same = await rematch(client, { version: "v0.1", context: await loadMatchContext(prisma, EXPLORER) });
+      const same = await rematch(client, { version: "v0.1", maintainRollups: true, context: await loadMatchContext(prisma, EXPLORER) });
       expect(same).toMatchObject({ inserted: 0, updated: 0, deleted: 0, unchanged: before.length, rows: before.length });
       expect(await storedRows(db.url)).toEqual(before);
 
       // Lose some rows, relabel the provider: rematch restores and updates from raw logs alone.
       await client.query("DELETE FROM agent_events WHERE kind = 'fee_paid'");
       await loadRegistry(db.url, registryDocument(escrow, "Alice's inference v2"));
-      const changed = await rematch(client, { version: "v0.1", context: await loadMatchContext(prisma, EXPLORER) });
+      const changed = await rematch(client, { version: "v0.1", maintainRollups: true, context: await loadMatchContext(prisma, EXPLORER) });
       const feeRows = before.filter((r) => r.kind === "fee_paid").length;
       const relabelled = before.filter((r) => r.kind !== "fee_paid" && (r.routed_to_label === "Alice's inference" || r.counterparty_label === "Alice's inference")).length;
       expect(changed).toMatchObject({ inserted: feeRows, updated: relabelled, deleted: 0 });
@@ -204,6 +216,7 @@ describe("indexer against a devnet", () => {
       expect(after.filter((r) => r.kind !== "fee_paid").map((r) => r.id)).toEqual(before.filter((r) => r.kind !== "fee_paid").map((r) => r.id));
       expect(after.some((r) => r.routed_to_label === "Alice's inference v2")).toBe(true);
       expect(after.some((r) => r.routed_to_label === "Alice's inference")).toBe(false);
+      await expectRollupsConsistent(db.url); // fee rows came back: the rebuilt rollups count them again
     } finally {
       await client.end();
       await prisma.$disconnect();
