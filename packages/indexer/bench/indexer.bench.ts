@@ -17,7 +17,7 @@ const BENCH_DB = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.
 const CHUNK = Number(process.env.BENCH_CHUNK_BLOCKS ?? 2_000);
 
 const senders = DEV_PRIVATE_KEYS.slice(0, 10);
-const recipients = senders.map((k) => privateKeyToAccount(k).address.toLowerCase());
+const recipients = senders.map((k) => privateKeyToAccount(k).address.toLowerCase() as `0x${string}`);
 
 console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}`);
 const anvil = await startAnvil({ blockTime: 1 });
