@@ -9,6 +9,7 @@ export {
 export { decodeLog, type DecodedLog } from "./matcher/decodeLog.ts";
 export { matchLogs } from "./matcher/matchLogs.ts";
 export { parseGatewayMemo } from "./matcher/parseGatewayMemo.ts";
+export { selectWatchedLogs } from "./matcher/selectWatchedLogs.ts";
 export { CURRENT_METHODOLOGY_VERSION, METHODOLOGY_VERSIONS, assertMethodologyVersion, type MethodologyVersion } from "./matcher/methodology.ts";
 export type { EventDraft, Label, MatchContext, RawLog, WatchedEntity } from "./matcher/types.ts";
 export { nextChunkSize, type ChunkOutcome, type ChunkPolicy } from "./sync/nextChunkSize.ts";

@@ -12,21 +12,28 @@ import { createRpcClient } from "../src/rpc/createRpcClient.ts";
 import { fetchLogs } from "../src/rpc/fetchLogs.ts";
 import { createIndexer } from "../src/sync/createIndexer.ts";
 
-const TXS = Number(process.env.BENCH_TXS ?? 34_000);
+const TARGET_LOGS = Number(process.env.BENCH_LOGS ?? 100_000);
 const BENCH_DB = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/agent_ledger_bench";
-const CHUNK = Number(process.env.BENCH_CHUNK_BLOCKS ?? 2_000);
+const CHUNK = Number(process.env.BENCH_CHUNK_BLOCKS ?? 4);
 
 const senders = DEV_PRIVATE_KEYS.slice(0, 10);
-const recipients = senders.map((k) => privateKeyToAccount(k).address.toLowerCase() as `0x${string}`);
+const accounts = senders.map((k) => privateKeyToAccount(k).address.toLowerCase() as `0x${string}`);
+// tx i goes from senders[i % 10] to recipients[i % 10]: rotate by one so nobody pays themselves.
+const recipients = [...accounts.slice(1), accounts[0]!];
 
 console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}`);
 const anvil = await startAnvil({ blockTime: 1 });
 try {
-  // 1. Chain data: TXS transferWithMemo between ten watched accounts (Transfer + TransferWithMemo + fee Transfer each).
+  // 1. Chain data: transferWithMemo between ten watched accounts (Transfer + TransferWithMemo + fee
+  // Transfer = 3 logs each), submitted in rounds (anvil drops part of a single huge flood).
   let t = performance.now();
-  const sent = await sendBulkTransfers({ rpcUrl: anvil.url, count: TXS, senders, recipients, withMemo: true });
+  let txs = 0;
+  while (txs * 3 < TARGET_LOGS) {
+    const sent = await sendBulkTransfers({ rpcUrl: anvil.url, count: Math.min(8_000, Math.ceil((TARGET_LOGS - txs * 3) / 3) + 100), senders, recipients, withMemo: true, timeoutMs: 300_000 });
+    txs += sent.txCount;
+  }
   const head = await createDevnetClient({ url: anvil.url }).getBlockNumber();
-  console.log(`generated ${sent.txCount} txs in blocks ${sent.firstBlock}..${sent.lastBlock} in ${((performance.now() - t) / 1000).toFixed(1)}s`);
+  console.log(`generated ${txs} txs in blocks 1..${head} in ${((performance.now() - t) / 1000).toFixed(1)}s`);
 
   // 2. Raw read ceiling: the same eth_getLogs calls the indexer makes, nothing else.
   const rpc = createRpcClient(anvil.url, { timeoutMs: 120_000 });
@@ -48,7 +55,7 @@ try {
   const prisma = createPrisma(BENCH_DB);
   await loadRegistryIntoDb(prisma, parseRegistry({
     registry_version: 1, network: "devnet",
-    entities: recipients.map((a, i) => ({ id: `bench-${i}${i % 2 ? "-mpp" : ""}`, label: `Bench ${i}`, category: "bench", track_fees: true, wallets: [a] })),
+    entities: accounts.map((a, i) => ({ id: `bench-${i}${i % 2 ? "-mpp" : ""}`, label: `Bench ${i}`, category: "bench", wallets: [a] })),
   }), "bench");
   const pool = createPgPool(BENCH_DB, { max: 1 });
   const client = await pool.connect();
@@ -59,11 +66,11 @@ try {
     peakRss = Math.max(peakRss, rss);
     rssSamples.push(rss);
   }, 50);
-  let indexedLogs = 0, rows = 0, batches = 0;
+  let indexedLogs = 0, rows = 0, batches = 0, fetchMs = 0, matchMs = 0, writeMs = 0;
   const indexer = createIndexer(
     {
       rpc, client, loadContext: () => loadMatchContext(prisma, "https://explore.tempo.xyz"), log: pino({ level: "warn" }),
-      onBatch: (b) => { indexedLogs += b.logs; rows += b.result.eventsInserted; batches++; },
+      onBatch: (b) => { indexedLogs += b.logs; rows += b.result.eventsInserted; batches++; fetchMs += b.fetchMs; matchMs += b.matchMs; writeMs += b.writeMs; },
     },
     { startBlock: 0n, confirmations: 0, chunk: { initial: CHUNK, min: 1, max: 10_000, targetMs: 5_000, maxLogs: 100_000 }, pollIntervalMs: 50, stopAtBlock: head },
   );
@@ -82,6 +89,7 @@ try {
   const half = rssSamples.slice(Math.floor(rssSamples.length / 2));
   console.log(`\nraw eth_getLogs:  ${rawLogs} logs in ${rawSeconds.toFixed(2)}s = ${rawRate.toFixed(0)} logs/s (chunks of ${CHUNK} blocks)`);
   console.log(`full indexer:     ${indexedLogs} logs → ${rows} rows in ${batches} batches, ${fullSeconds.toFixed(2)}s = ${fullRate.toFixed(0)} logs/s`);
+  console.log(`  time in stages: fetch ${(fetchMs / 1000).toFixed(2)}s (overlaps the rest), match ${(matchMs / 1000).toFixed(2)}s, write ${(writeMs / 1000).toFixed(2)}s`);
   console.log(`ratio:            ${((fullRate / rawRate) * 100).toFixed(0)}% of the raw read rate (target ≥ 50%), target ≥ 30,000 logs/s: ${fullRate >= 30_000 ? "met" : "NOT met"}`);
   console.log(`memory:           RSS before ${mb(rssBefore)}, peak ${mb(peakRss)}, median of 2nd half ${mb(half.sort((a, b) => a - b)[Math.floor(half.length / 2)] ?? 0)}`);
 } finally {

@@ -30,7 +30,7 @@ WITH src AS (
     routed_to_address, routed_to_label, routed_fingerprint, explorer_url)
   SELECT ts, agent_id, agent_label, agent_category, cp_addr, cp_label, cp_cat, kind, amount, token, tx, li, block, version,
     routed_addr, routed_label, routed_fp, url FROM src ORDER BY ord
-  ON CONFLICT (methodology_version, tx_hash, log_index, agent_id) DO UPDATE SET
+  ON CONFLICT (tx_hash, log_index, agent_id, methodology_version) DO UPDATE SET
     ts = EXCLUDED.ts, agent_label = EXCLUDED.agent_label, agent_category = EXCLUDED.agent_category,
     counterparty_address = EXCLUDED.counterparty_address, counterparty_label = EXCLUDED.counterparty_label,
     counterparty_category = EXCLUDED.counterparty_category, kind = EXCLUDED.kind, amount_wei = EXCLUDED.amount_wei,
@@ -45,7 +45,8 @@ WITH src AS (
   RETURNING (xmax = 0) AS inserted
 ), gone AS (
   DELETE FROM agent_events d
-  WHERE d.methodology_version = $20 AND d.source_block BETWEEN $21 AND $22
+  -- rows can only come from the page's transactions: look them up by tx hash (the key's prefix)
+  WHERE d.tx_hash = ANY($23::text[]) AND d.methodology_version = $20 AND d.source_block BETWEEN $21 AND $22
     AND NOT EXISTS (SELECT 1 FROM src WHERE src.tx = d.tx_hash AND src.li = d.log_index AND src.agent_id = d.agent_id)
   RETURNING 1
 )
@@ -98,7 +99,7 @@ export async function rematch(
       const rows = matchLogs(logs, options.context, options.version);
       await client.query("BEGIN");
       try {
-        const { rows: [counts] } = await client.query(UPSERT_EVENTS, [...eventColumns(rows), options.version, from.toString(), to.toString()]);
+        const { rows: [counts] } = await client.query(UPSERT_EVENTS, [...eventColumns(rows), options.version, from.toString(), to.toString(), [...new Set(logs.map((l) => l.txHash))]]);
         if (options.maintainRollups && logs.length > 0 && counts.inserted + counts.updated + counts.deleted > 0) {
           await rebuildRollups(client, options.version, new Date(logs[0]!.blockTimestamp * 1000), new Date(logs.at(-1)!.blockTimestamp * 1000));
         }

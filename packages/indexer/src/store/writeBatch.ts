@@ -1,6 +1,7 @@
 import type { EventDraft, RawLog } from "@agent-ledger/core";
 import type pg from "pg";
 import { rollupCtes } from "./rollupSql.ts";
+import { toPgArray } from "./toPgArray.ts";
 
 export const EVENTS_CHANNEL = "agent_events";
 
@@ -46,15 +47,15 @@ WITH ins AS (
     AS u(ts, agent_id, agent_label, agent_category, cp_addr, cp_label, cp_cat, kind, amount, token, tx, li, block, version,
       routed_addr, routed_label, routed_fp, url, ord)
   ORDER BY u.ord
-  ON CONFLICT (methodology_version, tx_hash, log_index, agent_id) DO NOTHING
+  ON CONFLICT (tx_hash, log_index, agent_id, methodology_version) DO NOTHING
   RETURNING *
 ),
 ${rollupCtes("ins")}
 SELECT count(*)::int AS n, min(id)::text AS first, max(id)::text AS last FROM ins`;
 
-export function rawLogColumns(logs: readonly RawLog[]): unknown[] {
+export function rawLogColumns(logs: readonly RawLog[]): string[] {
   const n = logs.length;
-  const cols = Array.from({ length: 12 }, () => new Array<unknown>(n));
+  const cols = Array.from({ length: 12 }, () => new Array<string | number | null>(n));
   for (let i = 0; i < n; i++) {
     const l = logs[i]!;
     cols[0]![i] = l.blockNumber.toString();
@@ -70,13 +71,13 @@ export function rawLogColumns(logs: readonly RawLog[]): unknown[] {
     cols[10]![i] = l.topics[3]?.toLowerCase() ?? null;
     cols[11]![i] = l.data.toLowerCase();
   }
-  return cols;
+  return cols.map(toPgArray);
 }
 
 /** Column arrays for INSERT_EVENTS; the 19th is the row's position, so ids follow the matcher's order. */
-export function eventColumns(rows: readonly EventDraft[]): unknown[] {
+export function eventColumns(rows: readonly EventDraft[]): string[] {
   const n = rows.length;
-  const cols = Array.from({ length: 19 }, () => new Array<unknown>(n));
+  const cols = Array.from({ length: 19 }, () => new Array<string | number | null>(n));
   for (let i = 0; i < n; i++) {
     const r = rows[i]!;
     cols[0]![i] = Math.floor(r.ts.getTime() / 1000);
@@ -99,7 +100,7 @@ export function eventColumns(rows: readonly EventDraft[]): unknown[] {
     cols[17]![i] = r.explorerUrl;
     cols[18]![i] = i;
   }
-  return cols;
+  return cols.map(toPgArray);
 }
 
 /**

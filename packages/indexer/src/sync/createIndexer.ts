@@ -35,7 +35,7 @@ export interface IndexerDeps {
   loadContext: () => Promise<MatchContext>;
   log: Logger;
   /** Called after each committed batch (metrics, benchmarks). */
-  onBatch?: (info: { fromBlock: bigint; toBlock: bigint; logs: number; kept: number; result: BatchResult; fetchMs: number; writeMs: number }) => void;
+  onBatch?: (info: { fromBlock: bigint; toBlock: bigint; logs: number; kept: number; result: BatchResult; fetchMs: number; matchMs: number; writeMs: number }) => void;
 }
 
 interface Fetched {
@@ -153,8 +153,10 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
           // Prefetch the next range while this one is matched and written.
           inflight = fetched.to < head ? fetchRange(fetched.to + 1n, head, signal) : null;
           inflight?.catch(() => {}); // surfaced when awaited; avoid an unhandled rejection on shutdown
+          const matchStarted = performance.now();
           const kept = options.storeAllLogs ? fetched.logs : selectWatchedLogs(fetched.logs, (a) => context.wallets.has(a));
           const rows = matchLogs(kept, context, version);
+          const matchMs = performance.now() - matchStarted;
           const lastLog = fetched.logs.at(-1);
           const writeStarted = performance.now();
           const result = await writeBatch(client, {
@@ -168,7 +170,7 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
             { fromBlock: fetched.from.toString(), toBlock: fetched.to.toString(), logs: fetched.logs.length, kept: kept.length, rows: result.eventsInserted, fetchMs: Math.round(fetched.fetchMs), writeMs: Math.round(writeMs), nextChunk: chunkSize },
             "batch committed",
           );
-          deps.onBatch?.({ fromBlock: fetched.from, toBlock: fetched.to, logs: fetched.logs.length, kept: kept.length, result, fetchMs: fetched.fetchMs, writeMs });
+          deps.onBatch?.({ fromBlock: fetched.from, toBlock: fetched.to, logs: fetched.logs.length, kept: kept.length, result, fetchMs: fetched.fetchMs, matchMs, writeMs });
         }
         if (inflight) await inflight.catch(() => {});
       }
