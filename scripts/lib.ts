@@ -69,11 +69,11 @@ function prefixLines(child: ChildProcess, name: string, pretty: boolean) {
 /** One readable line out of a pino JSON line (falls back to the raw line). */
 function summarize(line: string): string {
   try {
-    const { level, msg, time, service, name, pid, hostname, ...rest } = JSON.parse(line);
-    void time; void service; void name; void pid; void hostname;
+    const { level, msg, event, time, ts, service, name, pid, hostname, ...rest } = JSON.parse(line);
+    void time; void ts; void service; void name; void pid; void hostname;
     const lvl = typeof level === "number" ? ({ 10: "trace", 20: "debug", 30: "info", 40: "warn", 50: "error", 60: "fatal" } as Record<number, string>)[level] : level;
     const fields = Object.entries(rest).map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" ");
-    return `${lvl === "info" ? "" : `[${lvl}] `}${msg ?? ""} ${fields}`.trim();
+    return `${lvl === undefined || lvl === "info" ? "" : `[${lvl}] `}${msg ?? event ?? ""} ${fields}`.trim();
   } catch {
     return line;
   }

@@ -8,9 +8,10 @@ export const TRANSFER_WITH_MEMO_TOPIC = "0x57bc7354aa85aed339e000bccffabbc529466
  */
 export const SETTLEMENT_TOPIC = "0x1c5bd824a83e6a261a40ebe83140faad843f622f4364a435f32d10ff9fdedd3f";
 /**
- * topic0 that the public methodology of an existing observer reports for the mainnet escrow
- * (0x33b9…4f25) with the same topic/data layout. It is not the keccak of the signature above (we
- * searched common variants), so it is accepted as a second id of the same event: see docs/methodology.md.
+ * topic0 that the public methodology of an existing observer reports for the mainnet gateway escrow
+ * (0x33b9…4f25), read with the same layout (topic 2 = provider). It is keccak256 of
+ * `ChannelClosed(bytes32,address,address,uint256,uint256)` (Tempo stream channels: topic 2 = payer,
+ * topic 3 = payee), so the provider reading is unverified on mainnet: see docs/methodology.md.
  */
 export const SETTLEMENT_TOPIC_MAINNET = "0x92ed5fe0fe56b3f4185e688efb342e92a4492b9df29ad5de596c44e64d097b51";
 /** Every topic0 the indexer asks the node for. */
