@@ -72,7 +72,7 @@ try {
       rpc, client, loadContext: () => loadMatchContext(prisma, "https://explore.tempo.xyz"), log: pino({ level: "warn" }),
       onBatch: (b) => { indexedLogs += b.logs; rows += b.result.eventsInserted; batches++; fetchMs += b.fetchMs; matchMs += b.matchMs; writeMs += b.writeMs; },
     },
-    { startBlock: 0n, confirmations: 0, chunk: { initial: CHUNK, min: 1, max: 10_000, targetMs: 5_000, maxLogs: 100_000 }, pollIntervalMs: 50, stopAtBlock: head },
+    { startBlock: 0n, confirmations: 0, chunk: { initial: CHUNK, min: 1, max: 10_000, targetMs: 2_000, maxLogs: Number(process.env.BENCH_MAX_LOGS ?? 50_000) }, pollIntervalMs: 50, stopAtBlock: head },
   );
   const rssBefore = process.memoryUsage().rss;
   t = performance.now();

@@ -108,16 +108,27 @@ export function eventColumns(rows: readonly EventDraft[]): string[] {
  * (delivered on commit) naming the new rows. Runs on the client that holds the indexer lock.
  * Invariant: the checkpoint moves from exactly `previousBlock` to `toBlock`, or nothing is written.
  */
+/** A batch turned into SQL parameters: CPU work done in Node, so it can overlap the previous write. */
+export interface PreparedBatch {
+  rawLogColumns: string[] | null;
+  eventColumns: string[] | null;
+}
+
+export function prepareBatch(logs: readonly RawLog[], rows: readonly EventDraft[]): PreparedBatch {
+  return { rawLogColumns: logs.length ? rawLogColumns(logs) : null, eventColumns: rows.length ? eventColumns(rows) : null };
+}
+
 export async function writeBatch(
   client: pg.ClientBase,
-  batch: { streamId: string; chainId: number; startBlock: bigint; previousBlock: bigint; toBlock: bigint; toBlockHash: string | null; logs: readonly RawLog[]; rows: readonly EventDraft[] },
+  batch: { streamId: string; chainId: number; startBlock: bigint; previousBlock: bigint; toBlock: bigint; toBlockHash: string | null; prepared: PreparedBatch },
 ): Promise<BatchResult> {
   await client.query("BEGIN");
   try {
-    const raw = batch.logs.length ? await client.query(INSERT_RAW_LOGS, rawLogColumns(batch.logs)) : { rowCount: 0 };
+    const { prepared } = batch;
+    const raw = prepared.rawLogColumns ? await client.query(INSERT_RAW_LOGS, prepared.rawLogColumns) : { rowCount: 0 };
     let events = { n: 0, first: null as string | null, last: null as string | null };
-    if (batch.rows.length) {
-      events = (await client.query(INSERT_EVENTS, eventColumns(batch.rows))).rows[0];
+    if (prepared.eventColumns) {
+      events = (await client.query(INSERT_EVENTS, prepared.eventColumns)).rows[0];
     }
     const cp = await client.query(
       `INSERT INTO indexer_checkpoints (id, chain_id, start_block, last_block, last_block_hash, updated_at)

@@ -9,7 +9,7 @@ import { fetchLogs } from "../rpc/fetchLogs.ts";
 import { isLogRangeError } from "../rpc/isLogRangeError.ts";
 import { acquireAdvisoryLock } from "../store/acquireIndexerLock.ts";
 import { readCheckpoint } from "../store/readCheckpoint.ts";
-import { writeBatch, type BatchResult } from "../store/writeBatch.ts";
+import { prepareBatch, writeBatch, type BatchResult } from "../store/writeBatch.ts";
 import { sleep } from "./sleep.ts";
 
 export interface IndexerOptions {
@@ -147,31 +147,42 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
           context = await deps.loadContext();
           contextLoadedAt = Date.now();
         }
+        // Three stages overlap: the node serves range N+1 while Node matches and serializes range N
+        // while PostgreSQL writes range N-1. Writes stay strictly sequential and in block order.
         let inflight: Promise<Fetched> | null = fetchRange(last + 1n, head, signal);
+        let writing: Promise<void> | null = null;
+        let writtenUpTo = last;
         while (inflight && !signal.aborted) {
           const fetched: Fetched = await inflight;
-          // Prefetch the next range while this one is matched and written.
           inflight = fetched.to < head ? fetchRange(fetched.to + 1n, head, signal) : null;
           inflight?.catch(() => {}); // surfaced when awaited; avoid an unhandled rejection on shutdown
           const matchStarted = performance.now();
           const kept = options.storeAllLogs ? fetched.logs : selectWatchedLogs(fetched.logs, (a) => context.wallets.has(a));
           const rows = matchLogs(kept, context, version);
+          const prepared = prepareBatch(kept, rows);
           const matchMs = performance.now() - matchStarted;
           const lastLog = fetched.logs.at(-1);
-          const writeStarted = performance.now();
-          const result = await writeBatch(client, {
-            streamId, chainId, startBlock, previousBlock: last, toBlock: fetched.to,
-            toBlockHash: lastLog && lastLog.blockNumber === fetched.to ? lastLog.blockHash : null,
-            logs: kept, rows,
-          });
-          const writeMs = performance.now() - writeStarted;
-          last = fetched.to;
-          log.info(
-            { fromBlock: fetched.from.toString(), toBlock: fetched.to.toString(), logs: fetched.logs.length, kept: kept.length, rows: result.eventsInserted, fetchMs: Math.round(fetched.fetchMs), writeMs: Math.round(writeMs), nextChunk: chunkSize },
-            "batch committed",
-          );
-          deps.onBatch?.({ fromBlock: fetched.from, toBlock: fetched.to, logs: fetched.logs.length, kept: kept.length, result, fetchMs: fetched.fetchMs, matchMs, writeMs });
+          if (writing) await writing; // the previous range is committed (or its failure surfaces here)
+          const previousBlock = writtenUpTo;
+          writtenUpTo = fetched.to;
+          writing = (async () => {
+            const writeStarted = performance.now();
+            const result = await writeBatch(client, {
+              streamId, chainId, startBlock, previousBlock, toBlock: fetched.to,
+              toBlockHash: lastLog && lastLog.blockNumber === fetched.to ? lastLog.blockHash : null,
+              prepared,
+            });
+            const writeMs = performance.now() - writeStarted;
+            last = fetched.to;
+            log.info(
+              { fromBlock: fetched.from.toString(), toBlock: fetched.to.toString(), logs: fetched.logs.length, kept: kept.length, rows: result.eventsInserted, fetchMs: Math.round(fetched.fetchMs), matchMs: Math.round(matchMs), writeMs: Math.round(writeMs), nextChunk: chunkSize },
+              "batch committed",
+            );
+            deps.onBatch?.({ fromBlock: fetched.from, toBlock: fetched.to, logs: fetched.logs.length, kept: kept.length, result, fetchMs: fetched.fetchMs, matchMs, writeMs });
+          })();
+          writing.catch(() => {}); // awaited above or below; this only avoids an unhandled rejection
         }
+        if (writing) await writing;
         if (inflight) await inflight.catch(() => {});
       }
       log.info({ lastBlock: last.toString() }, "indexer stopped");
