@@ -1,0 +1,53 @@
+import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
+import { initContextCache } from "@pothos/core";
+import { createYoga } from "graphql-yoga";
+import type { Logger } from "pino";
+import type { Services } from "../services/createServices.ts";
+import type { GraphqlContext } from "../schema/builder.ts";
+import { buildSchema } from "../schema/index.ts";
+import { createMaskError } from "./maskError.ts";
+
+export interface GraphqlLimits {
+  maxDepth: number;
+  maxCost: number;
+  maxAliases: number;
+  maxTokens: number;
+}
+
+export const DEFAULT_GRAPHQL_LIMITS: GraphqlLimits = { maxDepth: 10, maxCost: 5_000, maxAliases: 15, maxTokens: 2_000 };
+
+/**
+ * GraphQL over HTTP at /graphql (GraphiQL on GET from a browser): the Pothos schema, graphql-armor limits
+ * (depth, cost, aliases, tokens, directives; no field suggestions), masked unexpected errors.
+ */
+export function createGraphqlHandler(deps: { services: Services; log: Logger; limits?: Partial<GraphqlLimits> }) {
+  const limits = { ...DEFAULT_GRAPHQL_LIMITS, ...deps.limits };
+  const log = deps.log.child({ component: "graphql" });
+  return createYoga<Record<string, unknown>, GraphqlContext>({
+    schema: buildSchema(),
+    graphqlEndpoint: "/graphql",
+    graphiql: { title: "Agent Ledger GraphQL" },
+    landingPage: false,
+    maxRequestBodySize: 100_000,
+    // CORS is answered by buildApp (yoga's plugin echoes the Origin with credentials instead of a plain "*").
+    cors: false,
+    maskedErrors: { maskError: createMaskError(log), isDev: false },
+    logging: {
+      debug: (...args: unknown[]) => log.debug({ args }, "yoga"),
+      info: (...args: unknown[]) => log.info({ args }, "yoga"),
+      warn: (...args: unknown[]) => log.warn({ args }, "yoga"),
+      error: (...args: unknown[]) => log.error({ args }, "yoga"),
+    },
+    context: () => ({ services: deps.services, ...initContextCache() }),
+    plugins: [
+      EnvelopArmorPlugin({
+        maxDepth: { n: limits.maxDepth, ignoreIntrospection: true },
+        costLimit: { maxCost: limits.maxCost, ignoreIntrospection: true },
+        maxAliases: { n: limits.maxAliases },
+        maxTokens: { n: limits.maxTokens },
+        maxDirectives: { n: 20 },
+        blockFieldSuggestion: { enabled: true },
+      }),
+    ],
+  });
+}

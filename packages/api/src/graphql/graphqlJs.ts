@@ -1,0 +1,5 @@
+// The one graphql-js instance. Node loads graphql's CommonJS entry for our dependencies (yoga, Pothos, armor);
+// Vite (vitest) would resolve a bare "graphql" import in our own files to its ESM build instead — a second copy that
+// graphql-js rejects ("Cannot use GraphQLObjectType from another module or realm"). Import graphql through here.
+export { GraphQLError, GraphQLSchema, Kind, lexicographicSortSchema, printSchema, validateSchema } from "graphql/index.js";
+export type { ExecutionResult, GraphQLFormattedError } from "graphql/index.js";

@@ -1,0 +1,210 @@
+// The OpenAPI 3.1 description of the REST shims (served at /api/openapi.json). Schemas are JSON Schema 2020-12
+// subsets: type, properties, required, additionalProperties, items, enum, pattern, format, $ref, minItems/maxItems.
+import { ERROR_CODES } from "../errors.ts";
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const str = { type: "string" };
+const int = { type: "integer", minimum: 0 };
+const uint256 = { type: "string", pattern: "^(0|[1-9][0-9]*)$", description: "uint256 as a decimal string (6-decimal token units)" };
+const address = { type: "string", pattern: "^0x[0-9a-f]{40}$" };
+const dateTime = { type: "string", format: "date-time" };
+const nullable = (schema: Record<string, unknown>) => ({ ...schema, type: [schema.type as string, "null"] });
+const obj = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  type: "object",
+  additionalProperties: false,
+  required: Object.keys(properties),
+  properties,
+  ...extra,
+});
+
+const eventRowProperties = {
+  id: { type: "integer", minimum: 1 },
+  ts: dateTime,
+  agent_id: str,
+  agent_label: str,
+  agent_category: str,
+  counterparty_address: address,
+  counterparty_label: str,
+  counterparty_category: { type: ["string", "null"] },
+  kind: { type: "string", description: "payment_sent | payment_received | fee_paid" },
+  amount_wei: uint256,
+  token_address: address,
+  tx_hash: { type: "string", pattern: "^0x[0-9a-f]{64}$" },
+  source_block: int,
+  methodology_version: str,
+  routed_to_address: { type: "string", pattern: "^(0x[0-9a-f]{40})?$" },
+  routed_to_label: str,
+  routed_fingerprint: { type: ["string", "null"], pattern: "^0x[0-9a-f]{20}$" },
+  explorer_url: str,
+};
+
+const providerProperties = {
+  key: str,
+  pattern: { type: "string", enum: ["address", "fingerprint"] },
+  address: nullable(address),
+  fingerprint: { type: ["string", "null"], pattern: "^0x[0-9a-f]{20}$" },
+  label: { type: ["string", "null"] },
+  txCount: int,
+  amountSumWei: uint256,
+};
+
+const schemas = {
+  Error: obj({ error: obj({ code: { type: "string", enum: [...ERROR_CODES] }, message: str }) }),
+  EventRow: obj(eventRowProperties, { description: "An agent_events row (the spec's Event row, snake_case)." }),
+  EventDetail: obj({ ...eventRowProperties, log_index: int, related_events: { type: "array", items: ref("EventRow") } }),
+  EventPage: obj({ items: { type: "array", items: ref("EventRow") }, nextCursor: { type: ["string", "null"] } }),
+  TopEntity: obj({ id: str, label: str, category: str, txCount: int, amountSumWei: uint256 }),
+  TopProvider: obj(providerProperties),
+  Provider: obj({ ...providerProperties, firstSeenAt: dateTime, lastSeenAt: dateTime }),
+  Dashboard: obj({
+    windowHours: int,
+    txCount: int,
+    agentsActive: int,
+    amountSumWei: uint256,
+    providersDetected: int,
+    topServices: { type: "array", maxItems: 5, items: ref("TopEntity") },
+    topAgents: { type: "array", maxItems: 5, items: ref("TopEntity") },
+    topProviders: { type: "array", maxItems: 5, items: ref("TopProvider") },
+    recentEvents: { type: "array", maxItems: 20, items: ref("EventRow") },
+  }),
+  EntityListItem: obj({
+    id: str,
+    label: str,
+    category: str,
+    kind: { type: "string", enum: ["service", "agent"] },
+    active: { type: "boolean" },
+    wallets: { type: "array", items: address },
+    txCount24h: int,
+    amountSumWei24h: uint256,
+    txCount7d: int,
+    amountSumWei7d: uint256,
+    lastEventAt: nullable(dateTime),
+  }),
+  TrendPoint: obj({ day: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" }, txCount: int, amountSumWei: uint256 }),
+  EntityDetail: {
+    ...obj({
+      id: str,
+      label: str,
+      category: str,
+      kind: { type: "string", enum: ["service", "agent"] },
+      active: { type: "boolean" },
+      wallets: { type: "array", items: address },
+      totals: obj({ txCount: int, amountSumWei: uint256, feeCount: int, feeSumWei: uint256 }),
+      trend: { type: "array", minItems: 30, maxItems: 30, items: ref("TrendPoint") },
+      recentEvents: { type: "array", maxItems: 50, items: ref("EventRow") },
+      nextCursor: { type: ["string", "null"] },
+      providers: { type: "array", maxItems: 100, items: ref("Provider"), description: "Only for tempo-gateway-mpp." },
+    }),
+    required: ["id", "label", "category", "kind", "active", "wallets", "totals", "trend", "recentEvents", "nextCursor"],
+  },
+  SearchResult: obj({
+    q: str,
+    events: { type: "array", maxItems: 20, items: ref("EventRow") },
+    entities: {
+      type: "array",
+      maxItems: 20,
+      items: obj({ id: str, label: str, category: str, kind: { type: "string", enum: ["service", "agent"] }, wallets: { type: "array", items: address } }),
+    },
+    addresses: { type: "array", maxItems: 20, items: obj({ address, label: str, category: { type: ["string", "null"] }, source: str }) },
+  }),
+};
+
+const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: ref("Error") } } });
+const ok = (schema: unknown, description = "OK", headers?: Record<string, unknown>) => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { "application/json": { schema } },
+});
+const idParam = (description: string) => ({ name: "id", in: "path", required: true, description, schema: { type: "string" } });
+const pageParams = [
+  { name: "cursor", in: "query", required: false, description: "`nextCursor` of the previous page", schema: { type: "string" } },
+  { name: "limit", in: "query", required: false, description: "page size, 1–100 (default 50)", schema: { type: "integer", minimum: 1, maximum: 100 } },
+];
+
+function entityPaths(kind: "service" | "agent", plural: "services" | "agents") {
+  const which = kind === "service" ? "curated services (ids ending `-mpp`)" : "watched non-curated entities";
+  return {
+    [`/api/${plural}`]: {
+      get: {
+        operationId: `list${plural[0]!.toUpperCase()}${plural.slice(1)}`,
+        summary: `All ${which} with 24 h and 7 d payment aggregates, by 7-day amount descending then id`,
+        responses: { "200": ok({ type: "array", items: ref("EntityListItem") }) },
+      },
+    },
+    [`/api/${plural}/{id}`]: {
+      get: {
+        operationId: `get${kind[0]!.toUpperCase()}${kind.slice(1)}`,
+        summary: `${kind} detail: head, wallets, totals, 30-day trend, 50 newest rows${kind === "service" ? ", providers (tempo-gateway-mpp only)" : ""}`,
+        parameters: [idParam(`${kind} id`)],
+        responses: { "200": ok(ref("EntityDetail")), "404": errorResponse(`unknown id, or not a ${kind} id (not_found)`) },
+      },
+    },
+    [`/api/${plural}/{id}/events`]: {
+      get: {
+        operationId: `list${kind[0]!.toUpperCase()}${kind.slice(1)}Events`,
+        summary: `Rows of a ${kind}, newest first; pass the detail's nextCursor to continue`,
+        parameters: [idParam(`${kind} id`), ...pageParams],
+        responses: {
+          "200": ok(ref("EventPage")),
+          "400": errorResponse("invalid_cursor or invalid_limit"),
+          "404": errorResponse(`unknown id, or not a ${kind} id (not_found)`),
+        },
+      },
+    },
+  };
+}
+
+/** Built once; the document is static. */
+export function buildOpenApiDocument() {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Agent Ledger read API",
+      version: "1.0.0",
+      description:
+        "Public, unauthenticated read API over the ledger of watched agents and services. Open CORS. Amounts are uint256 decimal strings; times ISO 8601. Errors are `{ error: { code, message } }`; unknown paths are 404 not_found, other methods 405 method_not_allowed.",
+    },
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    paths: {
+      "/api/dashboard": {
+        get: {
+          operationId: "getDashboard",
+          summary: "Aggregates of a window from the rollups, top 5 services/agents/providers, 20 newest rows",
+          parameters: [{ name: "w", in: "query", required: false, schema: { type: "string", enum: ["24h", "7d", "30d", "all"], default: "24h" } }],
+          responses: {
+            "200": ok(ref("Dashboard"), "OK", {
+              "Cache-Control": { schema: { type: "string", const: "public, s-maxage=300, stale-while-revalidate=600" } },
+            }),
+            "400": errorResponse("unknown window (invalid_window)"),
+          },
+        },
+      },
+      ...entityPaths("service", "services"),
+      ...entityPaths("agent", "agents"),
+      "/api/events/{id}": {
+        get: {
+          operationId: "getEvent",
+          summary: "One row with log_index and the other rows of the same transaction (related_events)",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", pattern: "^[1-9][0-9]{0,18}$" } }],
+          responses: {
+            "200": ok(ref("EventDetail")),
+            "400": errorResponse("not a positive integer below 2^63 (invalid_id)"),
+            "404": errorResponse("no such row of the live methodology version (not_found)"),
+          },
+        },
+      },
+      "/api/search": {
+        get: {
+          operationId: "search",
+          summary: "Events by tx hash or counterparty address; entities by id, label or wallet; labelled addresses",
+          parameters: [{ name: "q", in: "query", required: true, schema: { type: "string", minLength: 2, maxLength: 200 } }],
+          responses: { "200": ok(ref("SearchResult")), "400": errorResponse("q shorter than 2 or longer than 200 characters after trimming, or with control characters (invalid_query)") },
+        },
+      },
+      "/api/openapi.json": {
+        get: { operationId: "getOpenApi", summary: "This document", responses: { "200": ok({ type: "object" }) } },
+      },
+    },
+    components: { schemas },
+  };
+}

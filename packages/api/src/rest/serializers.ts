@@ -1,0 +1,125 @@
+// JSON shapes of the REST API. Field names are exact (docs/api.md, openapi.ts); amounts are decimal strings,
+// times ISO 8601. Event rows are the spec's snake_case Event row; everything else is camelCase.
+import type {
+  AddressLabelRecord, Dashboard, EntityDetail, EntityListItem, EntitySearchHit, EventDetail, EventRecord, Page,
+  ProviderDetail, ProviderSummary, SearchResult, TopEntity,
+} from "../services/types.ts";
+
+export function eventRowJson(e: EventRecord) {
+  return {
+    id: Number(e.id),
+    ts: e.ts.toISOString(),
+    agent_id: e.agentId,
+    agent_label: e.agentLabel,
+    agent_category: e.agentCategory,
+    counterparty_address: e.counterpartyAddress,
+    counterparty_label: e.counterpartyLabel,
+    counterparty_category: e.counterpartyCategory,
+    kind: e.kind,
+    amount_wei: e.amountWei.toString(),
+    token_address: e.tokenAddress,
+    tx_hash: e.txHash,
+    source_block: Number(e.sourceBlock),
+    methodology_version: e.methodologyVersion,
+    routed_to_address: e.routedToAddress,
+    routed_to_label: e.routedToLabel,
+    routed_fingerprint: e.routedFingerprint,
+    explorer_url: e.explorerUrl,
+  };
+}
+
+export function eventDetailJson(d: EventDetail) {
+  return { ...eventRowJson(d.event), log_index: d.event.logIndex, related_events: d.relatedEvents.map(eventRowJson) };
+}
+
+export function eventPageJson(p: Page<EventRecord>) {
+  return { items: p.items.map(eventRowJson), nextCursor: p.nextCursor };
+}
+
+function topEntityJson(t: TopEntity) {
+  return { id: t.id, label: t.label, category: t.category, txCount: t.txCount, amountSumWei: t.amountSumWei.toString() };
+}
+
+export function providerSummaryJson(p: ProviderSummary) {
+  return {
+    key: p.key,
+    pattern: p.pattern,
+    address: p.address,
+    fingerprint: p.fingerprint,
+    label: p.label,
+    txCount: p.txCount,
+    amountSumWei: p.amountSumWei.toString(),
+  };
+}
+
+export function providerDetailJson(p: ProviderDetail) {
+  return { ...providerSummaryJson(p), firstSeenAt: p.firstSeenAt.toISOString(), lastSeenAt: p.lastSeenAt.toISOString() };
+}
+
+export function dashboardJson(d: Dashboard) {
+  return {
+    windowHours: d.windowHours,
+    txCount: d.txCount,
+    agentsActive: d.agentsActive,
+    amountSumWei: d.amountSumWei.toString(),
+    providersDetected: d.providersDetected,
+    topServices: d.topServices.map(topEntityJson),
+    topAgents: d.topAgents.map(topEntityJson),
+    topProviders: d.topProviders.map(providerSummaryJson),
+    recentEvents: d.recentEvents.map(eventRowJson),
+  };
+}
+
+export function entityListItemJson(e: EntityListItem) {
+  return {
+    id: e.id,
+    label: e.label,
+    category: e.category,
+    kind: e.kind,
+    active: e.active,
+    wallets: e.wallets,
+    txCount24h: e.txCount24h,
+    amountSumWei24h: e.amountSumWei24h.toString(),
+    txCount7d: e.txCount7d,
+    amountSumWei7d: e.amountSumWei7d.toString(),
+    lastEventAt: e.lastEventAt?.toISOString() ?? null,
+  };
+}
+
+export function entityDetailJson(d: EntityDetail) {
+  return {
+    id: d.id,
+    label: d.label,
+    category: d.category,
+    kind: d.kind,
+    active: d.active,
+    wallets: d.wallets,
+    totals: {
+      txCount: d.totals.txCount,
+      amountSumWei: d.totals.amountSumWei.toString(),
+      feeCount: d.totals.feeCount,
+      feeSumWei: d.totals.feeSumWei.toString(),
+    },
+    trend: d.trend.map((t) => ({ day: t.day, txCount: t.txCount, amountSumWei: t.amountSumWei.toString() })),
+    recentEvents: d.recentEvents.items.map(eventRowJson),
+    nextCursor: d.recentEvents.nextCursor,
+    ...(d.providers ? { providers: d.providers.map(providerDetailJson) } : {}),
+  };
+}
+
+function entityHitJson(e: EntitySearchHit) {
+  return { id: e.id, label: e.label, category: e.category, kind: e.kind, wallets: e.wallets };
+}
+
+function addressJson(a: AddressLabelRecord) {
+  return { address: a.address, label: a.label, category: a.category, source: a.source };
+}
+
+export function searchJson(s: SearchResult) {
+  return {
+    q: s.q,
+    events: s.events.items.map(eventRowJson),
+    entities: s.entities.items.map(entityHitJson),
+    addresses: s.addresses.items.map(addressJson),
+  };
+}

@@ -1,0 +1,43 @@
+import type { Dashboard, TopEntity } from "../services/types.ts";
+import { builder } from "./builder.ts";
+import { EntityRef } from "./Entity.ts";
+import { EventRef } from "./Event.ts";
+import { entityLoader } from "./loaders.ts";
+import { ProviderRef } from "./Provider.ts";
+
+const TopEntityRef = builder.objectRef<TopEntity>("TopEntity").implement({
+  description: "A service or agent ranked by payment amount (sent + received) in the window.",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    label: t.exposeString("label"),
+    category: t.exposeString("category"),
+    txCount: t.exposeInt("txCount"),
+    amountSumWei: t.field({ type: "Uint256", resolve: (x) => x.amountSumWei }),
+    entity: t.field({ type: EntityRef, nullable: true, resolve: (x, _a, ctx) => entityLoader(ctx).load(x.id) }),
+  }),
+});
+
+export const DashboardRef = builder.objectRef<Dashboard>("Dashboard").implement({
+  description: "Aggregates of one window, from the rollup tables.",
+  fields: (t) => ({
+    window: t.exposeString("window"),
+    windowHours: t.exposeInt("windowHours"),
+    txCount: t.exposeInt("txCount", { description: "Payments (a payment between two watched entities counts once; fees excluded)." }),
+    agentsActive: t.exposeInt("agentsActive", { description: "Distinct agents (not -mpp) with any activity in the window." }),
+    amountSumWei: t.field({ type: "Uint256", resolve: (d) => d.amountSumWei }),
+    providersDetected: t.exposeInt("providersDetected"),
+    topServices: t.field({ type: [TopEntityRef], resolve: (d) => d.topServices }),
+    topAgents: t.field({ type: [TopEntityRef], resolve: (d) => d.topAgents }),
+    topProviders: t.field({ type: [ProviderRef], resolve: (d) => d.topProviders }),
+    recentEvents: t.field({ type: [EventRef], description: "The 20 newest rows.", resolve: (d) => d.recentEvents }),
+  }),
+});
+
+builder.queryField("dashboard", (t) =>
+  t.field({
+    type: DashboardRef,
+    description: "The dashboard of a window: 24h | 7d | 30d | all (anything else is an `invalid_window` error).",
+    args: { window: t.arg.string({ required: true, defaultValue: "24h" }) },
+    resolve: (_root, args, ctx) => ctx.services.getDashboard(args.window),
+  }),
+);

@@ -1,0 +1,123 @@
+import { decodeIdCursor } from "../services/cursor.ts";
+import { DETAIL_RECENT_EVENTS, GATEWAY_ID } from "../services/getEntityDetail.ts";
+import type { EntityHead, EntityKind, EntityListItem, EntityTotals, Page, TrendPoint } from "../services/types.ts";
+import { builder, type GraphqlContext } from "./builder.ts";
+import { EventPageRef } from "./Event.ts";
+import { windowStatsLoader } from "./loaders.ts";
+import { pageSize } from "./pageArgs.ts";
+import { ProviderPageRef } from "./Provider.ts";
+
+/** An entity head, possibly with list data already computed (then no loader runs for it). */
+export type EntityShape = EntityHead & Partial<Omit<EntityListItem, keyof EntityHead>>;
+
+export const EntityRef = builder.objectRef<EntityShape>("Entity");
+
+const TotalsRef = builder.objectRef<EntityTotals>("EntityTotals").implement({
+  description: "All-time payments (sent + received) and fees of an entity.",
+  fields: (t) => ({
+    txCount: t.exposeInt("txCount"),
+    amountSumWei: t.field({ type: "Uint256", resolve: (x) => x.amountSumWei }),
+    feeCount: t.exposeInt("feeCount"),
+    feeSumWei: t.field({ type: "Uint256", resolve: (x) => x.feeSumWei }),
+  }),
+});
+
+const TrendPointRef = builder.objectRef<TrendPoint>("TrendPoint").implement({
+  description: "Payments (sent + received) of one UTC day.",
+  fields: (t) => ({
+    day: t.exposeString("day", { description: "YYYY-MM-DD (UTC)." }),
+    txCount: t.exposeInt("txCount"),
+    amountSumWei: t.field({ type: "Uint256", resolve: (x) => x.amountSumWei }),
+  }),
+});
+
+const stat = <K extends "txCount24h" | "txCount7d" | "amountSumWei24h" | "amountSumWei7d">(e: EntityShape, key: K, ctx: GraphqlContext) =>
+  e[key] !== undefined ? e[key] : windowStatsLoader(ctx).load(e.id).then((s) => s[key]);
+
+EntityRef.implement({
+  description: "A watched entity: a curated service (id ends -mpp) or an agent. Counts and sums are payments sent + received.",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    label: t.exposeString("label"),
+    category: t.exposeString("category"),
+    kind: t.exposeString("kind", { description: "service | agent" }),
+    active: t.exposeBoolean("active"),
+    wallets: t.loadableList({
+      type: "String",
+      description: "Wallet addresses (lowercase).",
+      load: (ids: string[], ctx: GraphqlContext) => ctx.services.loadWallets(ids),
+      resolve: (e) => e.id,
+    }),
+    txCount24h: t.int({ resolve: (e, _a, ctx) => stat(e, "txCount24h", ctx) }),
+    amountSumWei24h: t.field({ type: "Uint256", resolve: (e, _a, ctx) => stat(e, "amountSumWei24h", ctx) }),
+    txCount7d: t.int({ resolve: (e, _a, ctx) => stat(e, "txCount7d", ctx) }),
+    amountSumWei7d: t.field({ type: "Uint256", resolve: (e, _a, ctx) => stat(e, "amountSumWei7d", ctx) }),
+    lastEventAt: t.loadable({
+      type: "DateTime",
+      nullable: true,
+      description: "ts of the newest row (highest id, any kind), or null.",
+      load: (ids: string[], ctx: GraphqlContext) => ctx.services.loadLastEventAt(ids),
+      resolve: (e) => e.id,
+    }),
+    totals: t.loadable({
+      type: TotalsRef,
+      load: (ids: string[], ctx: GraphqlContext) => ctx.services.loadEntityTotals(ids),
+      resolve: (e) => e.id,
+    }),
+    trend: t.loadableList({
+      type: TrendPointRef,
+      description: "The 30 UTC days ending today, oldest first, zero-filled.",
+      load: (ids: string[], ctx: GraphqlContext) => ctx.services.loadEntityTrend(ids),
+      resolve: (e) => e.id,
+    }),
+    recentEvents: t.loadable({
+      type: EventPageRef,
+      description: "Rows of this entity, newest first (50 by default, at most 100 per page).",
+      byPath: true,
+      args: { first: t.arg.int({ required: false }), after: t.arg.string({ required: false }) },
+      // async: DataLoader turns a synchronous throw (a bad cursor) into a TypeError, losing the ApiError.
+      load: async (ids: string[], ctx: GraphqlContext, args) =>
+        ctx.services.loadEntityEventPages(ids, { limit: pageSize(args.first, DETAIL_RECENT_EVENTS), before: decodeIdCursor(args.after) }),
+      resolve: (e) => e.id,
+    }),
+    providers: t.field({
+      type: ProviderPageRef,
+      nullable: true,
+      description: "Only for tempo-gateway-mpp: its providers (all time), by amount descending; null otherwise.",
+      args: { first: t.arg.int({ required: false }), after: t.arg.string({ required: false }) },
+      resolve: (e, args, ctx) => (e.id === GATEWAY_ID ? ctx.services.listProviders({ limit: pageSize(args.first, 20), after: args.after ?? null }) : null),
+    }),
+  }),
+});
+
+export const EntityPageRef = builder.objectRef<Page<EntityShape>>("EntityPage").implement({
+  fields: (t) => ({
+    items: t.field({ type: [EntityRef], resolve: (p) => p.items }),
+    nextCursor: t.exposeString("nextCursor", { nullable: true }),
+  }),
+});
+
+const listField = (kind: EntityKind) =>
+  builder.queryField(kind === "service" ? "services" : "agents", (t) =>
+    t.field({
+      type: [EntityRef],
+      description: `Every ${kind === "service" ? "curated service (id ends -mpp)" : "watched non-curated entity"}, by 7-day amount descending then id.`,
+      resolve: (_root, _args, ctx) => ctx.services.listEntities(kind),
+    }),
+  );
+
+const oneField = (kind: EntityKind) =>
+  builder.queryField(kind, (t) =>
+    t.field({
+      type: EntityRef,
+      nullable: true,
+      description: `${kind === "agent" ? "An" : "A"} ${kind} by id (null when unknown or not ${kind === "agent" ? "an" : "a"} ${kind}).`,
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (_root, args, ctx) => ctx.services.findEntity(kind, String(args.id)),
+    }),
+  );
+
+listField("service");
+listField("agent");
+oneField("service");
+oneField("agent");

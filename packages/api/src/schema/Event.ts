@@ -1,0 +1,61 @@
+import { parseEventId } from "../services/parseEventId.ts";
+import type { EventRecord, Page } from "../services/types.ts";
+import { builder } from "./builder.ts";
+import { EntityRef } from "./Entity.ts";
+import { entityLoader, eventLoader, txEventsLoader } from "./loaders.ts";
+
+export const EventRef = builder.objectRef<EventRecord>("Event");
+
+EventRef.implement({
+  description: "One ledger row (agent_events): a payment or fee seen from one watched entity. REST serves it snake_case.",
+  fields: (t) => ({
+    id: t.id({ description: "agent_events.id (decimal).", resolve: (e) => e.id.toString() }),
+    ts: t.field({ type: "DateTime", description: "Block time.", resolve: (e) => e.ts }),
+    agentId: t.exposeString("agentId", { description: "The watched agent or service whose point of view the row takes." }),
+    agentLabel: t.exposeString("agentLabel"),
+    agentCategory: t.exposeString("agentCategory"),
+    counterpartyAddress: t.exposeString("counterpartyAddress", { description: "Lowercase address of the other side." }),
+    counterpartyLabel: t.exposeString("counterpartyLabel"),
+    counterpartyCategory: t.exposeString("counterpartyCategory", { nullable: true }),
+    kind: t.exposeString("kind", { description: "payment_sent | payment_received | fee_paid" }),
+    amountWei: t.field({ type: "Uint256", resolve: (e) => e.amountWei }),
+    tokenAddress: t.exposeString("tokenAddress"),
+    txHash: t.exposeString("txHash"),
+    logIndex: t.exposeInt("logIndex", { description: "Log index of the Transfer (of a memo pair)." }),
+    sourceBlock: t.int({ resolve: (e) => Number(e.sourceBlock) }),
+    methodologyVersion: t.exposeString("methodologyVersion"),
+    routedToAddress: t.exposeString("routedToAddress", { description: "Gateway Pattern A provider address, or \"\"." }),
+    routedToLabel: t.exposeString("routedToLabel"),
+    routedFingerprint: t.exposeString("routedFingerprint", { nullable: true, description: "Gateway Pattern B memo fingerprint." }),
+    explorerUrl: t.exposeString("explorerUrl"),
+    entity: t.field({
+      type: EntityRef,
+      nullable: true,
+      description: "The watched entity (agentId).",
+      resolve: (e, _args, ctx) => entityLoader(ctx).load(e.agentId),
+    }),
+    relatedEvents: t.field({
+      type: [EventRef],
+      description: "The other rows of the same transaction, by log index then agent id.",
+      resolve: async (e, _args, ctx) => (await txEventsLoader(ctx).load(e.txHash)).filter((x) => x.id !== e.id),
+    }),
+  }),
+});
+
+export const EventPageRef = builder.objectRef<Page<EventRecord>>("EventPage").implement({
+  description: "A page of rows, newest first; pass nextCursor as `after` for the next page (null at the end).",
+  fields: (t) => ({
+    items: t.field({ type: [EventRef], resolve: (p) => p.items }),
+    nextCursor: t.exposeString("nextCursor", { nullable: true }),
+  }),
+});
+
+builder.queryField("event", (t) =>
+  t.field({
+    type: EventRef,
+    nullable: true,
+    description: "One row of the live methodology version by id (null when unknown). A malformed id is an `invalid_id` error.",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => eventLoader(ctx).load(parseEventId(String(args.id))),
+  }),
+);

@@ -1,0 +1,82 @@
+import { describeProviders } from "./describeProviders.ts";
+import { listRecentEvents } from "./listRecentEvents.ts";
+import { HOUR_MS, resolveWindow, type WindowBounds } from "./resolveWindow.ts";
+import type { Dashboard, ProviderPattern, ServiceContext, TopEntity } from "./types.ts";
+
+export const DASHBOARD_TOP_N = 5;
+export const DASHBOARD_RECENT_EVENTS = 20;
+
+/** `bucket` in the window; $1 = from (null = unbounded), $2 = to (exclusive). */
+const IN_WINDOW = "($1::timestamptz IS NULL OR bucket >= $1) AND bucket < $2";
+
+/**
+ * The dashboard of a window, from the rollup tables only (plus the 20 newest rows by primary key):
+ * payments count once even between two watched entities; fees are not payments.
+ */
+export async function getDashboard(ctx: ServiceContext, windowName: string): Promise<Dashboard> {
+  const now = ctx.now();
+  const w = resolveWindow(windowName, now);
+  const g = w.grain; // "hourly" | "daily": from a closed set, safe to interpolate
+  const range = [w.from, w.to];
+  const [ledger, agents, providers, topServices, topAgents, topProviders, recentEvents, windowHours] = await Promise.all([
+    ctx.db.query<{ n: string; s: string }>(
+      `SELECT coalesce(sum(payments_count), 0)::text AS n, coalesce(sum(amount_sum_wei), 0)::text AS s FROM ledger_activity_${g} WHERE ${IN_WINDOW}`,
+      range,
+    ),
+    ctx.db.query<{ n: string }>(
+      `SELECT count(DISTINCT entity_id)::text AS n FROM entity_activity_${g} WHERE ${IN_WINDOW} AND entity_id NOT LIKE '%-mpp'`,
+      range,
+    ),
+    ctx.db.query<{ n: string }>(`SELECT count(DISTINCT provider_key)::text AS n FROM provider_activity_${g} WHERE ${IN_WINDOW}`, range),
+    topEntities(ctx, w, true),
+    topEntities(ctx, w, false),
+    topProvidersOf(ctx, w),
+    listRecentEvents(ctx, DASHBOARD_RECENT_EVENTS),
+    w.windowHours ?? hoursSinceFirstBucket(ctx, w, now),
+  ]);
+  return {
+    window: w.name,
+    windowHours,
+    txCount: Number(ledger.rows[0]!.n),
+    amountSumWei: BigInt(ledger.rows[0]!.s),
+    agentsActive: Number(agents.rows[0]!.n),
+    providersDetected: Number(providers.rows[0]!.n),
+    topServices,
+    topAgents,
+    topProviders,
+    recentEvents,
+  };
+}
+
+/** Top entities of one kind by payment amount (sent + received), then count, then id; only those with payments. */
+async function topEntities(ctx: ServiceContext, w: WindowBounds, curated: boolean): Promise<TopEntity[]> {
+  const { rows } = await ctx.db.query<{ id: string; label: string | null; category: string | null; n: string; s: string }>(
+    `SELECT t.entity_id AS id, e.label, e.category, t.n::text AS n, t.s::text AS s
+     FROM (SELECT entity_id, sum(sent_count + received_count) AS n, sum(sent_sum_wei + received_sum_wei) AS s
+           FROM entity_activity_${w.grain}
+           WHERE ${IN_WINDOW} AND (entity_id LIKE '%-mpp') = $3
+           GROUP BY entity_id HAVING sum(sent_count + received_count) > 0
+           ORDER BY s DESC, n DESC, entity_id LIMIT $4) t
+     LEFT JOIN entities e ON e.id = t.entity_id
+     ORDER BY t.s DESC, t.n DESC, t.entity_id`,
+    [w.from, w.to, curated, DASHBOARD_TOP_N],
+  );
+  return rows.map((r) => ({ id: r.id, label: r.label ?? r.id, category: r.category ?? "", txCount: Number(r.n), amountSumWei: BigInt(r.s) }));
+}
+
+async function topProvidersOf(ctx: ServiceContext, w: WindowBounds) {
+  const { rows } = await ctx.db.query<{ provider_key: string; pattern: ProviderPattern; n: string; s: string }>(
+    `SELECT provider_key, min(pattern) AS pattern, sum(payments_count)::text AS n, sum(amount_sum_wei)::text AS s
+     FROM provider_activity_${w.grain} WHERE ${IN_WINDOW}
+     GROUP BY provider_key ORDER BY sum(amount_sum_wei) DESC, sum(payments_count) DESC, provider_key LIMIT $3`,
+    [w.from, w.to, DASHBOARD_TOP_N],
+  );
+  return describeProviders(ctx, rows.map((r) => ({ key: r.provider_key, pattern: r.pattern, txCount: Number(r.n), amountSumWei: BigInt(r.s) })));
+}
+
+/** `all`: hours from the first daily bucket (entity_activity_daily) to now, rounded up; 0 without data. */
+async function hoursSinceFirstBucket(ctx: ServiceContext, w: WindowBounds, now: Date): Promise<number> {
+  const { rows } = await ctx.db.query<{ first: Date | null }>("SELECT min(bucket) AS first FROM entity_activity_daily WHERE bucket < $1", [w.to]);
+  const first = rows[0]?.first;
+  return first ? Math.max(0, Math.ceil((now.getTime() - first.getTime()) / HOUR_MS)) : 0;
+}

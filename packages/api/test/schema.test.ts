@@ -1,0 +1,19 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { printedSchema, SCHEMA_FILE } from "../scripts/printSchema.ts";
+import { validateSchema } from "../src/graphql/graphqlJs.ts";
+import { buildSchema } from "../src/schema/index.ts";
+
+describe("GraphQL schema", () => {
+  it("the committed schema.graphql is the printed schema (run: npx tsx packages/api/scripts/printSchema.ts)", () => {
+    expect(readFileSync(SCHEMA_FILE, "utf8")).toBe(printedSchema());
+  });
+
+  it("is valid, has the documented root fields, and no Subscription root until the feed adds a field", () => {
+    const schema = buildSchema();
+    expect(validateSchema(schema)).toEqual([]);
+    expect(Object.keys(schema.getQueryType()!.getFields()).sort()).toEqual(["agent", "agents", "dashboard", "event", "providers", "search", "service", "services"]);
+    expect(schema.getSubscriptionType()).toBeUndefined();
+    expect(schema.getMutationType()).toBeUndefined();
+  });
+});
