@@ -15,3 +15,15 @@ export type { EventDraft, Label, MatchContext, RawLog, WatchedEntity } from "./m
 export { nextChunkSize, type ChunkOutcome, type ChunkPolicy } from "./sync/nextChunkSize.ts";
 export { getBackoffDelay } from "./sync/getBackoffDelay.ts";
 export { ENTITY_ID, entityKind, parseRegistry, type Registry, type RegistryEntity } from "./registry/parseRegistry.ts";
+export { evaluateFilter } from "./webhooks/evaluateFilter.ts";
+export { computeSignature, signPayload } from "./webhooks/signPayload.ts";
+export { verifyWebhook, WebhookVerificationError, type VerifiedWebhook } from "./webhooks/verifyWebhook.ts";
+export { getRetryDelay, MAX_ATTEMPTS, RETRY_SCHEDULE_MS } from "./webhooks/getRetryDelay.ts";
+export { parseRetryAfter } from "./webhooks/parseRetryAfter.ts";
+export { classifyOutcome, type AttemptOutcome, type AttemptResult } from "./webhooks/classifyOutcome.ts";
+export {
+  MAX_CONSECUTIVE_FAILURES, VERIFY_TOKEN_TTL_MS, SubscriptionTransitionError, transitionSubscription,
+  type SubscriptionState, type SubscriptionTrigger,
+} from "./webhooks/subscriptionMachine.ts";
+export { planAfterAttempt, type AttemptPlan } from "./webhooks/planAfterAttempt.ts";
+export { DELIVERY_STATUSES, SUBSCRIPTION_STATUSES, type DeliveryStatus, type FilterableEvent, type SubscriptionStatus, type WebhookFilter } from "./webhooks/types.ts";
