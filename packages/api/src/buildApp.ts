@@ -3,9 +3,18 @@ import type { AddressInfo } from "node:net";
 import type pg from "pg";
 import type { Logger } from "pino";
 import { createGraphqlHandler, type GraphqlLimits } from "./graphql/createGraphqlHandler.ts";
+import { createFeed, type Feed } from "./feed/createFeed.ts";
+import { GRAPHQL_STREAM_PATH } from "./feed/createGraphqlStreamHandler.ts";
+import type { FeedOptions } from "./feed/types.ts";
+import { createOps } from "./ops/createOps.ts";
+import type { ReadinessOptions } from "./ops/createReadiness.ts";
 import { sendError } from "./http/sendError.ts";
 import { sendJson } from "./http/sendJson.ts";
 import { createRestHandler } from "./rest/createRestHandler.ts";
+import { authenticate } from "./auth/authenticate.ts";
+import { createWebhookRestHandler } from "./webhooks/createWebhookRestHandler.ts";
+import { createWebhookService } from "./webhooks/createWebhookService.ts";
+import type { Lookup } from "./webhooks/checkCallbackHost.ts";
 import { createServices, type Services } from "./services/createServices.ts";
 
 const GRAPHQL_PREFLIGHT_HEADERS = {
@@ -25,19 +34,29 @@ export interface AppDeps {
   /** Dashboard in-process cache TTL (default 5 s; 0 = single-flight only). */
   dashboardCacheTtlMs?: number;
   graphqlLimits?: Partial<GraphqlLimits>;
+  /** Live feed (`/api/feed`, `/graphql/stream`); disabled unless `enabled` (env NEXT_PUBLIC_LIVE_FEED=1). */
+  feed?: Partial<FeedOptions>;
+  /** Webhooks: master key (null → webhook writes answer 503 not_configured), production rules, DNS lookup. */
+  webhooks?: { masterKey: Buffer | null; production: boolean; lookup?: Lookup };
+  /** /readyz beyond the database: Redis PING, indexer lag vs the chain head, checkpoint age (absent = skipped). */
+  readiness?: ReadinessOptions;
+  /** Live-feed subscribers for the `feed_subscribers` metric (0 until wired). */
+  feedSubscriberCount?: () => number;
 }
 
 export interface App {
   server: Server;
   services: Services;
+  /** The live feed (its hub is null while disabled); `feed.subscriberCount()` feeds the metrics. */
+  feed: Feed;
   /** Listens and returns the base URL (`port` 0 picks a free port). */
   start(port: number, host?: string): Promise<string>;
   stop(): Promise<void>;
 }
 
 /**
- * The HTTP app: `/healthz` (liveness), `/readyz` (database + indexer checkpoint), `/graphql` (GraphQL + GraphiQL)
- * and the REST shims under `/api`. REST and GraphQL both call the same services.
+ * The HTTP app: `/healthz` (liveness), `/readyz` (database, Redis, indexer lag), `/metrics` (Prometheus), `/graphql`
+ * (GraphQL + GraphiQL) and the REST shims under `/api`; every request gets an `x-request-id` and one log line (ops/). REST and GraphQL both call the same services.
  */
 export function buildApp(deps: AppDeps): App {
   const services = createServices({
@@ -47,9 +66,19 @@ export function buildApp(deps: AppDeps): App {
     dashboardCacheTtlMs: deps.dashboardCacheTtlMs,
   });
   const rest = createRestHandler({ services, log: deps.log });
-  const graphql = createGraphqlHandler({ services, log: deps.log, limits: deps.graphqlLimits });
 
-  const server: Server = createServer(async (req, res) => {
+  const webhookService = createWebhookService({ db: deps.pool, masterKey: deps.webhooks?.masterKey ?? null, production: deps.webhooks?.production ?? false, lookup: deps.webhooks?.lookup, now: deps.now });
+  const webhooksRest = createWebhookRestHandler({ db: deps.pool, service: webhookService, log: deps.log, now: deps.now });
+  const graphql = createGraphqlHandler({
+    services, log: deps.log, limits: deps.graphqlLimits, webhooks: webhookService,
+    authenticate: (headers, options) => authenticate(deps.pool, headers, (deps.now ?? (() => new Date()))(), options),
+  });
+
+  const feed = createFeed({ pool: deps.pool, services, log: deps.log, options: deps.feed, graphqlLimits: deps.graphqlLimits });
+
+  const ops = createOps({ pool: deps.pool, log: deps.log, readiness: deps.readiness, feedSubscriberCount: deps.feedSubscriberCount ?? (() => feed.subscriberCount()) });
+
+  const server: Server = createServer(ops.instrument(async (req, res) => {
     try {
       let url: URL;
       try {
@@ -57,6 +86,8 @@ export function buildApp(deps: AppDeps): App {
       } catch {
         return sendError(res, 404, "not_found", "unparsable request target");
       }
+      if (url.pathname === "/api/feed" || url.pathname === "/api/feed/") return await feed.handleSse(req, res, url);
+      if (url.pathname === GRAPHQL_STREAM_PATH) return await feed.handleGraphqlStream(req, res);
       if (url.pathname === "/graphql") {
         if (req.method === "OPTIONS") {
           res.writeHead(204, GRAPHQL_PREFLIGHT_HEADERS);
@@ -65,6 +96,7 @@ export function buildApp(deps: AppDeps): App {
         res.setHeader("access-control-allow-origin", "*"); // merged into the headers yoga writes
         return void (await graphql(req, res));
       }
+      if (url.pathname === "/api/webhooks" || url.pathname.startsWith("/api/webhooks/")) return await webhooksRest(req, res, url);
       if (url.pathname === "/api" || url.pathname.startsWith("/api/")) return await rest(req, res, url);
       if (req.method === "OPTIONS") {
         res.writeHead(204, { "access-control-allow-origin": "*", "access-control-allow-methods": "GET, OPTIONS" });
@@ -74,32 +106,20 @@ export function buildApp(deps: AppDeps): App {
         if (req.method !== "GET" && req.method !== "HEAD") return sendError(res, 405, "method_not_allowed", `${req.method} is not allowed on ${url.pathname}`, { allow: "GET, HEAD" });
         return sendJson(res, 200, { ok: true }, { "cache-control": "no-store" });
       }
-      if (url.pathname === "/readyz") {
-        if (req.method !== "GET" && req.method !== "HEAD") return sendError(res, 405, "method_not_allowed", `${req.method} is not allowed on ${url.pathname}`, { allow: "GET, HEAD" });
-        try {
-          const { rows } = await deps.pool.query("SELECT id, last_block::text, updated_at FROM indexer_checkpoints ORDER BY updated_at DESC LIMIT 1");
-          return sendJson(
-            res,
-            200,
-            { ok: true, database: "ok", indexer: rows[0] ? { stream: rows[0].id, last_block: Number(rows[0].last_block), updated_at: rows[0].updated_at } : null },
-            { "cache-control": "no-store" },
-          );
-        } catch (error) {
-          deps.log.warn({ err: (error as Error).message }, "readiness check failed");
-          return sendError(res, 503, "not_ready", "database unreachable");
-        }
-      }
+      if (url.pathname === "/readyz") return await ops.readyz(req, res);
+      if (url.pathname === "/metrics") return await ops.metricsEndpoint(req, res);
       return sendError(res, 404, "not_found", `no route for ${req.method} ${url.pathname}`);
     } catch (error) {
       deps.log.error({ err: error }, "unhandled request error");
       if (!res.headersSent) sendError(res, 500, "internal_error", "internal error");
       else res.destroy();
     }
-  });
+  }));
 
   return {
     server,
     services,
+    feed,
     async start(port: number, host = "127.0.0.1"): Promise<string> {
       await new Promise<void>((resolve, reject) => {
         server.once("error", reject);
@@ -108,10 +128,13 @@ export function buildApp(deps: AppDeps): App {
           resolve();
         });
       });
+      feed.start();
       const address = server.address() as AddressInfo;
       return `http://${host}:${address.port}`;
     },
     async stop(): Promise<void> {
+      ops.close();
+      await feed.stop(); // ends every feed stream cleanly before the connections are closed
       if (!server.listening) return;
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -286,3 +286,47 @@ describe("delivery log", () => {
     expect((await call("GET", "/api/webhooks/%E0%A4%A")).status).toBe(404);
   });
 });
+
+describe("GraphQL webhook operations (same service, same codes)", () => {
+  async function gql(query: string, variables: Record<string, unknown> = {}, user: TestUser | null = alice) {
+    const res = await fetch(`${t.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(user ? { authorization: `Bearer ${user.bearer}` } : {}) },
+      body: JSON.stringify({ query, variables }),
+    });
+    return res.json() as Promise<{ data?: Record<string, any>; errors?: { message: string; extensions?: { code?: string } }[] }>;
+  }
+  const CREATE = `mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { id status callbackUrl label signingSecret verifyToken filters { agentId minAmountWei tokenAddress } } }`;
+
+  it("creates, lists, verifies, pauses, resumes and deletes through mutations", async () => {
+    const created = await gql(CREATE, { input: { callbackUrl: "http://127.0.0.1:9/gql", label: "gql", filters: { agentId: "demo-agent", minAmountWei: "5", tokenAddress: "0x20C0000000000000000000000000000000000000" } } });
+    expect(created.errors).toBeUndefined();
+    const w = created.data!.createWebhook;
+    expect(w).toMatchObject({ status: "pending_verify", callbackUrl: "http://127.0.0.1:9/gql", label: "gql", filters: { agentId: "demo-agent", minAmountWei: "5", tokenAddress: "0x20c0000000000000000000000000000000000000" } });
+    expect(w.signingSecret).toMatch(/^whsec_/);
+
+    const listed = await gql(`{ webhooks { id status deliveryCounts { pending total } } }`);
+    expect(listed.data!.webhooks.find((x: { id: string }) => x.id === w.id)).toEqual({ id: w.id, status: "pending_verify", deliveryCounts: { pending: 1, total: 1 } });
+    expect((await gql(`mutation($id: ID!, $t: String!) { verifyWebhook(id: $id, verifyToken: $t) { ok status } }`, { id: w.id, t: w.verifyToken })).data!.verifyWebhook).toEqual({ ok: true, status: "active" });
+    expect((await gql(`mutation($id: ID!) { pauseWebhook(id: $id) { status } }`, { id: w.id })).data!.pauseWebhook.status).toBe("paused");
+    expect((await gql(`mutation($id: ID!) { resumeWebhook(id: $id) { status consecutiveFailures } }`, { id: w.id })).data!.resumeWebhook).toEqual({ status: "active", consecutiveFailures: 0 });
+    const deliveries = await gql(`query($id: ID!) { webhookDeliveries(id: $id, first: 5) { items { id type status } nextCursor } }`, { id: w.id });
+    expect(deliveries.data!.webhookDeliveries.items).toEqual([{ id: expect.any(String), type: "verify", status: "pending" }]);
+    expect((await gql(`mutation($id: ID!) { rotateWebhookSecret(id: $id) { signingSecret } }`, { id: w.id })).data!.rotateWebhookSecret.signingSecret).not.toBe(w.signingSecret);
+    expect((await gql(`mutation($id: ID!) { deleteWebhook(id: $id) { ok status } }`, { id: w.id })).data!.deleteWebhook).toEqual({ ok: true, status: "deleted" });
+    expect((await gql(`query($id: ID!) { webhook(id: $id) { id } }`, { id: w.id })).data!.webhook).toBeNull();
+  });
+
+  it("returns the REST error codes in extensions.code", async () => {
+    const unauth = await gql(`{ webhooks { id } }`, {}, null);
+    expect(unauth.errors![0]!.extensions!.code).toBe("unauthorized");
+    const invalid = await gql(CREATE, { input: { callbackUrl: "http://example.com/x", filters: { agentId: "demo-agent" } } });
+    expect(invalid.errors![0]!.extensions!.code).toBe("invalid_callback_url");
+    const unknown = await gql(CREATE, { input: { callbackUrl: "http://127.0.0.1:9/x", filters: { agentId: "nobody" } } });
+    expect(unknown.errors![0]!.extensions!.code).toBe("unknown_agent");
+    const mine = (await gql(CREATE, { input: { callbackUrl: "http://127.0.0.1:9/x", filters: { agentId: "demo-agent" } } })).data!.createWebhook.id;
+    expect((await gql(`query($id: ID!) { webhook(id: $id) { id } }`, { id: mine }, bob)).data!.webhook).toBeNull();
+    const foreign = await gql(`mutation($id: ID!) { pauseWebhook(id: $id) { status } }`, { id: mine }, bob);
+    expect(foreign.errors![0]!.extensions!.code).toBe("not_found");
+  });
+});

@@ -2,7 +2,10 @@ import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { initContextCache } from "@pothos/core";
 import { createYoga } from "graphql-yoga";
 import type { Logger } from "pino";
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
+import { AuthError, type Principal } from "../auth/authenticate.ts";
 import type { Services } from "../services/createServices.ts";
+import type { WebhookService } from "../webhooks/createWebhookService.ts";
 import type { GraphqlContext } from "../schema/builder.ts";
 import { buildSchema } from "../schema/index.ts";
 import { createMaskError } from "./maskError.ts";
@@ -20,7 +23,14 @@ export const DEFAULT_GRAPHQL_LIMITS: GraphqlLimits = { maxDepth: 10, maxCost: 5_
  * GraphQL over HTTP at /graphql (GraphiQL on GET from a browser): the Pothos schema, graphql-armor limits
  * (depth, cost, aliases, tokens, directives; no field suggestions), masked unexpected errors.
  */
-export function createGraphqlHandler(deps: { services: Services; log: Logger; limits?: Partial<GraphqlLimits> }) {
+export function createGraphqlHandler(deps: {
+  services: Services;
+  log: Logger;
+  limits?: Partial<GraphqlLimits>;
+  webhooks?: WebhookService;
+  /** Authenticates from request headers (bearer or cookie); see auth/authenticate.ts. */
+  authenticate?: (headers: IncomingHttpHeaders, options?: { optional?: boolean }) => Promise<Principal | null>;
+}) {
   const limits = { ...DEFAULT_GRAPHQL_LIMITS, ...deps.limits };
   const log = deps.log.child({ component: "graphql" });
   return createYoga<Record<string, unknown>, GraphqlContext>({
@@ -38,7 +48,24 @@ export function createGraphqlHandler(deps: { services: Services; log: Logger; li
       warn: (...args: unknown[]) => log.warn({ args }, "yoga"),
       error: (...args: unknown[]) => log.error({ args }, "yoga"),
     },
-    context: () => ({ services: deps.services, ...initContextCache() }),
+    context: (initial: Record<string, unknown>) => {
+      const req = initial.req as IncomingMessage | undefined;
+      let principal: Promise<Principal | null> | undefined;
+      return {
+        services: deps.services,
+        webhooks: deps.webhooks,
+        principal: (options?: { optional?: boolean }) => {
+          if (!deps.authenticate || !req) return Promise.reject(new AuthError("unauthorized", "authentication is not available here"));
+          // One authentication per request, whatever the number of fields asking.
+          principal ??= deps.authenticate(req.headers, { optional: true });
+          return principal.then((p) => {
+            if (!p && !options?.optional) throw new AuthError("unauthorized", "authentication required: a paired session's bearer token or the passkey session cookie");
+            return p;
+          });
+        },
+        ...initContextCache(),
+      };
+    },
     plugins: [
       EnvelopArmorPlugin({
         maxDepth: { n: limits.maxDepth, ignoreIntrospection: true },

@@ -3,3 +3,6 @@
 // graphql-js rejects ("Cannot use GraphQLObjectType from another module or realm"). Import graphql through here.
 export { GraphQLError, GraphQLSchema, Kind, lexicographicSortSchema, printSchema, validateSchema } from "graphql/index.js";
 export type { ExecutionResult, GraphQLFormattedError } from "graphql/index.js";
+// The live feed's graphql-sse endpoint (feed/createGraphqlStreamHandler.ts).
+export { createSourceEventStream, execute, getOperationAST, parse, specifiedRules, validate } from "graphql/index.js";
+export type { DocumentNode, ExecutionArgs, ValidationRule } from "graphql/index.js";

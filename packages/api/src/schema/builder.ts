@@ -1,10 +1,19 @@
 import SchemaBuilder from "@pothos/core";
 import DataloaderPlugin from "@pothos/plugin-dataloader";
+import type { FeedSource } from "../feed/createFeed.ts";
+import type { Principal } from "../auth/authenticate.ts";
 import type { Services } from "../services/createServices.ts";
+import type { WebhookService } from "../webhooks/createWebhookService.ts";
 
 /** Per-request GraphQL context: the shared read services (loaders are cached per context object). */
 export interface GraphqlContext {
   services: Services;
+  /** Webhook subscriptions (mutations and the caller's own subscriptions); absent on the stream endpoint. */
+  webhooks?: WebhookService;
+  /** Authenticates the request (bearer or passkey cookie), lazily: only fields that need a caller call it. */
+  principal?: (options?: { optional?: boolean }) => Promise<Principal | null>;
+  /** The live feed, on the graphql-sse endpoint (/graphql/stream) only. */
+  feed?: FeedSource;
 }
 
 /** Setup only: every type lives in its own module beside its fields (see schema/index.ts). */
@@ -20,7 +29,8 @@ export const builder = new SchemaBuilder<{
   defaultFieldNullability: false,
 });
 
-builder.queryType({ description: "Public, read-only queries over the ledger (no authentication)." });
+builder.queryType({ description: "Public, read-only queries over the ledger (no authentication), and the caller's webhooks (authenticated)." });
+builder.mutationType({ description: "Webhook management (authenticated: a paired session's bearer token or the passkey session cookie)." });
 
 // The Subscription root exists so the live feed can add fields with `builder.subscriptionField(...)`.
 // Until it has one, schema/index.ts leaves the (otherwise invalid, empty) type out of the schema.

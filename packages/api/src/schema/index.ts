@@ -8,6 +8,8 @@ import "./Entity.ts";
 import "./Provider.ts";
 import "./Dashboard.ts";
 import "./Search.ts";
+import "./Feed.ts";
+import "./Webhook.ts";
 
 /**
  * The GraphQL schema (sorted, so the printed file is stable). The Subscription root is dropped while it has no
