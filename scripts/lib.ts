@@ -1,4 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import pg from "pg";
@@ -91,4 +93,16 @@ export function waitForExit(child: ChildProcess, timeoutMs: number): Promise<voi
       resolve();
     });
   });
+}
+
+/** A development master key for this checkout, created once in .agent-ledger/master.key (mode 0600). */
+export function loadOrCreateDevMasterKey(): string {
+  const dir = path.join(ROOT, ".agent-ledger");
+  const file = path.join(dir, "master.key");
+  if (fs.existsSync(file)) return fs.readFileSync(file, "utf8").trim();
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const key = randomBytes(32).toString("base64");
+  fs.writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  console.log(`generated a development master key in ${path.relative(process.cwd(), file)} (set SECRETS_MASTER_KEY in production)`);
+  return key;
 }

@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { ensureDatabase, migrateDeploy } from "@agent-ledger/db";
 import pg from "pg";
-import { onPath, postgresAnswers, redisAnswers, spawnTs, waitForExit } from "./lib.ts";
+import { loadOrCreateDevMasterKey, onPath, postgresAnswers, redisAnswers, spawnTs, waitForExit } from "./lib.ts";
 
 const DATABASE_URL = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/agent_ledger";
 let REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -86,8 +86,12 @@ if (!externalRpc) {
 }
 await waitForRpc(RPC_URL, 30_000);
 
-// 4. Services.
-const common = { DATABASE_URL, REDIS_URL, TEMPO_RPC_URL: RPC_URL, REGISTRY_FILE };
+// 4. Secrets: the master key sealing webhook secrets and agent keys. Never a built-in default: take
+// SECRETS_MASTER_KEY, else generate one for this checkout once (.agent-ledger/, git-ignored, mode 0600).
+const SECRETS_MASTER_KEY = process.env.SECRETS_MASTER_KEY ?? loadOrCreateDevMasterKey();
+
+// 5. Services.
+const common = { DATABASE_URL, REDIS_URL, TEMPO_RPC_URL: RPC_URL, REGISTRY_FILE, SECRETS_MASTER_KEY };
 children.push({ name: "indexer", child: spawnTs("indexer", "packages/indexer/src/main.ts", common) });
 children.push({ name: "worker", child: spawnTs("worker", "packages/worker/src/main.ts", common) });
 children.push({ name: "api", child: spawnTs("api", "packages/api/src/main.ts", { ...common, API_PORT }) });
