@@ -15,6 +15,8 @@ const RPC_URL = externalRpc ?? `http://127.0.0.1:${DEVNET_PORT}`;
 const REGISTRY_FILE = process.env.REGISTRY_FILE ?? (externalRpc ? "registry/mainnet.json" : "registry/demo.json");
 
 const children: { name: string; child: ChildProcess }[] = [];
+/** anvil's well-known dev account 3: funded on every devnet, public knowledge, never used beyond the devnet. */
+const DEVNET_SPONSOR_KEY = "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6";
 let shuttingDown = false;
 
 function fail(message: string): never {
@@ -94,7 +96,18 @@ const SECRETS_MASTER_KEY = process.env.SECRETS_MASTER_KEY ?? loadOrCreateDevMast
 const common = { DATABASE_URL, REDIS_URL, TEMPO_RPC_URL: RPC_URL, REGISTRY_FILE, SECRETS_MASTER_KEY };
 children.push({ name: "indexer", child: spawnTs("indexer", "packages/indexer/src/main.ts", common) });
 children.push({ name: "worker", child: spawnTs("worker", "packages/worker/src/main.ts", common) });
-children.push({ name: "api", child: spawnTs("api", "packages/api/src/main.ts", { ...common, API_PORT }) });
+children.push({
+  name: "api",
+  child: spawnTs("api", "packages/api/src/main.ts", {
+    ...common,
+    API_PORT,
+    PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://localhost:${API_PORT}`,
+    // The live feed is opt-in in deployments (spec); the local system shows it.
+    NEXT_PUBLIC_LIVE_FEED: process.env.NEXT_PUBLIC_LIVE_FEED ?? "1",
+    // Devnet only: dev account 3 sponsors gas. With a real RPC, SPONSOR_PRIVATE_KEY must be given.
+    ...(externalRpc ? {} : { SPONSOR_PRIVATE_KEY: process.env.SPONSOR_PRIVATE_KEY ?? DEVNET_SPONSOR_KEY }),
+  }),
+});
 
 for (const { name, child } of children) {
   child.on("exit", (code, signal) => {
