@@ -16,6 +16,9 @@ import { createWebhookRestHandler } from "./webhooks/createWebhookRestHandler.ts
 import { createWebhookService } from "./webhooks/createWebhookService.ts";
 import type { Lookup } from "./webhooks/checkCallbackHost.ts";
 import { createServices, type Services } from "./services/createServices.ts";
+import { createWalletHandler, type WalletDeps } from "./wallet/createWalletHandler.ts";
+import type { WalletOptions } from "./wallet/config.ts";
+import { createApprovalPageHandler } from "@agent-ledger/web";
 
 const GRAPHQL_PREFLIGHT_HEADERS = {
   "access-control-allow-origin": "*",
@@ -42,6 +45,8 @@ export interface AppDeps {
   readiness?: ReadinessOptions;
   /** Live-feed subscribers for the `feed_subscribers` metric (0 until wired). */
   feedSubscriberCount?: () => number;
+  /** Wallet (`/api/wallet/*`, docs/wallet.md): passkeys, pairing, relay, payments. Absent = defaults, chain-less (503 where needed). */
+  wallet?: Partial<WalletOptions> & Pick<WalletDeps, "onPayTiming" | "chain">;
 }
 
 export interface App {
@@ -74,7 +79,13 @@ export function buildApp(deps: AppDeps): App {
     authenticate: (headers, options) => authenticate(deps.pool, headers, (deps.now ?? (() => new Date()))(), options),
   });
 
+  const { onPayTiming, chain: walletChain, ...walletOptions } = deps.wallet ?? {};
+  const wallet = createWalletHandler({ db: deps.pool, log: deps.log, options: walletOptions, now: deps.now, onPayTiming, chain: walletChain });
+
   const feed = createFeed({ pool: deps.pool, services, log: deps.log, options: deps.feed, graphqlLimits: deps.graphqlLimits });
+
+  // The passkey approval page of device pairing (bundled by packages/web on first request).
+  const approvalPage = createApprovalPageHandler({ onError: (err) => deps.log.error({ err }, "approval page build failed") });
 
   const ops = createOps({ pool: deps.pool, log: deps.log, readiness: deps.readiness, feedSubscriberCount: deps.feedSubscriberCount ?? (() => feed.subscriberCount()) });
 
@@ -97,7 +108,9 @@ export function buildApp(deps: AppDeps): App {
         return void (await graphql(req, res));
       }
       if (url.pathname === "/api/webhooks" || url.pathname.startsWith("/api/webhooks/")) return await webhooksRest(req, res, url);
+      if (url.pathname.startsWith("/api/wallet/")) return await wallet(req, res, url);
       if (url.pathname === "/api" || url.pathname.startsWith("/api/")) return await rest(req, res, url);
+      if ((url.pathname === "/approve" || url.pathname.startsWith("/approve/")) && (await approvalPage(req, res, url))) return;
       if (req.method === "OPTIONS") {
         res.writeHead(204, { "access-control-allow-origin": "*", "access-control-allow-methods": "GET, OPTIONS" });
         return void res.end();

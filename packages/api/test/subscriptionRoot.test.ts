@@ -18,6 +18,6 @@ describe("Subscription root", () => {
     );
     const schema = buildSchema();
     expect(validateSchema(schema)).toEqual([]);
-    expect(Object.keys(schema.getSubscriptionType()?.getFields() ?? {})).toEqual(["tick"]);
+    expect(Object.keys(schema.getSubscriptionType()?.getFields() ?? {})).toEqual(["ledgerEvents", "tick"]); // ledgerEvents: schema/Feed.ts
   });
 });
