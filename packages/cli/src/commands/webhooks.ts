@@ -1,0 +1,123 @@
+import { formatAmount, parseAmount, parseBaseUnits } from "../amount.ts";
+import { print, printJson, requireSession, type Context } from "../context.ts";
+import { EXIT, UsageError } from "../exitCodes.ts";
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Json = any;
+
+/** The create body from the command line. */
+export function webhookCreateRequest(options: Record<string, string | boolean | undefined>): { callback_url: string; label: string; filters: Record<string, string> } {
+  const filters: Record<string, string> = { agent_id: String(options.agent) };
+  for (const [flag, field] of [["recipient", "recipient_address"], ["routed-to", "routed_to_address"], ["token", "token_address"]] as const) {
+    const v = options[flag];
+    if (typeof v !== "string") continue;
+    if (!ADDRESS.test(v)) throw new UsageError(`--${flag} "${v}" is not an address`);
+    filters[field] = v.toLowerCase();
+  }
+  if (options["min-amount"] !== undefined && options["min-amount-wei"] !== undefined) throw new UsageError("give --min-amount or --min-amount-wei, not both");
+  try {
+    if (typeof options["min-amount"] === "string") filters.min_amount_wei = parseAmount(options["min-amount"]).toString();
+    if (typeof options["min-amount-wei"] === "string") filters.min_amount_wei = parseBaseUnits(options["min-amount-wei"]).toString();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  return { callback_url: String(options.url), label: typeof options.label === "string" ? options.label : "", filters };
+}
+
+function subscriptionLines(ctx: Context, s: Json): void {
+  const f = s.filters ?? {};
+  const filters = [
+    `agent ${f.agent_id}`,
+    f.recipient_address && `recipient ${f.recipient_address}`,
+    f.routed_to_address && `routed to ${f.routed_to_address}`,
+    f.min_amount_wei && `≥ ${formatAmount(f.min_amount_wei)}`,
+    f.token_address && `token ${f.token_address}`,
+  ].filter(Boolean);
+  print(ctx, `${s.id}  ${s.status}${s.label ? `  "${s.label}"` : ""}`);
+  print(ctx, `  ${s.callback_url}`);
+  print(ctx, `  filters: ${filters.join(", ")}`);
+  if (s.consecutive_failures) print(ctx, `  consecutive failures: ${s.consecutive_failures}`);
+  if (s.status_reason) print(ctx, `  reason: ${s.status_reason}`);
+}
+
+/** `webhooks <subcommand>`: the /api/webhooks REST surface with the paired session's bearer. */
+export async function webhooks(ctx: Context, sub: string): Promise<number> {
+  const bearer = requireSession(ctx).access_token;
+  const id = ctx.args[0] ? encodeURIComponent(ctx.args[0]) : "";
+  const call = async (method: "GET" | "POST" | "DELETE", path: string, extra: { body?: unknown; query?: Record<string, string | undefined> } = {}) =>
+    (await ctx.client.request<Json>(method, path, { bearer, signal: ctx.signal, ...extra })).body;
+
+  switch (sub) {
+    case "create": {
+      const s = await call("POST", "/api/webhooks", { body: webhookCreateRequest(ctx.options) });
+      if (ctx.json) return printJson(ctx, s), EXIT.OK;
+      subscriptionLines(ctx, s);
+      print(ctx);
+      print(ctx, `Signing secret (shown once — store it now): ${s.signing_secret}`);
+      print(ctx, `A verification ping with verify_token goes to the callback; activate with:`);
+      print(ctx, `  agent-ledger webhooks verify ${s.id} --token <verify_token>   (within 24 h)`);
+      return EXIT.OK;
+    }
+    case "list": {
+      const page = await call("GET", "/api/webhooks");
+      if (ctx.json) return printJson(ctx, page), EXIT.OK;
+      if (!page.items?.length) return print(ctx, "No webhooks."), EXIT.OK;
+      for (const s of page.items) subscriptionLines(ctx, s);
+      return EXIT.OK;
+    }
+    case "show": {
+      const s = await call("GET", `/api/webhooks/${id}`);
+      if (ctx.json) return printJson(ctx, s), EXIT.OK;
+      subscriptionLines(ctx, s);
+      const d = s.deliveries;
+      if (d) print(ctx, `  deliveries: ${d.total} (${d.succeeded} succeeded, ${d.pending} pending, ${d.retrying} retrying, ${d.dead} dead)`);
+      print(ctx, `  created ${s.created_at}`);
+      return EXIT.OK;
+    }
+    case "verify": {
+      const r = await call("POST", `/api/webhooks/${id}/verify`, { body: { verify_token: ctx.options.token } });
+      if (ctx.json) return printJson(ctx, r), EXIT.OK;
+      return print(ctx, `${ctx.args[0]} is ${r.status}.`), EXIT.OK;
+    }
+    case "pause":
+    case "resume": {
+      const s = await call("POST", `/api/webhooks/${id}/${sub}`);
+      if (ctx.json) return printJson(ctx, s), EXIT.OK;
+      return print(ctx, `${s.id ?? ctx.args[0]} is now ${s.status}.`), EXIT.OK;
+    }
+    case "rotate-secret": {
+      const r = await call("POST", `/api/webhooks/${id}/rotate-secret`);
+      if (ctx.json) return printJson(ctx, r), EXIT.OK;
+      print(ctx, `New signing secret (shown once; the old one stops working now): ${r.signing_secret}`);
+      return EXIT.OK;
+    }
+    case "delete": {
+      const r = await call("DELETE", `/api/webhooks/${id}`);
+      if (ctx.json) return printJson(ctx, r), EXIT.OK;
+      return print(ctx, `${ctx.args[0]} deleted.`), EXIT.OK;
+    }
+    case "deliveries": {
+      const limit = ctx.options.limit;
+      if (limit !== undefined && !/^\d+$/.test(String(limit))) throw new UsageError("--limit must be a whole number");
+      const page = await call("GET", `/api/webhooks/${id}/deliveries`, { query: { limit: limit as string | undefined, cursor: ctx.options.cursor as string | undefined } });
+      if (ctx.json) return printJson(ctx, page), EXIT.OK;
+      if (!page.items?.length) print(ctx, "No deliveries.");
+      for (const d of page.items ?? []) {
+        const what = d.type === "verify" ? "verify ping" : `event ${d.event_id}`;
+        const last = d.last_http_status ? `HTTP ${d.last_http_status}` : d.last_error ? d.last_error : "";
+        print(ctx, `${d.id}  ${d.status.padEnd(9)} ${what}, ${d.attempts} attempt${d.attempts === 1 ? "" : "s"}${last ? `, last: ${last}` : ""}${d.next_attempt_at && d.status !== "succeeded" && d.status !== "dead" ? `, next ${d.next_attempt_at}` : ""}`);
+      }
+      if (page.next_cursor) print(ctx, `More: agent-ledger webhooks deliveries ${ctx.args[0]} --cursor ${page.next_cursor}`);
+      return EXIT.OK;
+    }
+    case "redeliver": {
+      const r = await call("POST", `/api/webhooks/${id}/deliveries/${encodeURIComponent(ctx.args[1] ?? "")}/redeliver`);
+      if (ctx.json) return printJson(ctx, r), EXIT.OK;
+      return print(ctx, `Delivery ${ctx.args[1]} queued for a new attempt.`), EXIT.OK;
+    }
+    default:
+      throw new UsageError(`unknown webhooks subcommand "${sub}"`);
+  }
+}

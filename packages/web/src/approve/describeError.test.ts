@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { ApiError, describeError } from "./describeError.ts";
+
+const domError = (name: string) => Object.assign(new Error("The operation either timed out or was not allowed."), { name });
+
+describe("describeError", () => {
+  it("recognizes a cancelled passkey prompt, also wrapped in causes", () => {
+    expect(describeError(domError("NotAllowedError")).kind).toBe("cancelled");
+    const wrapped = new Error("Failed to request credential.", { cause: new Error("inner", { cause: domError("NotAllowedError") }) });
+    expect(describeError(wrapped)).toMatchObject({ kind: "cancelled", title: "The passkey prompt was cancelled" });
+  });
+  it("shows the server's message, and calls out expired codes", () => {
+    expect(describeError(new ApiError(400, "invalid_caps", "per_call_cap_wei exceeds spend_cap_wei."))).toMatchObject({ kind: "server", detail: "per_call_cap_wei exceeds spend_cap_wei. (invalid_caps)" });
+    expect(describeError(new ApiError(410, "pairing_expired", "This code expired."))).toMatchObject({ kind: "expired" });
+    expect(describeError(new ApiError(401, "unauthorized", "sign in again"))).toMatchObject({ kind: "signin" });
+  });
+  it("falls back to the message", () => {
+    expect(describeError(new Error("boom"))).toMatchObject({ kind: "unknown", detail: "boom" });
+    expect(describeError(Object.assign(new Error("x"), { shortMessage: "Execution reverted" }))).toMatchObject({ kind: "chain", detail: "Execution reverted" });
+  });
+});
