@@ -2,7 +2,7 @@
 export { createIndexer, type IndexerDeps, type IndexerOptions } from "./sync/createIndexer.ts";
 export { createRpcClient, RpcError, type RpcClient } from "./rpc/createRpcClient.ts";
 export { fetchLogs } from "./rpc/fetchLogs.ts";
-export { writeBatch, EVENTS_CHANNEL, type EventsNotification, type BatchResult } from "./store/writeBatch.ts";
+export { writeBatch, prepareBatch, EVENTS_CHANNEL, type EventsNotification, type BatchResult, type PreparedBatch } from "./store/writeBatch.ts";
 export { rebuildRollups } from "./store/rebuildRollups.ts";
 export { rematch, type RematchResult } from "./rematch.ts";
 export { loadRegistryFile } from "./loadRegistryFile.ts";
