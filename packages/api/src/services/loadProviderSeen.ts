@@ -7,10 +7,13 @@ import type { ProviderSeen, ServiceContext } from "./types.ts";
 export async function loadProviderSeen(ctx: ServiceContext, keys: readonly string[]): Promise<(ProviderSeen | null)[]> {
   if (keys.length === 0) return [];
   const { rows } = await ctx.db.query<{ provider_key: string; first: Date; last: Date }>(
-    `SELECT provider_key, min(bucket) AS first, max(bucket) AS last FROM provider_activity_hourly
-     WHERE provider_key = ANY($1::text[]) GROUP BY provider_key`,
+    // Two primary-key probes per provider (first and last bucket) instead of aggregating every hour it was paid in.
+    `SELECT k.key AS provider_key,
+            (SELECT p.bucket FROM provider_activity_hourly p WHERE p.provider_key = k.key ORDER BY p.bucket ASC LIMIT 1) AS first,
+            (SELECT p.bucket FROM provider_activity_hourly p WHERE p.provider_key = k.key ORDER BY p.bucket DESC LIMIT 1) AS last
+     FROM unnest($1::text[]) AS k(key)`,
     [keys],
   );
-  const byKey = new Map(rows.map((r) => [r.provider_key, { firstSeenAt: r.first, lastSeenAt: r.last }]));
+  const byKey = new Map(rows.filter((r) => r.first !== null).map((r) => [r.provider_key, { firstSeenAt: r.first, lastSeenAt: r.last }]));
   return keys.map((k) => byKey.get(k) ?? null);
 }
