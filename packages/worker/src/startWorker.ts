@@ -1,31 +1,232 @@
-import { Worker } from "bullmq";
+import { Queue, Worker } from "bullmq";
+import { createPgPool } from "@agent-ledger/db";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
+import { DELIVERIES_CHANNEL, DELIVERY_QUEUE, DISPATCH_CURSOR_ID, EVENTS_CHANNEL, MAINTENANCE_QUEUE } from "./constants.ts";
+import { createDeliveryProcessor, type AttemptInfo } from "./delivery/createDeliveryProcessor.ts";
+import { createWebhookClient } from "./delivery/createWebhookClient.ts";
+import { enqueueNotifiedDeliveries } from "./delivery/enqueueNotifiedDeliveries.ts";
+import { createDispatcher, type Dispatcher } from "./dispatch/createDispatcher.ts";
+import { ensureMaintenanceScheduler } from "./maintenance/ensureMaintenanceScheduler.ts";
+import { requeueDueDeliveries } from "./maintenance/requeueDueDeliveries.ts";
+import type { ResolveHost } from "./net/resolveHost.ts";
+import { createWorkerMetrics } from "./ops/createWorkerMetrics.ts";
+import { startMetricsServer } from "./ops/startMetricsServer.ts";
+import { createListener, type PgListener } from "./pg/createListener.ts";
+import { parseDeliveryJob, type DeliveryJobData } from "./queue/deliveryJob.ts";
 
-export const DELIVERY_QUEUE = "webhook-deliveries";
+export interface StartWorkerOptions {
+  databaseUrl: string;
+  redisUrl: string;
+  /** BullMQ key prefix (tests use one per test). */
+  prefix: string;
+  concurrency: number;
+  /** PostgreSQL connections of this process (default min(concurrency, 12) + 3). */
+  poolSize?: number;
+  masterKey: Buffer;
+  /** NODE_ENV=production: SSRF policy on. */
+  production: boolean;
+  methodologyVersion: string;
+  log: Logger;
+  timeoutMs?: number;
+  leaseMs?: number;
+  dispatch?: { enabled?: boolean; pollMs?: number; pageSize?: number; cursorId?: string };
+  /** Run the delivery processor (default true). False: dispatch (and maintenance) only. */
+  deliver?: boolean;
+  maintenanceIntervalMs?: number;
+  /** -1/undefined: no metrics server; 0: a free port. */
+  metricsPort?: number;
+  metricsHost?: string;
+  shutdownGraceMs?: number;
+  // Injection points (tests, benchmarks):
+  now?: () => Date;
+  random?: () => number;
+  /** Divides every real wait (retry delays, the claim lease) — a test clock runs `delayScale` times faster. */
+  delayScale?: number;
+  resolveHost?: ResolveHost;
+  onAttempt?: (attempt: AttemptInfo) => void;
+}
+
+export interface RunningWorker {
+  dispatcher: Dispatcher | null;
+  deliveryQueue: Queue<DeliveryJobData>;
+  maintenanceQueue: Queue;
+  metrics: ReturnType<typeof createWorkerMetrics>;
+  metricsPort: number | null;
+  /** Runs the minute job's body once, now (tests). */
+  requeueDue(now?: Date): ReturnType<typeof requeueDueDeliveries>;
+  /** Stop taking jobs, let in-flight ones finish (up to the grace period), close everything. */
+  stop(graceMs?: number): Promise<void>;
+}
 
 /**
- * Starts the delivery worker. The webhook engine fills in the processor; until then a job that
- * arrives is failed loudly instead of being dropped silently.
+ * Wires the webhook engine of one process: the dispatcher (durable cursor over agent_events, woken by
+ * NOTIFY agent_events), the delivery worker (BullMQ, `concurrency` jobs at once), the NOTIFY
+ * webhook_deliveries listener (verification pings, redeliveries, resumes from the API), the minute job,
+ * and the metrics server. Several processes on one Redis and database share the work.
  */
-export async function startWorker(options: { redisUrl: string; prefix: string; concurrency: number; log: Logger }) {
+export async function startWorker(options: StartWorkerOptions): Promise<RunningWorker> {
+  const { log } = options;
+  const now = options.now ?? (() => new Date());
+  const random = options.random ?? Math.random;
+  const delayScale = options.delayScale ?? 1;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const leaseMs = options.leaseMs ?? Math.max(30_000, timeoutMs * 3);
+  const maintenanceIntervalMs = options.maintenanceIntervalMs ?? 60_000;
+  const deliver = options.deliver ?? true;
+  const dispatchEnabled = options.dispatch?.enabled ?? true;
+
+  // Each job holds a connection only for its claim and its record statements (not during the POST), so a
+  // small pool serves a high concurrency; PostgreSQL's connection limit is shared with every other service.
+  const pool = createPgPool(options.databaseUrl, { max: options.poolSize ?? Math.min(options.concurrency, 12) + 3, applicationName: "agent-ledger-worker" });
+  pool.on("error", (error) => log.warn({ err: error }, "idle PostgreSQL connection error"));
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
+  let lastRedisError = 0;
+  connection.on("error", (error) => {
+    if (Date.now() - lastRedisError > 5_000) log.warn({ err: error }, "Redis connection error");
+    lastRedisError = Date.now();
+  });
   await connection.connect();
   await connection.ping();
-  const worker = new Worker(
-    DELIVERY_QUEUE,
-    async (job) => {
-      throw new Error(`no processor for job ${job.name} yet`);
+
+  const deliveryQueue = new Queue<DeliveryJobData>(DELIVERY_QUEUE, { connection, prefix: options.prefix });
+  const maintenanceQueue = new Queue(MAINTENANCE_QUEUE, { connection, prefix: options.prefix });
+  deliveryQueue.on("error", (error) => log.warn({ err: error }, "delivery queue error"));
+  maintenanceQueue.on("error", (error) => log.warn({ err: error }, "maintenance queue error"));
+
+  const metrics = createWorkerMetrics({
+    queueCounts: async () => ({
+      [DELIVERY_QUEUE]: await deliveryQueue.getJobCounts("waiting", "delayed", "active", "prioritized", "failed"),
+      [MAINTENANCE_QUEUE]: await maintenanceQueue.getJobCounts("waiting", "delayed", "active"),
+    }),
+  });
+  const client = createWebhookClient({ production: options.production, timeoutMs, resolve: options.resolveHost });
+  const requeueDue = (at = now()) => requeueDueDeliveries(pool, deliveryQueue, { now: at });
+
+  // Delivery jobs.
+  let deliveryWorker: Worker<DeliveryJobData> | null = null;
+  if (deliver) {
+    const processDelivery = createDeliveryProcessor({ pool, queue: deliveryQueue, client, masterKey: options.masterKey, log, metrics, now, random, onAttempt: options.onAttempt }, { leaseMs, delayScale });
+    deliveryWorker = new Worker<DeliveryJobData>(
+      DELIVERY_QUEUE,
+      async (job) => {
+        const data = parseDeliveryJob(job.data);
+        if (!data) return { sent: false, reason: "invalid_job" };
+        return processDelivery(data);
+      },
+      { connection, prefix: options.prefix, concurrency: options.concurrency, lockDuration: Math.max(30_000, timeoutMs * 2), maxStalledCount: 1 },
+    );
+    deliveryWorker.on("error", (error) => log.warn({ err: error }, "delivery worker error"));
+    deliveryWorker.on("failed", (job, error) => log.warn({ err: error, jobId: job?.id }, "delivery job failed"));
+  }
+
+  // The minute job (one run per period across all workers) and its self-healing scheduler.
+  const maintenanceWorker = new Worker(
+    MAINTENANCE_QUEUE,
+    async () => {
+      const r = await requeueDue();
+      if (r.due > 0 || r.closed > 0) log.info(r, "minute job: re-enqueued due deliveries");
+      metrics.requeued.inc(r.due);
+      return r;
     },
-    { connection, prefix: options.prefix, concurrency: options.concurrency },
+    { connection, prefix: options.prefix, concurrency: 1 },
   );
-  await worker.waitUntilReady();
-  options.log.info({ queue: DELIVERY_QUEUE, prefix: options.prefix, concurrency: options.concurrency }, "worker ready");
+  maintenanceWorker.on("error", (error) => log.warn({ err: error }, "maintenance worker error"));
+  const ensureScheduler = () =>
+    ensureMaintenanceScheduler(maintenanceQueue, maintenanceIntervalMs).then(
+      (created) => created && log.debug({ everyMs: maintenanceIntervalMs }, "minute job scheduled"),
+      (error: unknown) => log.warn({ err: error }, "could not ensure the minute job's scheduler"),
+    );
+  await ensureScheduler();
+  const schedulerTimer = setInterval(() => void ensureScheduler(), maintenanceIntervalMs);
+
+  // Dispatcher.
+  const dispatcher = dispatchEnabled
+    ? createDispatcher(
+        { pool, queue: deliveryQueue, log, metrics, now },
+        {
+          cursorId: options.dispatch?.cursorId ?? DISPATCH_CURSOR_ID, methodologyVersion: options.methodologyVersion,
+          pageSize: options.dispatch?.pageSize ?? 1_000, pollMs: options.dispatch?.pollMs ?? 1_000,
+        },
+      )
+    : null;
+
+  // NOTIFY listener: agent_events wakes the dispatcher; webhook_deliveries names deliveries to enqueue now.
+  const notified = new Set<string>();
+  let flushTimer: NodeJS.Timeout | null = null;
+  let flushing: Promise<unknown> = Promise.resolve();
+  const flushNotified = () => {
+    flushTimer = null;
+    const ids = [...notified];
+    notified.clear();
+    flushing = enqueueNotifiedDeliveries(pool, deliveryQueue, ids, { now: now(), delayScale }).catch((error: unknown) => {
+      metrics.enqueueFailures.inc();
+      log.warn({ err: error, deliveries: ids.length }, "could not enqueue notified deliveries; the minute job will");
+    });
+  };
+  const listener: PgListener = createListener({
+    databaseUrl: options.databaseUrl,
+    channels: dispatcher ? [EVENTS_CHANNEL, DELIVERIES_CHANNEL] : [DELIVERIES_CHANNEL],
+    log,
+    onConnect: () => dispatcher?.wake(),
+    onNotification: (channel, payload) => {
+      if (channel === EVENTS_CHANNEL) dispatcher?.wake();
+      else if (channel === DELIVERIES_CHANNEL) {
+        notified.add(payload);
+        flushTimer ??= setTimeout(flushNotified, 5);
+      }
+    },
+  });
+  await listener.ready;
+  dispatcher?.start();
+
+  const metricsServer = options.metricsPort !== undefined && options.metricsPort >= 0
+    ? await startMetricsServer(metrics.registry, { port: options.metricsPort, host: options.metricsHost ?? "0.0.0.0" })
+    : null;
+
+  if (deliveryWorker) await deliveryWorker.waitUntilReady();
+  log.info(
+    { prefix: options.prefix, concurrency: options.concurrency, dispatch: dispatchEnabled, deliver, production: options.production, metricsPort: metricsServer?.port ?? null },
+    "webhook worker ready",
+  );
+
+  let stopping: Promise<void> | null = null;
   return {
-    worker,
-    async stop(): Promise<void> {
-      await worker.close();
-      await connection.quit().catch(() => connection.disconnect());
+    dispatcher,
+    deliveryQueue,
+    maintenanceQueue,
+    metrics,
+    metricsPort: metricsServer?.port ?? null,
+    requeueDue,
+    stop(graceMs = options.shutdownGraceMs ?? 15_000) {
+      stopping ??= (async () => {
+        clearInterval(schedulerTimer);
+        if (flushTimer) clearTimeout(flushTimer);
+        await listener.close();
+        await dispatcher?.stop();
+        await flushing;
+        if (deliveryWorker) {
+          // Stop fetching; in-flight POSTs get the grace period, then are abandoned to their claim lease.
+          const closing = deliveryWorker.close();
+          let timer: NodeJS.Timeout | undefined;
+          const graceOver = await Promise.race([
+            closing.then(() => false),
+            new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs))),
+          ]);
+          clearTimeout(timer);
+          if (graceOver) {
+            log.warn({ graceMs }, "in-flight deliveries did not finish within the grace period; abandoning them to their lease");
+            await deliveryWorker.close(true).catch(() => {});
+          }
+        }
+        await maintenanceWorker.close();
+        await Promise.allSettled([deliveryQueue.close(), maintenanceQueue.close()]);
+        client.close();
+        await connection.quit().catch(() => connection.disconnect());
+        await pool.end().catch(() => {});
+        await metricsServer?.close();
+      })();
+      return stopping;
     },
   };
 }

@@ -279,9 +279,9 @@ export function createWebhookService(deps: WebhookServiceDeps) {
           rethrowTransition(error);
         }
         const updated = await setState(c, id, next.status, next.consecutiveFailures, null);
-        // Deliveries held while it was paused/disabled become due now.
+        // Deliveries held while it was paused/disabled become due now (and are announced, not left to the minute job).
         const held = await c.query(
-          "UPDATE webhook_deliveries SET next_attempt_at = $2, updated_at = now() WHERE subscription_id = $1 AND status IN ('pending','retrying') AND next_attempt_at > $2 RETURNING id",
+          "UPDATE webhook_deliveries SET next_attempt_at = LEAST(next_attempt_at, $2), updated_at = now() WHERE subscription_id = $1 AND status IN ('pending','retrying') RETURNING id",
           [id, now()],
         );
         for (const d of held.rows) await c.query("SELECT pg_notify($1, $2)", [DELIVERIES_CHANNEL, d.id]);

@@ -41,4 +41,11 @@ describe("classifyOutcome / planAfterAttempt (spec outcome table)", () => {
     const p = planAfterAttempt({ attempt: 1, result: { type: "timeout" }, subscription: { status: "active", consecutiveFailures: 4 }, now, random: 0.5 });
     expect(p.subscription).toEqual({ status: "disabled_by_failures", consecutiveFailures: 5 });
   });
+  it("a subscription deleted mid-attempt stays deleted and the delivery is not retried (no throw)", () => {
+    const deleted = { status: "deleted" as const, consecutiveFailures: 1 };
+    const p = (status: number) => planAfterAttempt({ attempt: 1, result: { type: "response", status }, subscription: deleted, now, random: 0.5 });
+    expect(p(200)).toEqual({ outcome: "success", delivery: { status: "succeeded", nextAttemptAt: null }, subscription: deleted });
+    expect(p(500)).toEqual({ outcome: "retry", delivery: { status: "dead", nextAttemptAt: null }, subscription: deleted });
+    expect(p(410)).toEqual({ outcome: "gone", delivery: { status: "dead", nextAttemptAt: null }, subscription: deleted });
+  });
 });

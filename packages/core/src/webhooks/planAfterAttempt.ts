@@ -13,6 +13,8 @@ export interface AttemptPlan {
  * Everything that follows from one attempt: the delivery's next status and time, and the
  * subscription's new state. `attempt` is the number of the attempt just made (1-based).
  * A retryable failure counts toward `consecutive_failures`; other 4xx do not (spec §6).
+ * A subscription deleted while the attempt was in flight is left as it is (deleted is terminal) and
+ * the delivery is not retried.
  */
 export function planAfterAttempt(input: {
   attempt: number;
@@ -23,6 +25,9 @@ export function planAfterAttempt(input: {
   random: number;
 }): AttemptPlan {
   const outcome = classifyOutcome(input.result);
+  if (input.subscription.status === "deleted") {
+    return { outcome, delivery: { status: outcome === "success" ? "succeeded" : "dead", nextAttemptAt: null }, subscription: input.subscription };
+  }
   switch (outcome) {
     case "success":
       return { outcome, delivery: { status: "succeeded", nextAttemptAt: null }, subscription: transitionSubscription(input.subscription, { type: "delivery_succeeded" }) };

@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { encodeMemo } from "./encodeMemo.ts";
+
+const zero = `0x${"0".repeat(64)}`;
+
+describe("encodeMemo", () => {
+  it("absent or empty → zero bytes32", () => {
+    for (const v of [undefined, null, ""]) expect(encodeMemo(v)).toEqual({ ok: true, bytes32: zero, memo: null });
+  });
+  it("text → UTF-8, right-padded", () => {
+    expect(encodeMemo("inv-42")).toEqual({ ok: true, bytes32: `0x${Buffer.from("inv-42").toString("hex").padEnd(64, "0")}`, memo: "inv-42" });
+    expect(encodeMemo("é€").ok).toBe(true);
+    expect(encodeMemo("x".repeat(32)).ok).toBe(true);
+    expect(encodeMemo("€".repeat(11))).toMatchObject({ ok: false }); // 33 bytes
+    expect(encodeMemo("x".repeat(33))).toMatchObject({ ok: false });
+    expect(encodeMemo("a\u0000b")).toMatchObject({ ok: false });
+  });
+  it("0x-hex → bytes, left-aligned", () => {
+    expect(encodeMemo("0xEF1ED712")).toEqual({ ok: true, bytes32: `0xef1ed712${"0".repeat(56)}`, memo: "0xEF1ED712" });
+    expect(encodeMemo(`0x${"ab".repeat(32)}`)).toEqual({ ok: true, bytes32: `0x${"ab".repeat(32)}`, memo: `0x${"ab".repeat(32)}` });
+    for (const bad of ["0x", "0x1", "0xzz", `0x${"ab".repeat(33)}`]) expect(encodeMemo(bad)).toMatchObject({ ok: false });
+  });
+  it("refuses non-strings", () => {
+    for (const bad of [1, true, {}, []]) expect(encodeMemo(bad)).toMatchObject({ ok: false });
+  });
+});
