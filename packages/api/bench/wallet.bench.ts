@@ -90,14 +90,18 @@ async function main() {
     const conOverhead = con.map((x) => x.totalMs - x.chainMs);
     const conChain = con.map((x) => x.chainMs);
 
+    const stage = (k: "authMs" | "reserveMs" | "signMs" | "finishMs", xs: PayTiming[]) => xs.map((x) => x.stages?.[k] ?? 0);
+    const stages = (xs: PayTiming[]) => (["authMs", "reserveMs", "signMs", "finishMs"] as const).map((k) => `${({ authMs: "body", reserveMs: "auth+reserve", signMs: "sign", finishMs: "finish" })[k]} ${pct(stage(k, xs), 50).toFixed(2)}/${pct(stage(k, xs), 99).toFixed(2)}`).join(", ");
     const report = [
       `sequential (${seq.length} payments, ${(seq.length / seqSeconds).toFixed(1)} payments/s, load ${seqLoad}):`,
       `  server-side overhead  p50 ${ms(pct(overhead, 50))}  p99 ${ms(pct(overhead, 99))}  max ${ms(Math.max(...overhead))}`,
       `  chain wait            p50 ${ms(pct(chain, 50))}  p99 ${ms(pct(chain, 99))}`,
+      `  stages p50/p99 (ms)   ${stages(seq)}`,
       `  client latency        p50 ${ms(pct(latency, 50))}  p99 ${ms(pct(latency, 99))}`,
       `concurrent (${sessions.length} sessions, ${con.length} payments in ${conSeconds.toFixed(2)} s = ${(con.length / conSeconds).toFixed(1)} payments/s, load ${load()}):`,
       `  server-side overhead  p50 ${ms(pct(conOverhead, 50))}  p99 ${ms(pct(conOverhead, 99))}`,
       `  chain wait            p50 ${ms(pct(conChain, 50))}  p99 ${ms(pct(conChain, 99))}`,
+      `  stages p50/p99 (ms)   ${stages(con)}`,
       `target overhead p99 ≤ 15 ms (sequential): ${pct(overhead, 99) <= 15 ? "met" : "NOT met"}`,
     ];
     console.log(report.join("\n"));

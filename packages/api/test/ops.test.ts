@@ -384,6 +384,12 @@ describe("units", () => {
     expect(routeLabel("/graphql/stream")).toBe("/graphql/stream");
     expect(routeLabel("/metrics/")).toBe("/metrics");
     expect(routeLabel("/api/services/a/b/c")).toBe("unmatched");
+    expect(routeLabel("/api/webhooks/whs_abc123/deliveries/0b5f0c2e-8a4e-4c1e-9f8e-2f0d3b9c1a7e/redeliver")).toBe("/api/webhooks/:id/deliveries/:deliveryId/redeliver");
+    expect(routeLabel("/api/webhooks/whs_abc123/pause")).toBe("/api/webhooks/:id/pause");
+    expect(routeLabel("/api/webhooks/whs_abc123")).toBe("/api/webhooks/:id");
+    expect(routeLabel("/api/webhooks/whs_abc123/other")).toBe("unmatched");
+    expect(routeLabel("/api/wallet/device/poll")).toBe("/api/wallet/device/poll");
+    expect(routeLabel("/approve")).toBe("/approve");
     expect(routeLabel("/")).toBe("unmatched");
   });
 

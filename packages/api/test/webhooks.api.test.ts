@@ -174,6 +174,7 @@ describe("authentication", () => {
     const viaCookie = await call("GET", "/api/webhooks", { cookie: true });
     expect(viaCookie.status).toBe(200);
     expect((await call("GET", "/api/webhooks", { user: null, headers: { cookie: "al_session=forged" } })).status).toBe(401);
+    expect((await call("GET", "/api/webhooks", { user: null, headers: { cookie: "al_session=%%%; other=%E0%A4%A" } })).status).toBe(401);
   });
 });
 

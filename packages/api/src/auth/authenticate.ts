@@ -26,7 +26,14 @@ export function readCookie(headers: IncomingHttpHeaders, name: string): string |
   if (!raw) return undefined;
   for (const part of raw.split(";")) {
     const at = part.indexOf("=");
-    if (at > 0 && part.slice(0, at).trim() === name) return decodeURIComponent(part.slice(at + 1).trim());
+    if (at > 0 && part.slice(0, at).trim() === name) {
+      const value = part.slice(at + 1).trim();
+      try {
+        return decodeURIComponent(value);
+      } catch {
+        return value; // malformed escapes: the raw value simply matches no session (401), never a 500
+      }
+    }
   }
   return undefined;
 }

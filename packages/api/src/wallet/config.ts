@@ -1,0 +1,86 @@
+import type { Hex } from "viem";
+
+/** Wallet configuration (docs/wallet.md § Configuration). Chain-less / key-less deployments answer 503 `not_configured` where needed. */
+export interface WalletOptions {
+  /** AES-256-GCM master key sealing agent keys (SECRETS_MASTER_KEY). */
+  masterKey: Buffer | null;
+  production: boolean;
+  /** PUBLIC_BASE_URL: approve_url and relay_url are built from it. */
+  publicBaseUrl?: string;
+  /** WEBAUTHN_RP_ID */
+  rpId?: string;
+  /** WEBAUTHN_ORIGIN (one or more expected origins). */
+  origins?: string[];
+  rpName?: string;
+  /** TEMPO_RPC_URL */
+  rpcUrl?: string;
+  /** TEMPO_PUBLIC_RPC_URL: what the browser is told (default rpcUrl). */
+  publicRpcUrl?: string;
+  /** TEMPO_CHAIN_ID (default: eth_chainId of the RPC, asked once). */
+  chainId?: number;
+  /** EXPLORER_BASE_URL */
+  explorerBaseUrl?: string;
+  /** WALLET_DEFAULT_TOKEN (also the token the sponsor pays fees in). */
+  defaultToken?: `0x${string}`;
+  /** SPONSOR_PRIVATE_KEY */
+  sponsorPrivateKey?: Hex;
+  /** Seconds a device must wait between polls (default 5; 0 disables slow_down — tests). */
+  pollIntervalSeconds?: number;
+  /** device/start per client IP per minute (default 10). */
+  startPerMinute?: number;
+  /** device/lookup (code entry) per client IP per minute (default 30). */
+  lookupPerMinute?: number;
+  /** approve-finalize waits this long for the receipt (default 15 s). */
+  receiptTimeoutMs?: number;
+  /** A payment's transaction is valid this long; its receipt wait is bounded by it (default 15 s). */
+  paymentValiditySeconds?: number;
+  /** Gas limit of a payment transaction (default 1,000,000; the sponsor pays only what is used). */
+  paymentGas?: bigint;
+}
+
+export interface WalletConfig {
+  masterKey: Buffer | null;
+  production: boolean;
+  publicBaseUrl: string;
+  rpId: string;
+  origins: string[];
+  rpName: string;
+  rpcUrl: string | undefined;
+  publicRpcUrl: string | undefined;
+  chainId: number | undefined;
+  explorerBaseUrl: string | undefined;
+  defaultToken: `0x${string}`;
+  sponsorPrivateKey: Hex | undefined;
+  pollIntervalSeconds: number;
+  startPerMinute: number;
+  lookupPerMinute: number;
+  receiptTimeoutMs: number;
+  paymentValiditySeconds: number;
+  paymentGas: bigint;
+}
+
+export const PATH_USD = "0x20c0000000000000000000000000000000000000" as const;
+
+export function resolveWalletConfig(o: Partial<WalletOptions> = {}): WalletConfig {
+  const publicBaseUrl = (o.publicBaseUrl ?? "http://localhost:3000").replace(/\/+$/, "");
+  return {
+    masterKey: o.masterKey ?? null,
+    production: o.production ?? false,
+    publicBaseUrl,
+    rpId: o.rpId ?? "localhost",
+    origins: o.origins?.length ? o.origins : [new URL(publicBaseUrl).origin],
+    rpName: o.rpName ?? "Agent Ledger",
+    rpcUrl: o.rpcUrl,
+    publicRpcUrl: o.publicRpcUrl ?? o.rpcUrl,
+    chainId: o.chainId,
+    explorerBaseUrl: o.explorerBaseUrl?.replace(/\/+$/, ""),
+    defaultToken: (o.defaultToken ?? PATH_USD).toLowerCase() as `0x${string}`,
+    sponsorPrivateKey: o.sponsorPrivateKey,
+    pollIntervalSeconds: o.pollIntervalSeconds ?? 5,
+    startPerMinute: o.startPerMinute ?? 10,
+    lookupPerMinute: o.lookupPerMinute ?? 30,
+    receiptTimeoutMs: o.receiptTimeoutMs ?? 15_000,
+    paymentValiditySeconds: o.paymentValiditySeconds ?? 15,
+    paymentGas: o.paymentGas ?? 1_000_000n,
+  };
+}

@@ -1,0 +1,23 @@
+import type pg from "pg";
+import type { Logger } from "pino";
+import type { WalletChain } from "./chain.ts";
+import type { WalletConfig } from "./config.ts";
+import type { RateLimiter } from "./rateLimiter.ts";
+
+/** What every wallet handler gets. */
+export interface WalletContext {
+  db: pg.Pool;
+  log: Logger;
+  config: WalletConfig;
+  chain: WalletChain;
+  now: () => Date;
+  startLimiter: RateLimiter;
+  lookupLimiter: RateLimiter;
+}
+
+/** What a handler answers: JSON body, status, extra headers (Set-Cookie may repeat). */
+export interface WalletResponse {
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string | string[]>;
+}

@@ -1,0 +1,88 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type pg from "pg";
+import type { Logger } from "pino";
+import { sendError } from "../http/sendError.ts";
+import { approveFinalize, approveInit } from "./approve.ts";
+import { createWalletChain, type WalletChain } from "./chain.ts";
+import { resolveWalletConfig, type WalletOptions } from "./config.ts";
+import type { WalletContext, WalletResponse } from "./context.ts";
+import { lookupPairing, pollPairing, startPairing } from "./pairing.ts";
+import { pay, type PayTiming } from "./pay.ts";
+import { createRateLimiter } from "./rateLimiter.ts";
+import { createRelayHandler } from "./relay.ts";
+import { getSession, revokeSession } from "./session.ts";
+import { authOptions, authVerify, logout, me, registerOptions, registerVerify } from "./webauthn.ts";
+import { WalletError } from "./WalletError.ts";
+
+type Handler = (ctx: WalletContext, req: IncomingMessage, url: URL) => Promise<WalletResponse>;
+
+export interface WalletDeps {
+  db: pg.Pool;
+  log: Logger;
+  options?: Partial<WalletOptions>;
+  now?: () => Date;
+  /** Per-payment timings (the benchmark reads server-side overhead from here). */
+  onPayTiming?: (t: PayTiming) => void;
+  /** Injected chain (tests); default: built from the options. */
+  chain?: WalletChain;
+}
+
+/** The /api/wallet/* surface (docs/wallet.md): passkeys, device pairing, relay, payments, sessions. */
+export function createWalletHandler(deps: WalletDeps) {
+  const config = resolveWalletConfig(deps.options);
+  const ctx: WalletContext = {
+    db: deps.db,
+    log: deps.log,
+    config,
+    chain: deps.chain ?? createWalletChain(config),
+    now: deps.now ?? (() => new Date()),
+    startLimiter: createRateLimiter(config.startPerMinute, 60_000, "device/start"),
+    lookupLimiter: createRateLimiter(config.lookupPerMinute, 60_000, "code entry"),
+  };
+  const relay = createRelayHandler(ctx);
+  const routes: Record<string, Partial<Record<"GET" | "POST", Handler>>> = {
+    "/api/wallet/webauthn/register/options": { POST: (c, r) => registerOptions(c, r) },
+    "/api/wallet/webauthn/register/verify": { POST: (c, r) => registerVerify(c, r) },
+    "/api/wallet/webauthn/auth/options": { POST: (c, r) => authOptions(c, r) },
+    "/api/wallet/webauthn/auth/verify": { POST: (c, r) => authVerify(c, r) },
+    "/api/wallet/me": { GET: (c, r) => me(c, r) },
+    "/api/wallet/logout": { POST: (c, r) => logout(c, r) },
+    "/api/wallet/device/start": { POST: (c, r) => startPairing(c, r) },
+    "/api/wallet/device/poll": { GET: (c, _r, u) => pollPairing(c, u) },
+    "/api/wallet/device/lookup": { GET: (c, r, u) => lookupPairing(c, r, u) },
+    "/api/wallet/device/approve-init": { POST: (c, r) => approveInit(c, r) },
+    "/api/wallet/device/approve-finalize": { POST: (c, r) => approveFinalize(c, r) },
+    "/api/wallet/pay": { POST: (c, r) => pay(c, r, deps.onPayTiming) },
+    "/api/wallet/session": { GET: (c, r) => getSession(c, r) },
+    "/api/wallet/session/revoke": { POST: (c, r) => revokeSession(c, r) },
+  };
+
+  return async function handleWallet(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const method = req.method ?? "GET";
+    const path = url.pathname.length > 1 && url.pathname.endsWith("/") ? url.pathname.slice(0, -1) : url.pathname;
+    try {
+      if (path === "/api/wallet/relay") {
+        if (method !== "POST") throw new WalletError("method_not_allowed", `${method} is not allowed on ${path}`, { allow: "POST" });
+        return await relay(req, res);
+      }
+      const route = routes[path];
+      if (!route) throw new WalletError("not_found", `no route for ${method} ${url.pathname}`);
+      const handler = route[method as "GET" | "POST"] ?? (method === "HEAD" ? route.GET : undefined);
+      if (!handler) throw new WalletError("method_not_allowed", `${method} is not allowed on ${path}`, { allow: Object.keys(route).join(", ") });
+      const out = await handler(ctx, req, url);
+      const text = JSON.stringify(out.body);
+      res.writeHead(out.status ?? 200, {
+        "content-type": "application/json; charset=utf-8",
+        "content-length": String(Buffer.byteLength(text)),
+        "cache-control": "no-store",
+        ...out.headers,
+      });
+      res.end(method === "HEAD" ? undefined : text);
+    } catch (error) {
+      if (res.headersSent) return void res.destroy();
+      if (error instanceof WalletError) return sendError(res, error.status, error.code, error.message, error.headers);
+      deps.log.error({ err: error, path: url.pathname }, "unhandled wallet API error");
+      sendError(res, 500, "internal_error", "internal error");
+    }
+  };
+}

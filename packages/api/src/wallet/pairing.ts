@@ -1,0 +1,133 @@
+import type { IncomingMessage } from "node:http";
+import { randomBytes } from "node:crypto";
+import {
+  PAIRING_TTL_MS, decidePoll, formatDeviceCode, generateDeviceCode, generateToken, hashToken, normalizeDeviceCode, reportPairingStatus,
+} from "@agent-ledger/core";
+import type { WalletContext, WalletResponse } from "./context.ts";
+import { readJsonObject } from "./readBody.ts";
+import { requireUser } from "./userSession.ts";
+import { WalletError } from "./WalletError.ts";
+
+const DEVICE_ID = /^dev_[A-Za-z0-9_-]{43}$/;
+const MAX_LABEL = 100;
+/** Timer jitter allowed between polls. */
+const POLL_TOLERANCE_MS = 500;
+
+export function clientIp(req: IncomingMessage): string {
+  return req.socket.remoteAddress ?? "unknown";
+}
+
+/** POST device/start `{ agent_label? }` → a pending pairing (5 minutes). Rate-limited per client IP. */
+export async function startPairing(ctx: WalletContext, req: IncomingMessage): Promise<WalletResponse> {
+  const now = ctx.now();
+  ctx.startLimiter.hit(clientIp(req), now.getTime());
+  const body = await readJsonObject(req);
+  const label = body.agent_label;
+  if (label !== undefined && label !== null && (typeof label !== "string" || label.length > MAX_LABEL || /[\u0000-\u001f\u007f]/.test(label))) {
+    throw new WalletError("invalid_label", `agent_label must be a string of at most ${MAX_LABEL} characters without control characters`);
+  }
+  const deviceId = generateToken("dev_", 32);
+  const expiresAt = new Date(now.getTime() + PAIRING_TTL_MS);
+  for (let attempt = 0; ; attempt++) {
+    const code = generateDeviceCode(randomBytes);
+    try {
+      const { rows } = await ctx.db.query(
+        "INSERT INTO device_pairings (code, device_id_hash, agent_label, status, expires_at, poll_interval_seconds) VALUES ($1, $2, $3, 'pending', $4, $5) RETURNING id",
+        [code, hashToken(deviceId), typeof label === "string" && label !== "" ? label : null, expiresAt, ctx.config.pollIntervalSeconds],
+      );
+      const shown = formatDeviceCode(code);
+      return {
+        body: {
+          code: shown,
+          device_id: deviceId,
+          approve_url: `${ctx.config.publicBaseUrl}/approve?code=${shown}`,
+          expires_at: expiresAt.toISOString(),
+          poll_interval_seconds: ctx.config.pollIntervalSeconds,
+          pairing_id: rows[0].id,
+        },
+      };
+    } catch (error) {
+      if ((error as { code?: string }).code !== "23505" || attempt >= 5) throw error; // code collision: draw another
+    }
+  }
+}
+
+interface PollRow {
+  id: string;
+  status: string;
+  expires_at: Date;
+  poll_interval_seconds: number;
+  last_polled_at: Date | null;
+}
+
+/** GET device/poll?device_id= → status; the first poll that sees `approved` mints the bearer (exactly once). */
+export async function pollPairing(ctx: WalletContext, url: URL): Promise<WalletResponse> {
+  const deviceId = url.searchParams.get("device_id");
+  if (!deviceId) throw new WalletError("invalid_device_id", "device_id is required");
+  if (!DEVICE_ID.test(deviceId)) throw new WalletError("not_found", "unknown device_id");
+  const now = ctx.now();
+  const { rows } = await ctx.db.query<PollRow>(
+    "SELECT id, status, expires_at, poll_interval_seconds, last_polled_at FROM device_pairings WHERE device_id_hash = $1",
+    [hashToken(deviceId)],
+  );
+  const p = rows[0];
+  if (!p) throw new WalletError("not_found", "unknown device_id");
+  const interval = ctx.config.pollIntervalSeconds > 0 ? p.poll_interval_seconds : 0;
+  const decision = decidePoll(p.last_polled_at, interval, now, POLL_TOLERANCE_MS);
+  if (!decision.ok) {
+    throw new WalletError("slow_down", `poll at most every ${interval} s`, { "retry-after": String(decision.retryAfterSeconds) });
+  }
+  if (interval > 0) {
+    // one poll per interval even when several arrive at once: only the one that moves last_polled_at proceeds
+    const threshold = new Date(now.getTime() - interval * 1000 + POLL_TOLERANCE_MS);
+    const moved = await ctx.db.query("UPDATE device_pairings SET last_polled_at = $2 WHERE id = $1 AND (last_polled_at IS NULL OR last_polled_at <= $3)", [p.id, now, threshold]);
+    if (moved.rowCount === 0) throw new WalletError("slow_down", `poll at most every ${interval} s`, { "retry-after": String(interval) });
+  }
+  const status = reportPairingStatus({ status: p.status, expiresAt: new Date(p.expires_at) }, now);
+  if (status !== "approved") return { body: { status } };
+
+  // Mint: one statement flips approved → claimed and stores the bearer hash; a racing poll finds nothing to flip.
+  const accessToken = generateToken("alt_", 32);
+  const minted = await ctx.db.query(
+    `WITH claimed AS (
+       UPDATE device_pairings SET status = 'claimed', claimed_at = $3 WHERE id = $1 AND status = 'approved' RETURNING id
+     )
+     UPDATE wallet_sessions s SET bearer_token_hash = $2
+       FROM claimed, wallet_users u
+      WHERE s.pairing_id = claimed.id AND u.id = s.user_id
+     RETURNING s.id, s.expires_at, s.agent_key_address, s.spend_cap_wei::text AS spend_cap_wei, s.per_call_cap_wei::text AS per_call_cap_wei,
+               s.token_address, u.managed_address`,
+    [p.id, hashToken(accessToken), now],
+  );
+  const s = minted.rows[0];
+  if (!s) return { body: { status: "claimed" } };
+  return {
+    body: {
+      status: "approved",
+      access_token: accessToken,
+      token_type: "Bearer",
+      session_id: s.id,
+      expires_at: new Date(s.expires_at).toISOString(),
+      agent_key_address: s.agent_key_address,
+      managed_address: s.managed_address,
+      spend_cap_wei: s.spend_cap_wei,
+      per_call_cap_wei: s.per_call_cap_wei,
+      token: s.token_address,
+    },
+  };
+}
+
+/** GET device/lookup?code= (cookie) → what the approval page shows. Code entry is rate-limited per client IP. */
+export async function lookupPairing(ctx: WalletContext, req: IncomingMessage, url: URL): Promise<WalletResponse> {
+  await requireUser(ctx, req);
+  const now = ctx.now();
+  ctx.lookupLimiter.hit(clientIp(req), now.getTime());
+  const code = normalizeDeviceCode(url.searchParams.get("code"));
+  if (!code) throw new WalletError("invalid_code", "code must look like XXXX-XXXX (letters BCDFGHJKLMNPQRSTVWXZ)");
+  const { rows } = await ctx.db.query("SELECT code, agent_label, status, expires_at FROM device_pairings WHERE code = $1", [code]);
+  const p = rows[0];
+  if (!p) throw new WalletError("code_not_found", "no pairing has this code");
+  const status = reportPairingStatus({ status: p.status, expiresAt: new Date(p.expires_at) }, now);
+  if (status === "expired") throw new WalletError("code_expired", "this code has expired: start pairing again from the CLI");
+  return { body: { code: formatDeviceCode(p.code), agent_label: p.agent_label, status, expires_at: new Date(p.expires_at).toISOString() } };
+}
