@@ -6,7 +6,7 @@ import {
 import type { Hash } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { WalletContext, WalletResponse } from "./context.ts";
-import { readJsonObject } from "./readBody.ts";
+import { readJsonObject } from "../http/readBody.ts";
 import { requireUser } from "./userSession.ts";
 import { WalletError } from "./WalletError.ts";
 

@@ -1,3 +1,4 @@
+import { BodyError } from "../http/readBody.ts";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type pg from "pg";
 import type { Logger } from "pino";
@@ -81,6 +82,7 @@ export function createWalletHandler(deps: WalletDeps) {
     } catch (error) {
       if (res.headersSent) return void res.destroy();
       if (error instanceof WalletError) return sendError(res, error.status, error.code, error.message, error.headers);
+      if (error instanceof BodyError) return sendError(res, error.status, error.code, error.message);
       deps.log.error({ err: error, path: url.pathname }, "unhandled wallet API error");
       sendError(res, 500, "internal_error", "internal error");
     }

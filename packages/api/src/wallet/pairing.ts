@@ -4,7 +4,7 @@ import {
   PAIRING_TTL_MS, decidePoll, formatDeviceCode, generateDeviceCode, generateToken, hashToken, normalizeDeviceCode, reportPairingStatus,
 } from "@agent-ledger/core";
 import type { WalletContext, WalletResponse } from "./context.ts";
-import { readJsonObject } from "./readBody.ts";
+import { readJsonObject } from "../http/readBody.ts";
 import { requireUser } from "./userSession.ts";
 import { WalletError } from "./WalletError.ts";
 

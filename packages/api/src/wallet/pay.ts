@@ -5,7 +5,7 @@ import { Abis, Account } from "viem/tempo";
 import { bearerTokenHash, loadBearerSession, SESSION_COLUMNS, type BearerSession } from "./bearer.ts";
 import { NodeRejectedError, type WalletReceipt } from "./chain.ts";
 import type { WalletContext, WalletResponse } from "./context.ts";
-import { readJsonObject } from "./readBody.ts";
+import { BodyError, readJsonObject } from "../http/readBody.ts";
 import { WalletError } from "./WalletError.ts";
 
 const STATE_ERRORS: Record<Exclude<WalletSessionStatus, "active">, [code: "session_revoked" | "session_expired" | "session_not_authorized", message: string]> = {
@@ -65,15 +65,15 @@ export async function pay(ctx: WalletContext, req: IncomingMessage, timing?: (t:
   const t0 = performance.now();
   const bearerHash = bearerTokenHash(req.headers.authorization);
   // The body is read and checked first, but its errors are reported after 401/403 (order: 401 → 403 state → 400 → 403 caps).
-  let input: PayInput | WalletError;
+  let input: PayInput | WalletError | BodyError;
   try {
     input = parsePayInput(await readJsonObject(req));
   } catch (error) {
-    if (!(error instanceof WalletError)) throw error;
+    if (!(error instanceof WalletError || error instanceof BodyError)) throw error;
     input = error;
   }
   const now = ctx.now();
-  if (input instanceof WalletError) {
+  if (input instanceof WalletError || input instanceof BodyError) {
     assertActive(await loadBearerSession(ctx, req), now);
     throw input;
   }

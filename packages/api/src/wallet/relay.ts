@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { checkSponsorship, type SponsorCandidate } from "@agent-ledger/core";
 import type { WalletContext } from "./context.ts";
-import { readRawBody } from "./readBody.ts";
+import { readBodyText } from "../http/readBody.ts";
 
 /** Only what a `withRelay` client sends to the relay (plus eth_chainId); the relay is not an open RPC proxy. */
 const RELAY_METHODS = new Set(["eth_chainId", "eth_fillTransaction", "eth_signRawTransaction", "eth_sendRawTransaction", "eth_sendRawTransactionSync"]);
@@ -63,7 +63,7 @@ function rpcError(res: ServerResponse, id: unknown, code: number, message: strin
 export function createRelayHandler(ctx: WalletContext) {
   const validate = createSponsorValidator(ctx);
   return async function relay(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const text = await readRawBody(req);
+    const text = await readBodyText(req, 256 * 1024);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

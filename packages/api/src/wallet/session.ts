@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { sessionStatus } from "@agent-ledger/core";
 import { loadBearerSession, type BearerSession } from "./bearer.ts";
 import type { WalletContext, WalletResponse } from "./context.ts";
-import { readJsonObject } from "./readBody.ts";
+import { readJsonObject } from "../http/readBody.ts";
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 

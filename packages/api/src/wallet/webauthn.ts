@@ -9,7 +9,7 @@ import { USER_SESSION_COOKIE } from "../auth/authenticate.ts";
 import { coseToUncompressed } from "./coseKey.ts";
 import type { WalletContext, WalletResponse } from "./context.ts";
 import { readCookieSafe, serializeCookie } from "./cookies.ts";
-import { readJsonObject } from "./readBody.ts";
+import { readJsonObject } from "../http/readBody.ts";
 import { requireUser, startUserSession, userView, type WalletUserRow } from "./userSession.ts";
 import { WalletError } from "./WalletError.ts";
 

@@ -5,7 +5,7 @@ import { AuthError, authenticate } from "../auth/authenticate.ts";
 import { sendError } from "../http/sendError.ts";
 import { sendJson } from "../http/sendJson.ts";
 import type { WebhookService } from "./createWebhookService.ts";
-import { readJsonBody } from "./readJsonBody.ts";
+import { BodyError, readJsonBody } from "../http/readBody.ts";
 import { WEBHOOK_ERROR_STATUS, WebhookError } from "./WebhookError.ts";
 
 type Handler = (ctx: { req: IncomingMessage; owner: string | null; params: string[]; service: WebhookService; url: URL }) => Promise<{ status?: number; body: unknown }>;
@@ -61,7 +61,7 @@ export function createWebhookRestHandler(deps: { db: pg.Pool; service: WebhookSe
       sendJson(res, out.status ?? 200, out.body, { "cache-control": "no-store" });
     } catch (error) {
       if (res.headersSent) return void res.destroy();
-      if (error instanceof WebhookError) return sendError(res, error.status, error.code, error.message);
+      if (error instanceof WebhookError || error instanceof BodyError) return sendError(res, error.status, error.code, error.message);
       if (error instanceof AuthError) return sendError(res, WEBHOOK_ERROR_STATUS[error.code], error.code, error.message, error.code === "unauthorized" ? { "www-authenticate": "Bearer" } : {});
       deps.log.error({ err: error, path: url.pathname }, "unhandled webhook API error");
       sendError(res, 500, "internal_error", "internal error");

@@ -1,0 +1,47 @@
+import type { IncomingMessage } from "node:http";
+
+export const BODY_ERROR_STATUS = { payload_too_large: 413, unsupported_media_type: 415, invalid_body: 400 } as const;
+
+/** A request body the surfaces refuse the same way everywhere (413, 415, 400); handlers map it to their JSON error. */
+export class BodyError extends Error {
+  constructor(readonly code: keyof typeof BODY_ERROR_STATUS, message: string) {
+    super(message);
+    this.name = "BodyError";
+  }
+  get status(): number {
+    return BODY_ERROR_STATUS[this.code];
+  }
+}
+
+/** The raw body text, at most `limitBytes` (checked against Content-Length first, then while reading). */
+export async function readBodyText(req: IncomingMessage, limitBytes: number): Promise<string> {
+  const tooLarge = () => new BodyError("payload_too_large", `request body is larger than ${limitBytes} bytes`);
+  if (Number(req.headers["content-length"] ?? 0) > limitBytes) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limitBytes) throw tooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** A JSON body (≤ 64 KiB by default; an empty body reads as `{}`), sent as application/json. */
+export async function readJsonBody(req: IncomingMessage, limitBytes = 64 * 1024): Promise<unknown> {
+  const text = (await readBodyText(req, limitBytes)).trim();
+  if (text === "") return {};
+  if (!/^application\/(.+\+)?json\b/i.test(req.headers["content-type"] ?? "")) throw new BodyError("unsupported_media_type", "send the body as application/json");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BodyError("invalid_body", "the body is not valid JSON");
+  }
+}
+
+/** A JSON object body; arrays and scalars are refused with 400 `invalid_body`. */
+export async function readJsonObject(req: IncomingMessage, limitBytes = 64 * 1024): Promise<Record<string, unknown>> {
+  const parsed = await readJsonBody(req, limitBytes);
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new BodyError("invalid_body", "the body must be a JSON object");
+  return parsed as Record<string, unknown>;
+}
