@@ -1,3 +1,4 @@
+import type { EventDraft } from "@agent-ledger/core";
 import type pg from "pg";
 
 /** What the services need from PostgreSQL (a pg.Pool, or a client in tests). */
@@ -13,28 +14,12 @@ export interface ServiceContext {
 
 export type EntityKind = "service" | "agent";
 
-/** One agent_events row. Amounts are bigint; the edges turn them into decimal strings. */
-export interface EventRecord {
-  id: bigint;
-  ts: Date;
-  agentId: string;
-  agentLabel: string;
-  agentCategory: string;
-  counterpartyAddress: string;
-  counterpartyLabel: string;
-  counterpartyCategory: string | null;
-  kind: string;
-  amountWei: bigint;
-  tokenAddress: string;
-  txHash: string;
-  logIndex: number;
-  sourceBlock: bigint;
-  methodologyVersion: string;
-  routedToAddress: string;
-  routedToLabel: string;
-  routedFingerprint: string | null;
-  explorerUrl: string;
-}
+/**
+ * One agent_events row: the matcher's row (core EventDraft) with its database id. `kind` is read back as
+ * a plain string (rows of other methodology versions may carry other kinds). Amounts are bigint; the
+ * edges turn them into decimal strings.
+ */
+export type EventRecord = Omit<EventDraft, "kind"> & { id: bigint; kind: string };
 
 export interface EntityHead {
   id: string;
