@@ -37,6 +37,16 @@ export async function compareRollups(databaseUrl: string, version = "v0.1") {
                         GROUP BY 1, 2, 3 ORDER BY 1, 2`, [version]),
       };
     }
+    out.provider_total = {
+      stored: await q(`SELECT provider_key, pattern, payments_count::int, amount_sum_wei::text, first_seen, last_seen FROM provider_activity_total ORDER BY 1`),
+      brute: await q(`SELECT CASE WHEN routed_to_address <> '' THEN routed_to_address ELSE routed_fingerprint END AS provider_key,
+                             CASE WHEN routed_to_address <> '' THEN 'address' ELSE 'fingerprint' END AS pattern,
+                             count(*)::int AS payments_count, sum(amount_wei)::text AS amount_sum_wei,
+                             min(date_trunc('hour', ts, 'UTC')) AS first_seen, max(date_trunc('hour', ts, 'UTC')) AS last_seen
+                      FROM (SELECT DISTINCT tx_hash, log_index, ts, amount_wei, routed_to_address, routed_fingerprint FROM agent_events
+                            WHERE methodology_version = $1 AND kind <> 'fee_paid' AND (routed_to_address <> '' OR routed_fingerprint IS NOT NULL)) p
+                      GROUP BY 1, 2 ORDER BY 1`, [version]),
+    };
     return out;
   } finally {
     await c.end();

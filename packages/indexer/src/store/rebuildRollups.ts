@@ -1,9 +1,10 @@
 import type pg from "pg";
-import { rollupCtes } from "./rollupSql.ts";
+import { PROVIDER_TOTALS_REBUILD, rollupCtes } from "./rollupSql.ts";
 
 /**
  * Recomputes every rollup bucket that overlaps [fromTs, toTs] from the `agent_events` rows of
- * `version` (whole UTC days, so hourly and daily buckets stay consistent). Call inside a transaction.
+ * `version` (whole UTC days, so hourly and daily buckets stay consistent), then the all-time totals of the providers
+ * paid in those days. Call inside a transaction.
  */
 export async function rebuildRollups(client: pg.ClientBase, version: string, fromTs: Date, toTs: Date): Promise<void> {
   const bounds = [fromTs.toISOString(), toTs.toISOString()];
@@ -26,4 +27,5 @@ export async function rebuildRollups(client: pg.ClientBase, version: string, fro
      SELECT 1`,
     [...bounds, version],
   );
+  await client.query(PROVIDER_TOTALS_REBUILD, bounds);
 }

@@ -42,10 +42,45 @@ export function rollupCtes(src: string): string {
       ON CONFLICT (provider_key, bucket) DO UPDATE SET payments_count = t.payments_count + EXCLUDED.payments_count, amount_sum_wei = t.amount_sum_wei + EXCLUDED.amount_sum_wei
       RETURNING 1)`);
   }
+  // All-time totals per provider (one row each): what the gateway's provider list reads.
+  parts.push(`prov_total AS (
+      INSERT INTO provider_activity_total AS t (provider_key, pattern, payments_count, amount_sum_wei, first_seen, last_seen)
+      SELECT CASE WHEN routed_to_address <> '' THEN routed_to_address ELSE routed_fingerprint END,
+             min(CASE WHEN routed_to_address <> '' THEN 'address' ELSE 'fingerprint' END),
+             count(*), sum(amount_wei), min(date_trunc('hour', ts, 'UTC')), max(date_trunc('hour', ts, 'UTC'))
+      FROM pay WHERE routed_to_address <> '' OR routed_fingerprint IS NOT NULL GROUP BY 1
+      ON CONFLICT (provider_key) DO UPDATE SET pattern = least(t.pattern, EXCLUDED.pattern),
+        payments_count = t.payments_count + EXCLUDED.payments_count, amount_sum_wei = t.amount_sum_wei + EXCLUDED.amount_sum_wei,
+        first_seen = least(t.first_seen, EXCLUDED.first_seen), last_seen = greatest(t.last_seen, EXCLUDED.last_seen)
+      RETURNING 1)`);
   return parts.join(",\n");
 }
 
+/**
+ * After the rollup buckets of the UTC days [$1, $2] were deleted and recomputed (rebuildRollups), sets
+ * provider_activity_total of every provider that had or has an hourly bucket in those days from all its hourly
+ * buckets (overwriting what the recomputation's prov_total CTE added); a provider left without buckets is removed.
+ */
+export const PROVIDER_TOTALS_REBUILD = `
+WITH k AS (
+  SELECT provider_key FROM provider_activity_total
+  WHERE first_seen < date_trunc('day', $2::timestamptz, 'UTC') + interval '1 day' AND last_seen >= date_trunc('day', $1::timestamptz, 'UTC')
+  UNION
+  SELECT provider_key FROM provider_activity_hourly
+  WHERE bucket >= date_trunc('day', $1::timestamptz, 'UTC') AND bucket < date_trunc('day', $2::timestamptz, 'UTC') + interval '1 day'
+),
+agg AS (
+  SELECT k.provider_key, a.pattern, a.n, a.s, a.f, a.l FROM k CROSS JOIN LATERAL (
+    SELECT min(h.pattern) AS pattern, sum(h.payments_count) AS n, sum(h.amount_sum_wei) AS s, min(h.bucket) AS f, max(h.bucket) AS l
+    FROM provider_activity_hourly h WHERE h.provider_key = k.provider_key) a
+),
+gone AS (DELETE FROM provider_activity_total t USING agg WHERE t.provider_key = agg.provider_key AND agg.n IS NULL RETURNING 1)
+INSERT INTO provider_activity_total AS t (provider_key, pattern, payments_count, amount_sum_wei, first_seen, last_seen)
+SELECT provider_key, pattern, n, s, f, l FROM agg WHERE n IS NOT NULL
+ON CONFLICT (provider_key) DO UPDATE SET pattern = EXCLUDED.pattern, payments_count = EXCLUDED.payments_count,
+  amount_sum_wei = EXCLUDED.amount_sum_wei, first_seen = EXCLUDED.first_seen, last_seen = EXCLUDED.last_seen`;
+
 export const ROLLUP_TABLES = [
   "entity_activity_hourly", "entity_activity_daily", "ledger_activity_hourly", "ledger_activity_daily",
-  "provider_activity_hourly", "provider_activity_daily",
+  "provider_activity_hourly", "provider_activity_daily", "provider_activity_total",
 ] as const;
