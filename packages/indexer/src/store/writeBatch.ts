@@ -1,7 +1,11 @@
 import type { EventDraft, RawLog } from "@agent-ledger/core";
 import type pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { rollupCtes } from "./rollupSql.ts";
 import { toPgArray } from "./toPgArray.ts";
+import { copyField as f, toCopyText } from "./toCopyText.ts";
 
 export const EVENTS_CHANNEL = "agent_events";
 
@@ -34,19 +38,27 @@ FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::i
   AS u(bn, bh, ts, tx, ti, li, addr, t0, t1, t2, t3, data)
 ON CONFLICT (tx_hash, log_index) DO NOTHING`;
 
+const RAW_LOG_COLUMNS = "block_number, block_hash, block_timestamp, tx_hash, tx_index, log_index, address, topic0, topic1, topic2, topic3, data";
+
+// Per-connection staging table for a batch's rows: COPY into it is cheap (temporary: no WAL, no indexes)
+// and the insert below reads it in the matcher's order. ON COMMIT DELETE ROWS empties it with each batch.
+const CREATE_BATCH_EVENTS = `
+CREATE TEMP TABLE IF NOT EXISTS batch_events (
+  ord int, ts timestamptz, agent_id text, agent_label text, agent_category text, counterparty_address text,
+  counterparty_label text, counterparty_category text, kind text, amount_wei numeric(78,0), token_address text,
+  tx_hash text, log_index int, source_block bigint, methodology_version text, routed_to_address text,
+  routed_to_label text, routed_fingerprint text, explorer_url text
+) ON COMMIT DELETE ROWS`;
+
+const EVENT_COLUMNS = `ts, agent_id, agent_label, agent_category, counterparty_address, counterparty_label, counterparty_category,
+    kind, amount_wei, token_address, tx_hash, log_index, source_block, methodology_version, routed_to_address, routed_to_label,
+    routed_fingerprint, explorer_url`;
+
 // Rows and their rollups in one statement: the rollup CTEs read exactly the rows this insert created.
 const INSERT_EVENTS = `
 WITH ins AS (
-  INSERT INTO agent_events (ts, agent_id, agent_label, agent_category, counterparty_address, counterparty_label, counterparty_category,
-    kind, amount_wei, token_address, tx_hash, log_index, source_block, methodology_version, routed_to_address, routed_to_label,
-    routed_fingerprint, explorer_url)
-  SELECT to_timestamp(u.ts), u.agent_id, u.agent_label, u.agent_category, u.cp_addr, u.cp_label, u.cp_cat, u.kind, u.amount::numeric,
-    u.token, u.tx, u.li, u.block, u.version, u.routed_addr, u.routed_label, u.routed_fp, u.url
-  FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-    $10::text[], $11::text[], $12::int[], $13::bigint[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::int[])
-    AS u(ts, agent_id, agent_label, agent_category, cp_addr, cp_label, cp_cat, kind, amount, token, tx, li, block, version,
-      routed_addr, routed_label, routed_fp, url, ord)
-  ORDER BY u.ord
+  INSERT INTO agent_events (${EVENT_COLUMNS})
+  SELECT ${EVENT_COLUMNS} FROM batch_events ORDER BY ord
   ON CONFLICT (tx_hash, log_index, agent_id, methodology_version) DO NOTHING
   RETURNING *
 ),
@@ -103,32 +115,76 @@ export function eventColumns(rows: readonly EventDraft[]): string[] {
   return cols.map(toPgArray);
 }
 
+/** A batch turned into COPY text: CPU work done in Node, so it can overlap the previous write. */
+export interface PreparedBatch {
+  logs: readonly RawLog[];
+  rawLogCopy: string[] | null;
+  eventCopy: string[] | null;
+}
+
+/** COPY text lines for `raw_logs` (columns as RAW_LOG_COLUMNS); hex is lowercased, everything else is plain. */
+export function rawLogCopyText(logs: readonly RawLog[]): string[] {
+  return toCopyText(logs.length, (i) => {
+    const l = logs[i]!;
+    const t = l.topics;
+    return `${l.blockNumber}\t${l.blockHash.toLowerCase()}\t${new Date(l.blockTimestamp * 1000).toISOString()}\t${l.txHash.toLowerCase()}\t${l.txIndex}\t${l.logIndex}\t${l.address.toLowerCase()}\t${t[0] === undefined ? "\\N" : t[0].toLowerCase()}\t${t[1] === undefined ? "\\N" : t[1].toLowerCase()}\t${t[2] === undefined ? "\\N" : t[2].toLowerCase()}\t${t[3] === undefined ? "\\N" : t[3].toLowerCase()}\t${l.data.toLowerCase()}`;
+  });
+}
+
+/** COPY text lines for `batch_events`; the first field is the row's position, so ids follow the matcher's order. */
+export function eventCopyText(rows: readonly EventDraft[]): string[] {
+  return toCopyText(rows.length, (i) => {
+    const r = rows[i]!;
+    return `${i}\t${r.ts.toISOString()}\t${f(r.agentId)}\t${f(r.agentLabel)}\t${f(r.agentCategory)}\t${f(r.counterpartyAddress)}\t${f(r.counterpartyLabel)}\t${f(r.counterpartyCategory)}\t${f(r.kind)}\t${r.amountWei}\t${f(r.tokenAddress)}\t${f(r.txHash)}\t${r.logIndex}\t${r.sourceBlock}\t${f(r.methodologyVersion)}\t${f(r.routedToAddress)}\t${f(r.routedToLabel)}\t${f(r.routedFingerprint)}\t${f(r.explorerUrl)}`;
+  });
+}
+
+export function prepareBatch(logs: readonly RawLog[], rows: readonly EventDraft[]): PreparedBatch {
+  return { logs, rawLogCopy: logs.length ? rawLogCopyText(logs) : null, eventCopy: rows.length ? eventCopyText(rows) : null };
+}
+
+async function copyIn(client: pg.ClientBase, sql: string, chunks: string[]): Promise<void> {
+  await pipeline(Readable.from(chunks), client.query(copyFrom(sql)));
+}
+
+const UNIQUE_VIOLATION = "23505";
+const stagingReady = new WeakSet<pg.ClientBase>();
+
 /**
  * Stores one indexed block range atomically: raw logs, matched rows with their rollups, the checkpoint, and a NOTIFY
  * (delivered on commit) naming the new rows. Runs on the client that holds the indexer lock.
  * Invariant: the checkpoint moves from exactly `previousBlock` to `toBlock`, or nothing is written.
  */
-/** A batch turned into SQL parameters: CPU work done in Node, so it can overlap the previous write. */
-export interface PreparedBatch {
-  rawLogColumns: string[] | null;
-  eventColumns: string[] | null;
-}
-
-export function prepareBatch(logs: readonly RawLog[], rows: readonly EventDraft[]): PreparedBatch {
-  return { rawLogColumns: logs.length ? rawLogColumns(logs) : null, eventColumns: rows.length ? eventColumns(rows) : null };
-}
-
 export async function writeBatch(
   client: pg.ClientBase,
   batch: { streamId: string; chainId: number; startBlock: bigint; previousBlock: bigint; toBlock: bigint; toBlockHash: string | null; prepared: PreparedBatch },
 ): Promise<BatchResult> {
+  if (batch.prepared.eventCopy && !stagingReady.has(client)) {
+    await client.query(CREATE_BATCH_EVENTS); // outside the transaction, so a rolled-back batch cannot undo it
+    stagingReady.add(client);
+  }
   await client.query("BEGIN");
   try {
     const { prepared } = batch;
-    const raw = prepared.rawLogColumns ? await client.query(INSERT_RAW_LOGS, prepared.rawLogColumns) : { rowCount: 0 };
+    let rawInserted = 0;
+    if (prepared.rawLogCopy) {
+      // Fast path: COPY straight into raw_logs. Logs already stored (a range indexed again after a manual
+      // checkpoint reset) violate the key; then the savepoint is undone and the idempotent insert runs.
+      await client.query("SAVEPOINT raw_logs_copy");
+      try {
+        await copyIn(client, `COPY raw_logs (${RAW_LOG_COLUMNS}) FROM STDIN`, prepared.rawLogCopy);
+        rawInserted = prepared.logs.length;
+        await client.query("RELEASE SAVEPOINT raw_logs_copy");
+      } catch (error) {
+        if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+        await client.query("ROLLBACK TO SAVEPOINT raw_logs_copy");
+        rawInserted = (await client.query(INSERT_RAW_LOGS, rawLogColumns(prepared.logs))).rowCount ?? 0;
+      }
+    }
     let events = { n: 0, first: null as string | null, last: null as string | null };
-    if (prepared.eventColumns) {
-      events = (await client.query(INSERT_EVENTS, prepared.eventColumns)).rows[0];
+    if (prepared.eventCopy) {
+      await copyIn(client, "COPY batch_events FROM STDIN", prepared.eventCopy);
+      events = (await client.query(INSERT_EVENTS)).rows[0];
     }
     const cp = await client.query(
       `INSERT INTO indexer_checkpoints (id, chain_id, start_block, last_block, last_block_hash, updated_at)
@@ -144,7 +200,7 @@ export async function writeBatch(
     }
     await client.query("COMMIT");
     return {
-      rawLogsInserted: raw.rowCount ?? 0,
+      rawLogsInserted: rawInserted,
       eventsInserted: events.n,
       firstEventId: events.first === null ? null : BigInt(events.first),
       lastEventId: events.last === null ? null : BigInt(events.last),
