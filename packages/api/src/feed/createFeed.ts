@@ -41,6 +41,7 @@ export interface FeedCore {
     afterId: bigint | null;
     connection: FeedConnection;
     offer(row: EventRecord): boolean;
+    offerPage?(rows: readonly EventRecord[]): boolean;
     onClose(reason: FeedCloseReason): void;
     onLive?(position: bigint): void;
   }): FeedCursor;

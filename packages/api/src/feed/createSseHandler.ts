@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { sendError } from "../http/sendError.ts";
-import { eventRowJson } from "../rest/serializers.ts";
 import type { EventRecord } from "../services/types.ts";
 import type { FeedCore } from "./createFeed.ts";
+import { encodeFeedFrame } from "./encodeFeedFrame.ts";
+import { encodeFeedPage } from "./encodeFeedPage.ts";
 import { responseConnection } from "./feedConnection.ts";
 import { FEED_ERROR_STATUS, FeedError, parseMinAmount, parseResumeId } from "./parseFeedParams.ts";
 import type { FeedCloseReason, FeedOptions } from "./types.ts";
@@ -16,18 +17,11 @@ export const FEED_PREFLIGHT_HEADERS = {
 
 export const FEED_DISABLED_MESSAGE = "the live feed is disabled on this deployment (NEXT_PUBLIC_LIVE_FEED=1 enables it)";
 
-// The hub hands the same row objects to every subscriber: serialize each once, not once per subscriber.
-const formatted = new WeakMap<EventRecord, string>();
-
-/** One row as a server-sent event: `id` = the row id, `event: event`, `data` = the snake_case Event row. */
-export function formatFeedEvent(row: EventRecord): string {
-  let text = formatted.get(row);
-  if (text === undefined) {
-    text = `id: ${row.id}\nevent: event\ndata: ${JSON.stringify(eventRowJson(row))}\n\n`;
-    formatted.set(row, text);
-  }
-  return text;
-}
+/**
+ * A hub page is written as one shared frame only up to this many rows: a subscriber's socket buffer then exceeds its
+ * high-water mark by at most one such page; larger pages (catch-up bursts) go row by row, paced by the socket.
+ */
+export const MAX_SHARED_PAGE_ROWS = 64;
 
 /**
  * The stream is live: `event: ready` whose `id` is the resume position (everything up to it was delivered or did not
@@ -86,7 +80,13 @@ export function createSseHandler(core: FeedCore | null, options: FeedOptions) {
         connection,
         offer(row) {
           if (!connection.hasRoom()) return false;
-          res.write(formatFeedEvent(row));
+          res.write(encodeFeedFrame(row));
+          return true;
+        },
+        // Every unfiltered live subscriber gets the same bytes for a page: one shared Buffer, one write each.
+        offerPage(rows) {
+          if (rows.length > MAX_SHARED_PAGE_ROWS || !connection.hasRoom()) return false;
+          res.write(encodeFeedPage(rows));
           return true;
         },
         onLive: (position) => void res.write(formatReadyEvent(position)),

@@ -20,6 +20,12 @@ export interface FeedCursorOptions {
   connection: FeedConnection;
   /** Hands one row to the transport; false when it cannot take it now (the cursor retries on the next kick). */
   offer(row: EventRecord): boolean;
+  /**
+   * Optional fast path: hands a whole hub page (the same array object for every subscriber, rows in id order) to the
+   * transport at once; false when it cannot take it now or does not want it (the rows then take the per-row path).
+   * Only called for a page whose rows are all new and all match the filter, while nothing is waiting.
+   */
+  offerPage?(rows: readonly EventRecord[]): boolean;
   /** Called once when the cursor ends. */
   onClose(reason: FeedCloseReason): void;
   /**
@@ -57,11 +63,29 @@ export function openFeedCursor(o: FeedCursorOptions): FeedCursor {
   let replayWaiter: (() => void) | null = null;
 
   const waiting = () => queue.length - head;
+  const unfiltered = o.filter.agentId === null && o.filter.minAmountWei === null;
 
   const subscriber: HubSubscriber = {
     kind: o.kind,
     onRows(rows) {
       if (closed) return;
+      // Fast path (the common live case): live, nothing waiting, the whole page is new and matches → the transport may
+      // take it as one (one shared frame, one write). Same rows, same order as the per-row path below: the page's ids
+      // are increasing and all above lastDelivered, so nothing is skipped or repeated.
+      if (
+        o.offerPage &&
+        !replaying &&
+        head === queue.length &&
+        rows.length > 0 &&
+        rows[0]!.id > lastDelivered &&
+        (unfiltered || rows.every((row) => matchesFilter(row, o.filter))) &&
+        o.offerPage(rows)
+      ) {
+        lastDelivered = rows[rows.length - 1]!.id;
+        queue.length = 0;
+        head = 0;
+        return;
+      }
       for (const row of rows) if (row.id > lastDelivered && matchesFilter(row, o.filter)) queue.push(row);
       flush();
       if (waiting() > o.maxBufferedRows) {
