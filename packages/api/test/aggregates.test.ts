@@ -104,6 +104,22 @@ describe("details equal a brute-force computation", () => {
     }
   });
 
+  it("the detail's one-statement summary equals the batch loaders GraphQL uses, at every now; unknown ids are null", async () => {
+    const ids = (await pool.query<{ id: string }>("SELECT id FROM entities ORDER BY id")).rows.map((r) => r.id);
+    for (const [name, now] of nows()) {
+      const s = services(now);
+      const [heads, wallets, totals, trends] = await Promise.all([s.loadEntities(ids), s.loadWallets(ids), s.loadEntityTotals(ids), s.loadEntityTrend(ids)]);
+      for (const [i, id] of ids.entries()) {
+        const detail = await s.getEntityDetail(id.endsWith("-mpp") ? "service" : "agent", id);
+        const { recentEvents: _events, providers: _providers, ...summary } = detail!;
+        expect(summary, `${id} at ${name}`).toEqual({ ...heads[i], wallets: wallets[i], totals: totals[i], trend: trends[i] });
+      }
+    }
+    expect(await services(seeded.now).getEntityDetail("service", "no-such-mpp")).toBeNull();
+    expect(await services(seeded.now).getEntityDetail("agent", "tempo-gateway-mpp")).toBeNull();
+    expect(await services(seeded.now).getEntityDetail("service", "demo-agent-alpha")).toBeNull();
+  });
+
   it("provider labels: entity or address label for addresses, fingerprint label for fingerprints, else null", async () => {
     const detail = await services(seeded.now).getEntityDetail("service", "tempo-gateway-mpp");
     const labels = Object.fromEntries(detail!.providers!.map((p) => [p.key, p.label]));

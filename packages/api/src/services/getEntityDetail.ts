@@ -2,9 +2,7 @@ import { entityKindOf } from "./entityKindOf.ts";
 import { listProviders } from "./listProviders.ts";
 import { loadEntities } from "./loadEntities.ts";
 import { loadEntityEventPages } from "./loadEntityEventPages.ts";
-import { loadEntityTotals } from "./loadEntityTotals.ts";
-import { loadEntityTrend } from "./loadEntityTrend.ts";
-import { loadWallets } from "./loadWallets.ts";
+import { loadEntitySummary } from "./loadEntitySummary.ts";
 import type { EntityDetail, EntityHead, EntityKind, ServiceContext } from "./types.ts";
 
 export const GATEWAY_ID = "tempo-gateway-mpp";
@@ -24,23 +22,20 @@ export async function findEntity(ctx: ServiceContext, kind: EntityKind, id: stri
   return head ?? null;
 }
 
-/** Service or agent detail: head, wallets, all-time totals, 30-day trend, newest 50 rows; gateway providers. */
+/**
+ * Service or agent detail: head, wallets, all-time totals, 30-day trend (one statement), newest 50 rows; gateway
+ * providers. The statements run at once, without waiting for the head: for an unknown id the rows' index probe
+ * finds nothing, and providers are only read for the gateway's id.
+ */
 export async function getEntityDetail(ctx: ServiceContext, kind: EntityKind, id: string): Promise<EntityDetail | null> {
-  const head = await findEntity(ctx, kind, id);
-  if (!head) return null;
-  const [[wallets], [totals], [trend], [recentEvents], providers] = await Promise.all([
-    loadWallets(ctx, [id]),
-    loadEntityTotals(ctx, [id]),
-    loadEntityTrend(ctx, [id]),
+  if (!isPlausibleEntityId(id) || entityKindOf(id) !== kind) return null;
+  const [summary, [recentEvents], providers] = await Promise.all([
+    loadEntitySummary(ctx, id),
     loadEntityEventPages(ctx, [id], { limit: DETAIL_RECENT_EVENTS, before: null }),
     id === GATEWAY_ID ? listProviders(ctx, { limit: DETAIL_PROVIDERS, after: null }) : null,
   ]);
-  return {
-    ...head,
-    wallets: wallets!,
-    totals: totals!,
-    trend: trend!,
-    recentEvents: recentEvents!,
-    ...(providers ? { providers: providers.items } : {}),
-  };
+  if (!summary) return null;
+  const detail: EntityDetail = { ...summary, recentEvents: recentEvents! };
+  if (providers) detail.providers = providers.items;
+  return detail;
 }

@@ -2,6 +2,18 @@ import { encodeIdCursor } from "./cursor.ts";
 import { EVENT_COLUMNS, eventFromRow } from "./eventColumns.ts";
 import type { EventRecord, Page, ServiceContext } from "./types.ts";
 
+const pagesSql = (before: boolean) => `SELECT e.ord, ${EVENT_COLUMNS}
+  FROM unnest($1::text[]) WITH ORDINALITY AS e(id, ord)
+  CROSS JOIN LATERAL (
+    SELECT * FROM agent_events x
+    WHERE x.agent_id = e.id AND x.methodology_version = $2${before ? " AND x.id < $4" : ""}
+    ORDER BY x.id DESC LIMIT $3
+  ) a
+  ORDER BY e.ord, a.id DESC`;
+// First pages (every detail page asks for one) are a named statement, prepared once per connection.
+const FIRST_PAGES = { name: "loadEntityEventPages.first", text: pagesSql(false) };
+const NEXT_PAGES = pagesSql(true);
+
 /**
  * One page of each entity's rows of the live version, newest first (id descending), in one query
  * (a LATERAL scan of the (agent_id, id) index per entity). `before` is the keyset position (exclusive).
@@ -13,15 +25,9 @@ export async function loadEntityEventPages(
 ): Promise<Page<EventRecord>[]> {
   if (ids.length === 0) return [];
   const { rows } = await ctx.db.query(
-    `SELECT e.ord, ${EVENT_COLUMNS}
-     FROM unnest($1::text[]) WITH ORDINALITY AS e(id, ord)
-     CROSS JOIN LATERAL (
-       SELECT * FROM agent_events x
-       WHERE x.agent_id = e.id AND x.methodology_version = $2 AND ($3::bigint IS NULL OR x.id < $3)
-       ORDER BY x.id DESC LIMIT $4
-     ) a
-     ORDER BY e.ord, a.id DESC`,
-    [ids, ctx.version, page.before?.toString() ?? null, page.limit + 1],
+    page.before === null
+      ? { ...FIRST_PAGES, values: [ids, ctx.version, page.limit + 1] }
+      : { text: NEXT_PAGES, values: [ids, ctx.version, page.limit + 1, page.before.toString()] },
   );
   const grouped: EventRecord[][] = ids.map(() => []);
   for (const r of rows) grouped[Number(r.ord) - 1]!.push(eventFromRow(r));
