@@ -1,4 +1,4 @@
-import type { EventDraft, RawLog } from "@agent-ledger/core";
+import { computeRollups, type EventDraft, type RawLog, type RollupDeltas } from "@agent-ledger/core";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { Readable } from "node:stream";
@@ -6,6 +6,7 @@ import { pipeline } from "node:stream/promises";
 import { rollupCtes } from "./rollupSql.ts";
 import { toPgArray } from "./toPgArray.ts";
 import { copyField as f, toCopyText } from "./toCopyText.ts";
+import { upsertRollups } from "./upsertRollups.ts";
 
 export const EVENTS_CHANNEL = "agent_events";
 
@@ -54,7 +55,17 @@ const EVENT_COLUMNS = `ts, agent_id, agent_label, agent_category, counterparty_a
     kind, amount_wei, token_address, tx_hash, log_index, source_block, methodology_version, routed_to_address, routed_to_label,
     routed_fingerprint, explorer_url`;
 
-// Rows and their rollups in one statement: the rollup CTEs read exactly the rows this insert created.
+// Fast path: the rows alone; their rollups come from Node (computeRollups) when every row was new.
+const INSERT_EVENTS_ONLY = `
+WITH ins AS (
+  INSERT INTO agent_events (${EVENT_COLUMNS})
+  SELECT ${EVENT_COLUMNS} FROM batch_events ORDER BY ord
+  ON CONFLICT (tx_hash, log_index, agent_id, methodology_version) DO NOTHING
+  RETURNING id
+)
+SELECT count(*)::int AS n, min(id)::text AS first, max(id)::text AS last FROM ins`;
+
+// Rows already stored: rows and their rollups in one statement, the rollup CTEs read exactly the rows this insert created.
 const INSERT_EVENTS = `
 WITH ins AS (
   INSERT INTO agent_events (${EVENT_COLUMNS})
@@ -118,6 +129,9 @@ export function eventColumns(rows: readonly EventDraft[]): string[] {
 /** A batch turned into COPY text: CPU work done in Node, so it can overlap the previous write. */
 export interface PreparedBatch {
   logs: readonly RawLog[];
+  rowCount: number;
+  /** What the rows add to the rollups, if every one of them is new. */
+  rollups: RollupDeltas | null;
   rawLogCopy: string[] | null;
   eventCopy: string[] | null;
 }
@@ -140,7 +154,10 @@ export function eventCopyText(rows: readonly EventDraft[]): string[] {
 }
 
 export function prepareBatch(logs: readonly RawLog[], rows: readonly EventDraft[]): PreparedBatch {
-  return { logs, rawLogCopy: logs.length ? rawLogCopyText(logs) : null, eventCopy: rows.length ? eventCopyText(rows) : null };
+  return {
+    logs, rowCount: rows.length, rollups: rows.length ? computeRollups(rows) : null,
+    rawLogCopy: logs.length ? rawLogCopyText(logs) : null, eventCopy: rows.length ? eventCopyText(rows) : null,
+  };
 }
 
 async function copyIn(client: pg.ClientBase, sql: string, chunks: string[]): Promise<void> {
@@ -184,7 +201,17 @@ export async function writeBatch(
     let events = { n: 0, first: null as string | null, last: null as string | null };
     if (prepared.eventCopy) {
       await copyIn(client, "COPY batch_events FROM STDIN", prepared.eventCopy);
-      events = (await client.query(INSERT_EVENTS)).rows[0];
+      // Rollups from Node are exact only if every row was inserted; otherwise (a range indexed again) the insert is
+      // undone and redone with the SQL rollup over exactly the rows it creates.
+      await client.query("SAVEPOINT batch_rows");
+      events = (await client.query(INSERT_EVENTS_ONLY)).rows[0];
+      if (events.n === prepared.rowCount && prepared.rollups) {
+        await client.query("RELEASE SAVEPOINT batch_rows");
+        await upsertRollups(client, prepared.rollups);
+      } else {
+        await client.query("ROLLBACK TO SAVEPOINT batch_rows");
+        events = (await client.query(INSERT_EVENTS)).rows[0];
+      }
     }
     const cp = await client.query(
       `INSERT INTO indexer_checkpoints (id, chain_id, start_block, last_block, last_block_hash, updated_at)

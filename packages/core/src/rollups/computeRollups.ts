@@ -1,0 +1,138 @@
+import type { EventDraft } from "../matcher/types.ts";
+
+export interface EntityBucketDelta {
+  entityId: string;
+  bucket: Date;
+  sentCount: number;
+  sentSumWei: bigint;
+  receivedCount: number;
+  receivedSumWei: bigint;
+  feeCount: number;
+  feeSumWei: bigint;
+}
+
+export interface LedgerBucketDelta {
+  bucket: Date;
+  paymentsCount: number;
+  amountSumWei: bigint;
+}
+
+export interface ProviderBucketDelta {
+  providerKey: string;
+  bucket: Date;
+  pattern: "address" | "fingerprint";
+  paymentsCount: number;
+  amountSumWei: bigint;
+}
+
+export interface ProviderTotalDelta {
+  providerKey: string;
+  pattern: "address" | "fingerprint";
+  paymentsCount: number;
+  amountSumWei: bigint;
+  /** First and last hourly bucket with a routed payment in these rows. */
+  firstSeen: Date;
+  lastSeen: Date;
+}
+
+export interface RollupGrain {
+  entities: EntityBucketDelta[];
+  ledger: LedgerBucketDelta[];
+  providers: ProviderBucketDelta[];
+}
+
+export interface RollupDeltas {
+  hourly: RollupGrain;
+  daily: RollupGrain;
+  providerTotals: ProviderTotalDelta[];
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * What a set of newly stored ledger rows adds to the rollup tables, per UTC hour and day — the same numbers as the
+ * indexer's SQL rollup (`rollupCtes`), computed where the rows already are:
+ * - entity buckets count every row of the entity (sent / received / fee by `kind`);
+ * - ledger and provider buckets count each payment once (a payment between two watched entities is two rows with the
+ *   same tx hash and log index), fees excluded;
+ * - a payment routed to a provider is keyed by the provider address (Pattern A) or else the memo fingerprint (Pattern B).
+ * Invariant: the caller passes only rows that were actually inserted (none already stored), or buckets double-count.
+ */
+export function computeRollups(rows: readonly EventDraft[]): RollupDeltas {
+  const grains = [
+    { size: HOUR_MS, entities: new Map<string, EntityBucketDelta>(), ledger: new Map<number, LedgerBucketDelta>(), providers: new Map<string, ProviderBucketDelta>() },
+    { size: DAY_MS, entities: new Map<string, EntityBucketDelta>(), ledger: new Map<number, LedgerBucketDelta>(), providers: new Map<string, ProviderBucketDelta>() },
+  ];
+  const totals = new Map<string, ProviderTotalDelta>();
+  const seenPayments = new Set<string>();
+
+  for (const r of rows) {
+    const ms = r.ts.getTime();
+    const isPayment = r.kind !== "fee_paid";
+    // One payment, once: the first row seen for its (tx hash, log index) stands for it.
+    let countPayment = false;
+    if (isPayment) {
+      const key = `${r.txHash}:${r.logIndex}`;
+      if (!seenPayments.has(key)) {
+        seenPayments.add(key);
+        countPayment = true;
+      }
+    }
+    const routed = r.routedToAddress !== "" || r.routedFingerprint !== null;
+    const providerKey = r.routedToAddress !== "" ? r.routedToAddress : r.routedFingerprint;
+    const pattern = r.routedToAddress !== "" ? "address" : "fingerprint";
+
+    for (const g of grains) {
+      const start = Math.floor(ms / g.size) * g.size;
+      const ek = `${r.agentId}\u0000${start}`;
+      let e = g.entities.get(ek);
+      if (!e) {
+        e = { entityId: r.agentId, bucket: new Date(start), sentCount: 0, sentSumWei: 0n, receivedCount: 0, receivedSumWei: 0n, feeCount: 0, feeSumWei: 0n };
+        g.entities.set(ek, e);
+      }
+      if (r.kind === "payment_sent") {
+        e.sentCount++;
+        e.sentSumWei += r.amountWei;
+      } else if (r.kind === "payment_received") {
+        e.receivedCount++;
+        e.receivedSumWei += r.amountWei;
+      } else {
+        e.feeCount++;
+        e.feeSumWei += r.amountWei;
+      }
+      if (!countPayment) continue;
+      let l = g.ledger.get(start);
+      if (!l) {
+        l = { bucket: new Date(start), paymentsCount: 0, amountSumWei: 0n };
+        g.ledger.set(start, l);
+      }
+      l.paymentsCount++;
+      l.amountSumWei += r.amountWei;
+      if (!routed) continue;
+      const pk = `${providerKey}\u0000${start}`;
+      let p = g.providers.get(pk);
+      if (!p) {
+        p = { providerKey: providerKey!, bucket: new Date(start), pattern, paymentsCount: 0, amountSumWei: 0n };
+        g.providers.set(pk, p);
+      }
+      p.paymentsCount++;
+      p.amountSumWei += r.amountWei;
+    }
+    if (countPayment && routed) {
+      const hour = Math.floor(ms / HOUR_MS) * HOUR_MS;
+      const t = totals.get(providerKey!);
+      if (!t) {
+        totals.set(providerKey!, { providerKey: providerKey!, pattern, paymentsCount: 1, amountSumWei: r.amountWei, firstSeen: new Date(hour), lastSeen: new Date(hour) });
+      } else {
+        t.paymentsCount++;
+        t.amountSumWei += r.amountWei;
+        if (pattern < t.pattern) t.pattern = pattern;
+        if (hour < t.firstSeen.getTime()) t.firstSeen = new Date(hour);
+        if (hour > t.lastSeen.getTime()) t.lastSeen = new Date(hour);
+      }
+    }
+  }
+  const grain = (g: (typeof grains)[number]): RollupGrain => ({ entities: [...g.entities.values()], ledger: [...g.ledger.values()], providers: [...g.providers.values()] });
+  return { hourly: grain(grains[0]!), daily: grain(grains[1]!), providerTotals: [...totals.values()] };
+}
