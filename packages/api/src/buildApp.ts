@@ -76,6 +76,8 @@ export function buildApp(deps: AppDeps): App {
   const webhooksRest = createWebhookRestHandler({ db: deps.pool, service: webhookService, log: deps.log, now: deps.now });
   const graphql = createGraphqlHandler({
     services, log: deps.log, limits: deps.graphqlLimits, webhooks: webhookService,
+    // Cacheable operations (dashboard) are kept as long as the dashboard itself (0 = none).
+    responseCache: { ttlMs: deps.dashboardCacheTtlMs ?? 5_000 },
     authenticate: (headers, options) => authenticate(deps.pool, headers, (deps.now ?? (() => new Date()))(), options),
   });
 

@@ -1,14 +1,21 @@
+import { useGraphQlJit } from "@envelop/graphql-jit";
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { initContextCache } from "@pothos/core";
 import { createYoga } from "graphql-yoga";
 import type { Logger } from "pino";
-import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { AuthError, type Principal } from "../auth/authenticate.ts";
 import type { Services } from "../services/createServices.ts";
 import type { WebhookService } from "../webhooks/createWebhookService.ts";
 import type { GraphqlContext } from "../schema/builder.ts";
 import { buildSchema } from "../schema/index.ts";
+import { acceptsJsonLane } from "./acceptsJsonLane.ts";
+import { createJsonLane } from "./createJsonLane.ts";
+import { createResponseCache } from "./createResponseCache.ts";
 import { createMaskError } from "./maskError.ts";
+import { readBodyBuffer } from "./readBodyBuffer.ts";
+import { runsCompiled } from "./runsCompiled.ts";
+import { useErrorNodes } from "./useErrorNodes.ts";
 
 export interface GraphqlLimits {
   maxDepth: number;
@@ -19,9 +26,14 @@ export interface GraphqlLimits {
 
 export const DEFAULT_GRAPHQL_LIMITS: GraphqlLimits = { maxDepth: 10, maxCost: 5_000, maxAliases: 15, maxTokens: 2_000 };
 
+/** Request bodies above this are refused (413). */
+export const MAX_REQUEST_BODY_BYTES = 100_000;
+
 /**
  * GraphQL over HTTP at /graphql (GraphiQL on GET from a browser): the Pothos schema, graphql-armor limits
- * (depth, cost, aliases, tokens, directives; no field suggestions), masked unexpected errors.
+ * (depth, cost, aliases, tokens, directives; no field suggestions), masked unexpected errors, queries compiled with
+ * graphql-jit. A plain JSON POST of a query takes the direct lane (createJsonLane: yoga's envelop without its
+ * Fetch-API round trip; public cacheable operations answered from the response cache); everything else is yoga's.
  */
 export function createGraphqlHandler(deps: {
   services: Services;
@@ -30,15 +42,22 @@ export function createGraphqlHandler(deps: {
   webhooks?: WebhookService;
   /** Authenticates from request headers (bearer or cookie); see auth/authenticate.ts. */
   authenticate?: (headers: IncomingHttpHeaders, options?: { optional?: boolean }) => Promise<Principal | null>;
-}) {
+  /**
+   * The response cache of public cacheable operations (`dashboard` only; docs/api.md, Caching): the same TTL as the
+   * services' dashboard cache. Absent or `ttlMs` 0 = no response cache. `clock` (monotonic ms) is for tests.
+   */
+  responseCache?: { ttlMs: number; clock?: () => number };
+  /** Compile queries with graphql-jit (default true; tests compare with false). */
+  jit?: boolean;
+}): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const limits = { ...DEFAULT_GRAPHQL_LIMITS, ...deps.limits };
   const log = deps.log.child({ component: "graphql" });
-  return createYoga<Record<string, unknown>, GraphqlContext>({
+  const yoga = createYoga<Record<string, unknown>, GraphqlContext>({
     schema: buildSchema(),
     graphqlEndpoint: "/graphql",
     graphiql: { title: "Agent Ledger GraphQL" },
     landingPage: false,
-    maxRequestBodySize: 100_000,
+    maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
     // CORS is answered by buildApp (yoga's plugin echoes the Origin with credentials instead of a plain "*").
     cors: false,
     maskedErrors: { maskError: createMaskError(log), isDev: false },
@@ -75,6 +94,32 @@ export function createGraphqlHandler(deps: {
         maxDirectives: { n: 20 },
         blockFieldSuggestion: { enabled: true },
       }),
+      // Queries run compiled (graphql-jit; compiled once per parsed document); mutations stay on the normal executor,
+      // and subscriptions are served by the graphql-sse endpoint with graphql-js (feed/).
+      ...(deps.jit === false
+        ? []
+        : [
+            useGraphQlJit(
+              {},
+              {
+                enableIf: runsCompiled,
+                onError: (r) => log.error({ errors: r.errors }, "graphql-jit could not compile an operation"),
+              },
+            ),
+            useErrorNodes(),
+          ]),
     ],
   });
+  const ttlMs = deps.responseCache?.ttlMs ?? 0;
+  const lane = createJsonLane({ yoga, cache: ttlMs > 0 ? createResponseCache({ ttlMs, clock: deps.responseCache?.clock }) : null });
+
+  return async (req, res) => {
+    if (acceptsJsonLane(req, MAX_REQUEST_BODY_BYTES)) {
+      const body = await readBodyBuffer(req);
+      if (await lane(req, res, body)) return;
+      // Consumed: yoga's Node adapter takes a pre-read body from `req.body`.
+      (req as IncomingMessage & { body?: Buffer }).body = body;
+    }
+    await yoga(req, res);
+  };
 }

@@ -3,7 +3,7 @@ import { DETAIL_RECENT_EVENTS, GATEWAY_ID } from "../services/getEntityDetail.ts
 import type { EntityHead, EntityKind, EntityListItem, EntityTotals, Page, TrendPoint } from "../services/types.ts";
 import { builder, type GraphqlContext } from "./builder.ts";
 import { EventPageRef } from "./Event.ts";
-import { windowStatsLoader } from "./loaders.ts";
+import { lastEventAtLoader, walletsLoader, windowStatsLoader } from "./loaders.ts";
 import { pageSize } from "./pageArgs.ts";
 import { ProviderPageRef } from "./Provider.ts";
 
@@ -42,22 +42,20 @@ EntityRef.implement({
     category: t.exposeString("category"),
     kind: t.exposeString("kind", { description: "service | agent" }),
     active: t.exposeBoolean("active"),
-    wallets: t.loadableList({
-      type: "String",
+    wallets: t.stringList({
       description: "Wallet addresses (lowercase).",
-      load: (ids: string[], ctx: GraphqlContext) => ctx.services.loadWallets(ids),
-      resolve: (e) => e.id,
+      // Lists and search hits come with their wallets: loaded only for a bare head (as REST does).
+      resolve: (e, _a, ctx) => e.wallets ?? walletsLoader(ctx).load(e.id),
     }),
     txCount24h: t.int({ resolve: (e, _a, ctx) => stat(e, "txCount24h", ctx) }),
     amountSumWei24h: t.field({ type: "Uint256", resolve: (e, _a, ctx) => stat(e, "amountSumWei24h", ctx) }),
     txCount7d: t.int({ resolve: (e, _a, ctx) => stat(e, "txCount7d", ctx) }),
     amountSumWei7d: t.field({ type: "Uint256", resolve: (e, _a, ctx) => stat(e, "amountSumWei7d", ctx) }),
-    lastEventAt: t.loadable({
+    lastEventAt: t.field({
       type: "DateTime",
       nullable: true,
       description: "ts of the newest row (highest id, any kind), or null.",
-      load: (ids: string[], ctx: GraphqlContext) => ctx.services.loadLastEventAt(ids),
-      resolve: (e) => e.id,
+      resolve: (e, _a, ctx) => (e.lastEventAt !== undefined ? e.lastEventAt : lastEventAtLoader(ctx).load(e.id)),
     }),
     totals: t.loadable({
       type: TotalsRef,

@@ -10,6 +10,14 @@ export const entityLoader = createContextCache(
   (ctx: GraphqlContext) => new DataLoader<string, EntityHead | null>((ids) => ctx.services.loadEntities(ids)),
 );
 
+export const walletsLoader = createContextCache(
+  (ctx: GraphqlContext) => new DataLoader<string, string[]>((ids) => ctx.services.loadWallets(ids)),
+);
+
+export const lastEventAtLoader = createContextCache(
+  (ctx: GraphqlContext) => new DataLoader<string, Date | null>((ids) => ctx.services.loadLastEventAt(ids)),
+);
+
 export const windowStatsLoader = createContextCache(
   (ctx: GraphqlContext) => new DataLoader<string, WindowStats>((ids) => ctx.services.loadWindowStats(ids)),
 );
