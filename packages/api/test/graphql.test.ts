@@ -183,6 +183,33 @@ describe("batching", () => {
   });
 });
 
+describe("same SQL as REST", () => {
+  const EVENT_ROW = EVENT_FIELDS.replace("logIndex", "");
+  const count = async (run: () => Promise<unknown>) => {
+    const before = t.queries();
+    await run();
+    return t.queries() - before;
+  };
+
+  it("a detail with rows (and the gateway's providers) and a search issue the statements of their REST paths", async () => {
+    const detail = `query($id: ID!) { service(id: $id) { id label category kind active wallets totals { txCount amountSumWei feeCount feeSumWei }
+      trend { day txCount amountSumWei } recentEvents(first: 50) { items { id ts agentId kind amountWei txHash } nextCursor }
+      providers(first: 100) { items { key pattern label amountSumWei firstSeenAt lastSeenAt } nextCursor } } }`; // (under the default cost limit)
+    for (const id of ["weather-api-mpp", "tempo-gateway-mpp", "unknown-mpp"]) {
+      const rest = await count(() => getJson(t.url, `/api/services/${id}`));
+      const graphql = await count(() => data(detail, { id }));
+      expect(graphql, id).toBe(rest);
+    }
+    const search = `query($q: String!) { search(q: $q) { q events(first: 20) { items { ${EVENT_ROW} } nextCursor }
+      entities(first: 20) { items { id label category kind wallets } nextCursor } addresses(first: 20) { items { address label category source } nextCursor } } }`;
+    const wallet = seeded.registry.entities.find((e) => e.id === "weather-api-mpp")!.wallets[0]!;
+    for (const q of [wallet, "demo"]) {
+      const rest = await count(() => getJson(t.url, `/api/search?q=${q}`));
+      expect(await count(() => data(search, { q })), q).toBe(rest);
+    }
+  });
+});
+
 describe("errors and limits", () => {
   it("typed errors carry the REST codes in extensions.code", async () => {
     expect((await errorOf(`{ dashboard(window: "1h") { txCount } }`)).extensions?.code).toBe("invalid_window");

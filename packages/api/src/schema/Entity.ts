@@ -1,14 +1,21 @@
+import { getArgumentValues, isObjectType, type GraphQLResolveInfo } from "../graphql/graphqlJs.ts";
 import { decodeIdCursor } from "../services/cursor.ts";
-import { DETAIL_RECENT_EVENTS, GATEWAY_ID } from "../services/getEntityDetail.ts";
+import { entityKindOf } from "../services/entityKindOf.ts";
+import { DETAIL_RECENT_EVENTS, GATEWAY_ID, isPlausibleEntityId } from "../services/getEntityDetail.ts";
+import { loadEntitySummary } from "../services/loadEntitySummary.ts";
 import type { EntityHead, EntityKind, EntityListItem, EntityTotals, Page, TrendPoint } from "../services/types.ts";
 import { builder, type GraphqlContext } from "./builder.ts";
 import { EventPageRef } from "./Event.ts";
-import { lastEventAtLoader, walletsLoader, windowStatsLoader } from "./loaders.ts";
+import { eventPageLoader, lastEventAtLoader, providerPage, totalsLoader, trendLoader, walletsLoader, windowStatsLoader } from "./loaders.ts";
 import { pageSize } from "./pageArgs.ts";
 import { ProviderPageRef } from "./Provider.ts";
+import { selectedFields } from "./selectedFields.ts";
 
-/** An entity head, possibly with list data already computed (then no loader runs for it). */
-export type EntityShape = EntityHead & Partial<Omit<EntityListItem, keyof EntityHead>>;
+/** An entity head, possibly with list or detail data already computed (then no loader runs for it). */
+export type EntityShape = EntityHead & Partial<Omit<EntityListItem, keyof EntityHead>> & { totals?: EntityTotals; trend?: TrendPoint[] };
+
+const eventPageOf = (args: { first?: number | null; after?: string | null }) => ({ limit: pageSize(args.first, DETAIL_RECENT_EVENTS), before: decodeIdCursor(args.after) });
+const providerPageOf = (args: { first?: number | null; after?: string | null }) => ({ limit: pageSize(args.first, 20), after: args.after ?? null });
 
 export const EntityRef = builder.objectRef<EntityShape>("Entity");
 
@@ -57,33 +64,28 @@ EntityRef.implement({
       description: "ts of the newest row (highest id, any kind), or null.",
       resolve: (e, _a, ctx) => (e.lastEventAt !== undefined ? e.lastEventAt : lastEventAtLoader(ctx).load(e.id)),
     }),
-    totals: t.loadable({
+    totals: t.field({
       type: TotalsRef,
-      load: (ids: string[], ctx: GraphqlContext) => ctx.services.loadEntityTotals(ids),
-      resolve: (e) => e.id,
+      resolve: (e, _a, ctx) => e.totals ?? totalsLoader(ctx).load(e.id),
     }),
-    trend: t.loadableList({
-      type: TrendPointRef,
+    trend: t.field({
+      type: [TrendPointRef],
       description: "The 30 UTC days ending today, oldest first, zero-filled.",
-      load: (ids: string[], ctx: GraphqlContext) => ctx.services.loadEntityTrend(ids),
-      resolve: (e) => e.id,
+      resolve: (e, _a, ctx) => e.trend ?? trendLoader(ctx).load(e.id),
     }),
-    recentEvents: t.loadable({
+    recentEvents: t.field({
       type: EventPageRef,
       description: "Rows of this entity, newest first (50 by default, at most 100 per page).",
-      byPath: true,
       args: { first: t.arg.int({ required: false }), after: t.arg.string({ required: false }) },
-      // async: DataLoader turns a synchronous throw (a bad cursor) into a TypeError, losing the ApiError.
-      load: async (ids: string[], ctx: GraphqlContext, args) =>
-        ctx.services.loadEntityEventPages(ids, { limit: pageSize(args.first, DETAIL_RECENT_EVENTS), before: decodeIdCursor(args.after) }),
-      resolve: (e) => e.id,
+      // One statement per distinct page for all entities of the request (a detail query may have started it already).
+      resolve: (e, args, ctx) => eventPageLoader(ctx, eventPageOf(args)).load(e.id),
     }),
     providers: t.field({
       type: ProviderPageRef,
       nullable: true,
       description: "Only for tempo-gateway-mpp: its providers (all time), by amount descending; null otherwise.",
       args: { first: t.arg.int({ required: false }), after: t.arg.string({ required: false }) },
-      resolve: (e, args, ctx) => (e.id === GATEWAY_ID ? ctx.services.listProviders({ limit: pageSize(args.first, 20), after: args.after ?? null }) : null),
+      resolve: (e, args, ctx) => (e.id === GATEWAY_ID ? providerPage(ctx, providerPageOf(args)) : null),
     }),
   }),
 });
@@ -111,9 +113,36 @@ const oneField = (kind: EntityKind) =>
       nullable: true,
       description: `${kind === "agent" ? "An" : "A"} ${kind} by id (null when unknown or not ${kind === "agent" ? "an" : "a"} ${kind}).`,
       args: { id: t.arg.id({ required: true }) },
-      resolve: (_root, args, ctx) => ctx.services.findEntity(kind, String(args.id)),
+      resolve: (_root, args, ctx, info) => findDetail(kind, String(args.id), ctx, info),
     }),
   );
+
+/**
+ * One entity as REST's detail reads it: head, wallets, totals and trend in one statement (loadEntitySummary), and —
+ * looking ahead at the selection — its pages of rows and the gateway's providers started at the same time instead
+ * of after the head; the fields then take what was started. Null when unknown or of the other kind.
+ */
+async function findDetail(kind: EntityKind, id: string, ctx: GraphqlContext, info: GraphQLResolveInfo): Promise<EntityShape | null> {
+  if (!isPlausibleEntityId(id) || entityKindOf(id) !== kind) return null;
+  const entityType = info.schema.getType("Entity");
+  const defs = entityType && isObjectType(entityType) ? entityType.getFields() : {};
+  const started: Promise<unknown>[] = [];
+  const start = (field: string, begin: (args: Record<string, unknown>) => Promise<unknown>) => {
+    const def = defs[field];
+    if (!def) return;
+    for (const node of selectedFields(info, field)) {
+      try {
+        started.push(begin(getArgumentValues(def, node, info.variableValues)));
+      } catch {
+        // invalid arguments: the field itself reports them
+      }
+    }
+  };
+  start("recentEvents", (args) => eventPageLoader(ctx, eventPageOf(args)).load(id));
+  if (id === GATEWAY_ID) start("providers", (args) => providerPage(ctx, providerPageOf(args)));
+  for (const p of started) p.catch(() => {}); // awaited (and reported) by their fields, if the entity exists
+  return loadEntitySummary(ctx.services.context, id);
+}
 
 listField("service");
 listField("agent");

@@ -1,6 +1,6 @@
 import { createContextCache } from "@pothos/core";
 import DataLoader from "dataloader";
-import type { EntityHead, EventRecord, ProviderSeen, WindowStats } from "../services/types.ts";
+import type { EntityHead, EntityTotals, EventRecord, Page, ProviderDetail, ProviderSeen, TrendPoint, WindowStats } from "../services/types.ts";
 import type { GraphqlContext } from "./builder.ts";
 
 // Per-request DataLoaders shared by several fields (one instance per context object, i.e. per request).
@@ -33,3 +33,33 @@ export const txEventsLoader = createContextCache(
 export const providerSeenLoader = createContextCache(
   (ctx: GraphqlContext) => new DataLoader<string, ProviderSeen | null>((keys) => ctx.services.loadProviderSeen(keys)),
 );
+
+export const totalsLoader = createContextCache(
+  (ctx: GraphqlContext) => new DataLoader<string, EntityTotals>((ids) => ctx.services.loadEntityTotals(ids)),
+);
+
+export const trendLoader = createContextCache(
+  (ctx: GraphqlContext) => new DataLoader<string, TrendPoint[]>((ids) => ctx.services.loadEntityTrend(ids)),
+);
+
+const eventPageLoaders = createContextCache(() => new Map<string, DataLoader<string, Page<EventRecord>>>());
+
+/** Entities' pages of rows for one (limit, before): one statement for every entity asking the same page. */
+export function eventPageLoader(ctx: GraphqlContext, page: { limit: number; before: bigint | null }): DataLoader<string, Page<EventRecord>> {
+  const key = `${page.limit}:${page.before ?? ""}`;
+  const loaders = eventPageLoaders(ctx);
+  let loader = loaders.get(key);
+  if (!loader) loaders.set(key, (loader = new DataLoader((ids) => ctx.services.loadEntityEventPages(ids, page))));
+  return loader;
+}
+
+const providerPages = createContextCache(() => new Map<string, Promise<Page<ProviderDetail>>>());
+
+/** A page of gateway providers, read once per request and page. */
+export function providerPage(ctx: GraphqlContext, page: { limit: number; after: string | null }): Promise<Page<ProviderDetail>> {
+  const key = `${page.limit}:${page.after ?? ""}`;
+  const pages = providerPages(ctx);
+  let p = pages.get(key);
+  if (!p) pages.set(key, (p = ctx.services.listProviders(page)));
+  return p;
+}
