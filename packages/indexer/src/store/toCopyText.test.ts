@@ -16,7 +16,7 @@ describe("copyField", () => {
 
 describe("toCopyText", () => {
   it("splits whole lines into chunks and loses none", () => {
-    const chunks = toCopyText(1000, (i) => `row-${i}`, 100);
+    const chunks = [...toCopyText(1000, (i) => `row-${i}`, 100)];
     expect(chunks.length).toBeGreaterThan(10);
     for (const c of chunks) expect(c.endsWith("\n")).toBe(true);
     const lines = chunks.join("").split("\n");
@@ -24,6 +24,6 @@ describe("toCopyText", () => {
     expect(lines).toEqual(Array.from({ length: 1000 }, (_, i) => `row-${i}`));
   });
   it("gives no chunk for no rows", () => {
-    expect(toCopyText(0, () => "x")).toEqual([]);
+    expect([...toCopyText(0, () => "x")]).toEqual([]);
   });
 });

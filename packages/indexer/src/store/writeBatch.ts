@@ -132,35 +132,48 @@ export interface PreparedBatch {
   rowCount: number;
   /** What the rows add to the rollups, if every one of them is new. */
   rollups: RollupDeltas | null;
-  rawLogCopy: string[] | null;
-  eventCopy: string[] | null;
+  /** COPY text, generated lazily while the COPY streams (see toCopyText). */
+  rawLogCopy: (() => Iterable<string>) | null;
+  eventCopy: (() => Iterable<string>) | null;
 }
 
 /** COPY text lines for `raw_logs` (columns as RAW_LOG_COLUMNS); hex is lowercased, everything else is plain. */
-export function rawLogCopyText(logs: readonly RawLog[]): string[] {
+export function rawLogCopyText(logs: readonly RawLog[]): Iterable<string> {
+  let lastTs = -1;
+  let iso = "";
   return toCopyText(logs.length, (i) => {
     const l = logs[i]!;
     const t = l.topics;
-    return `${l.blockNumber}\t${l.blockHash.toLowerCase()}\t${new Date(l.blockTimestamp * 1000).toISOString()}\t${l.txHash.toLowerCase()}\t${l.txIndex}\t${l.logIndex}\t${l.address.toLowerCase()}\t${t[0] === undefined ? "\\N" : t[0].toLowerCase()}\t${t[1] === undefined ? "\\N" : t[1].toLowerCase()}\t${t[2] === undefined ? "\\N" : t[2].toLowerCase()}\t${t[3] === undefined ? "\\N" : t[3].toLowerCase()}\t${l.data.toLowerCase()}`;
+    if (l.blockTimestamp !== lastTs) {
+      lastTs = l.blockTimestamp; // logs of one block share it
+      iso = new Date(lastTs * 1000).toISOString();
+    }
+    return `${l.blockNumber}\t${l.blockHash.toLowerCase()}\t${iso}\t${l.txHash.toLowerCase()}\t${l.txIndex}\t${l.logIndex}\t${l.address.toLowerCase()}\t${t[0] === undefined ? "\\N" : t[0].toLowerCase()}\t${t[1] === undefined ? "\\N" : t[1].toLowerCase()}\t${t[2] === undefined ? "\\N" : t[2].toLowerCase()}\t${t[3] === undefined ? "\\N" : t[3].toLowerCase()}\t${l.data.toLowerCase()}`;
   });
 }
 
 /** COPY text lines for `batch_events`; the first field is the row's position, so ids follow the matcher's order. */
-export function eventCopyText(rows: readonly EventDraft[]): string[] {
+export function eventCopyText(rows: readonly EventDraft[]): Iterable<string> {
+  let lastMs = Number.NaN;
+  let iso = "";
   return toCopyText(rows.length, (i) => {
     const r = rows[i]!;
-    return `${i}\t${r.ts.toISOString()}\t${f(r.agentId)}\t${f(r.agentLabel)}\t${f(r.agentCategory)}\t${f(r.counterpartyAddress)}\t${f(r.counterpartyLabel)}\t${f(r.counterpartyCategory)}\t${f(r.kind)}\t${r.amountWei}\t${f(r.tokenAddress)}\t${f(r.txHash)}\t${r.logIndex}\t${r.sourceBlock}\t${f(r.methodologyVersion)}\t${f(r.routedToAddress)}\t${f(r.routedToLabel)}\t${f(r.routedFingerprint)}\t${f(r.explorerUrl)}`;
+    if (r.ts.getTime() !== lastMs) {
+      lastMs = r.ts.getTime();
+      iso = r.ts.toISOString();
+    }
+    return `${i}\t${iso}\t${f(r.agentId)}\t${f(r.agentLabel)}\t${f(r.agentCategory)}\t${f(r.counterpartyAddress)}\t${f(r.counterpartyLabel)}\t${f(r.counterpartyCategory)}\t${f(r.kind)}\t${r.amountWei}\t${f(r.tokenAddress)}\t${f(r.txHash)}\t${r.logIndex}\t${r.sourceBlock}\t${f(r.methodologyVersion)}\t${f(r.routedToAddress)}\t${f(r.routedToLabel)}\t${f(r.routedFingerprint)}\t${f(r.explorerUrl)}`;
   });
 }
 
 export function prepareBatch(logs: readonly RawLog[], rows: readonly EventDraft[]): PreparedBatch {
   return {
     logs, rowCount: rows.length, rollups: rows.length ? computeRollups(rows) : null,
-    rawLogCopy: logs.length ? rawLogCopyText(logs) : null, eventCopy: rows.length ? eventCopyText(rows) : null,
+    rawLogCopy: logs.length ? () => rawLogCopyText(logs) : null, eventCopy: rows.length ? () => eventCopyText(rows) : null,
   };
 }
 
-async function copyIn(client: pg.ClientBase, sql: string, chunks: string[]): Promise<void> {
+async function copyIn(client: pg.ClientBase, sql: string, chunks: Iterable<string>): Promise<void> {
   await pipeline(Readable.from(chunks), client.query(copyFrom(sql)));
 }
 
@@ -189,7 +202,7 @@ export async function writeBatch(
       // checkpoint reset) violate the key; then the savepoint is undone and the idempotent insert runs.
       await client.query("SAVEPOINT raw_logs_copy");
       try {
-        await copyIn(client, `COPY raw_logs (${RAW_LOG_COLUMNS}) FROM STDIN`, prepared.rawLogCopy);
+        await copyIn(client, `COPY raw_logs (${RAW_LOG_COLUMNS}) FROM STDIN`, prepared.rawLogCopy());
         rawInserted = prepared.logs.length;
         await client.query("RELEASE SAVEPOINT raw_logs_copy");
       } catch (error) {
@@ -200,7 +213,7 @@ export async function writeBatch(
     }
     let events = { n: 0, first: null as string | null, last: null as string | null };
     if (prepared.eventCopy) {
-      await copyIn(client, "COPY batch_events FROM STDIN", prepared.eventCopy);
+      await copyIn(client, "COPY batch_events FROM STDIN", prepared.eventCopy());
       // Rollups from Node are exact only if every row was inserted; otherwise (a range indexed again) the insert is
       // undone and redone with the SQL rollup over exactly the rows it creates.
       await client.query("SAVEPOINT batch_rows");
