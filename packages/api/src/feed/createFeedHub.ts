@@ -10,6 +10,10 @@ export const EVENTS_CHANNEL = "agent_events";
 /** One consumer of the hub. `onRows` is called synchronously, in id order, with rows the subscriber has not seen. */
 export interface HubSubscriber {
   readonly kind: FeedKind;
+  /**
+   * Invariant: every subscriber gets the same page array (and the same row objects) for a load, and none mutates it:
+   * transports cache what they build from it per page and per row (encodeFeedPage, encodeFeedFrame).
+   */
   onRows(rows: readonly EventRecord[]): void;
   /** The hub is stopping: the subscriber ends (reason `server_stop`). */
   onClose(reason: FeedCloseReason): void;

@@ -13,12 +13,12 @@ export async function loadLivePosition(ctx: FeedDb): Promise<bigint> {
   return BigInt(rows[0].id as string);
 }
 
+const LIVE_ROWS_AFTER = `SELECT ${EVENT_COLUMNS} FROM agent_events a WHERE a.id > $1 AND a.methodology_version = $2 ORDER BY a.id LIMIT $3`;
+
 /** Up to `limit` live-version rows with id > `after`, in id order (a primary-key range scan). */
 export async function loadLiveRowsAfter(ctx: FeedDb, after: bigint, limit: number): Promise<EventRecord[]> {
-  const { rows } = await ctx.db.query(
-    `SELECT ${EVENT_COLUMNS} FROM agent_events a WHERE a.id > $1 AND a.methodology_version = $2 ORDER BY a.id LIMIT $3`,
-    [after.toString(), ctx.version, limit],
-  );
+  // Named: runs after every NOTIFY, so each pooled connection parses and plans it once.
+  const { rows } = await ctx.db.query({ name: "feed.liveRowsAfter", text: LIVE_ROWS_AFTER, values: [after.toString(), ctx.version, limit] });
   return rows.map(eventFromRow);
 }
 
