@@ -1,11 +1,20 @@
 // The live-feed part of `npm run bench:api`: the API as its own process (main.ts with NEXT_PUBLIC_LIVE_FEED=1, as
-// deployed), N concurrent SSE subscribers on GET /api/feed (raw HTTP GETs parsing `data:` lines — lighter than N
-// EventSource objects), rows inserted through the indexer's writeBatch at known times, and the time from the insert to
-// each client receiving the row. When GET /api/feed does not answer with an event stream, the feed is "not available".
+// deployed), N concurrent SSE subscribers on GET /api/feed, rows inserted through the indexer's writeBatch at known
+// times, and the time from the insert to each client receiving the row. When GET /api/feed does not answer with an
+// event stream, the feed is "not available".
+//
+// The subscribers are real TCP connections in this process that send a plain HTTP/1.1 GET and read the raw bytes
+// (`onread`: one callback per read, which only copies the bytes out and notes the time); the HTTP response (head,
+// chunked body) and the SSE stream are decoded after the run. Arrival = when this process's JS sees the bytes of the
+// read that completed the message. Times come from one monotonic clock (process.hrtime), the same in every process.
+//
+// Env: BENCH_API_FEED_WARMUP (unmeasured inserts first, default 1), BENCH_API_FEED_CPU_PROF=<dir> (a V8 CPU profile
+// of the API process), BENCH_API_FEED_MAIN=<path of a main.ts> (run another checkout's API under the same harness,
+// to compare versions).
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import http from "node:http";
-import { createServer } from "node:net";
+import net from "node:net";
 import path from "node:path";
 import { matchLogs, FEE_MANAGER_ADDRESS, TRANSFER_TOPIC, type MatchContext, type RawLog } from "@agent-ledger/core";
 import { createPrisma, loadMatchContext } from "@agent-ledger/db";
@@ -24,6 +33,8 @@ export interface FeedBenchOptions {
   batches: number;
   txsPerBatch: number;
   intervalMs: number;
+  /** Unmeasured inserts before the measured ones (default BENCH_API_FEED_WARMUP, else 1). */
+  warmupBatches?: number;
   log: (line: string) => void;
 }
 
@@ -49,7 +60,7 @@ export type FeedBenchResult =
     };
 
 async function freePort(): Promise<number> {
-  const s = createServer();
+  const s = net.createServer();
   s.listen(0, "127.0.0.1");
   await once(s, "listening");
   const port = (s.address() as { port: number }).port;
@@ -87,60 +98,144 @@ export function idsOfMessage(data: string, sseId: string | null): string[] {
   return ids;
 }
 
+/** A monotonic clock in ms shared by every process on the machine (CLOCK_MONOTONIC), for arrival and insert times. */
+export const now = (): number => Number(process.hrtime.bigint()) / 1e6;
+
 /**
- * One SSE subscriber. The socket callback only stores the chunk with its arrival time (cheap, so 1,000 sockets readable
- * at once delay each other as little as possible); `messages()` parses the stream afterwards.
+ * One SSE subscriber: a plain TCP connection that sends `GET /api/feed` and reads with `onread` (bytes land in a
+ * buffer and one callback runs per read — no HTTP parser, no stream, no decoding on the hot path), so 1,000 sockets
+ * readable at once delay each other as little as the client process allows. The callback only copies the bytes into
+ * the subscriber's own store (memory outside the JS heap, so the reads leave no garbage and cause no GC pause while
+ * measuring) and notes the arrival time; `messages()` decodes the HTTP response and the SSE stream afterwards.
  */
 interface Subscriber {
-  req: http.ClientRequest;
-  chunks: { at: number; text: string }[];
+  socket: net.Socket;
+  /** Everything received, in order: `bytes[0, size)`, stored in blocks of STORE_BLOCK bytes. */
+  blocks: Buffer[];
+  size: number;
+  /** Read i ended at byte `ends[i]` and arrived at `ats[i]` (ms, `now()`). */
+  ends: number[];
+  ats: number[];
+  /** The response head once it has arrived (checked when connecting). */
+  head: string | null;
 }
 
-function subscribe(url: string): Promise<Subscriber | null> {
+const READ_BUFFER = Buffer.allocUnsafe(256 * 1024); // shared: each read is copied out before the callback returns
+// Per subscriber, filled in order; the memory is touched when allocated (at connect time, and for any further block),
+// so that copying a read costs no page faults while measuring. 256 KB hold the head and 20 batches many times over.
+const STORE_BLOCK = 256 * 1024;
+const storeBlock = () => Buffer.allocUnsafeSlow(STORE_BLOCK).fill(0);
+
+function received(sub: Subscriber): Buffer {
+  return (sub.blocks.length === 1 ? sub.blocks[0]! : Buffer.concat(sub.blocks)).subarray(0, sub.size);
+}
+
+function subscribe(port: number, path: string): Promise<Subscriber | null> {
   return new Promise((resolve) => {
-    const req = http.get(url, { agent: false, headers: { accept: "text/event-stream" } }, (res) => {
-      if (res.statusCode !== 200 || !String(res.headers["content-type"]).startsWith("text/event-stream")) {
-        res.resume();
-        req.destroy();
-        return resolve(null);
-      }
-      res.setEncoding("utf8");
-      const sub: Subscriber = { req, chunks: [] };
-      res.on("data", (text: string) => sub.chunks.push({ at: performance.now(), text }));
-      res.on("error", () => {});
-      resolve(sub);
+    const sub: Subscriber = { socket: null as unknown as net.Socket, blocks: [storeBlock()], size: 0, ends: [], ats: [], head: null };
+    const socket = net.connect({
+      host: "127.0.0.1",
+      port,
+      noDelay: true,
+      onread: {
+        buffer: READ_BUFFER,
+        callback(n, buf) {
+          const at = now();
+          for (let copied = 0; copied < n; ) {
+            const offset = sub.size % STORE_BLOCK;
+            if (offset === 0 && sub.size > 0) sub.blocks.push(storeBlock());
+            const k = Math.min(n - copied, STORE_BLOCK - offset);
+            (buf as Buffer).copy(sub.blocks.at(-1)!, offset, copied, copied + k);
+            copied += k;
+            sub.size += k;
+          }
+          sub.ends.push(sub.size);
+          sub.ats.push(at);
+          if (sub.head === null) {
+            const text = received(sub).toString("latin1");
+            const end = text.indexOf("\r\n\r\n");
+            if (end >= 0) {
+              sub.head = text.slice(0, end);
+              resolve(/^HTTP\/1\.1 200 /.test(sub.head) && /\r\ncontent-type: text\/event-stream/i.test(sub.head) ? sub : (socket.destroy(), null));
+            }
+          }
+          return true;
+        },
+      },
     });
-    req.on("error", () => resolve(null));
-    req.setTimeout(30_000, () => req.destroy());
+    sub.socket = socket;
+    socket.on("connect", () => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\n\r\n`));
+    socket.on("error", () => resolve(null));
+    socket.on("close", () => resolve(null));
   });
 }
 
-/** The SSE messages of a subscriber's stream from chunk `from` on: data, id, and the arrival time of their last chunk. */
-function messages(sub: Subscriber, from = 0): { data: string; id: string | null; at: number }[] {
+/**
+ * The SSE messages of a subscriber's stream: data, id, and the arrival time of the read that completed them. Decodes
+ * the HTTP/1.1 response first (head, then `Transfer-Encoding: chunked` framing, or the raw body without it).
+ */
+function messages(sub: Subscriber): { data: string; id: string | null; at: number }[] {
+  // 1. The response body as latin1 text pieces with the arrival time of their read.
+  const pieces: { at: number; text: string }[] = [];
+  let state: "head" | "size" | "data" | "crlf" | "raw" | "done" = "head";
+  let line = "";
+  let remaining = 0;
+  const all = received(sub).toString("latin1");
+  for (let r = 0; r < sub.ends.length; r++) {
+    const at = sub.ats[r]!;
+    const text = all.slice(r === 0 ? 0 : sub.ends[r - 1], sub.ends[r]);
+    let i = 0;
+    while (i < text.length && state !== "done") {
+      if (state === "data" || state === "raw") {
+        const n = state === "raw" ? text.length - i : Math.min(remaining, text.length - i);
+        pieces.push({ at, text: text.slice(i, i + n) });
+        i += n;
+        remaining -= n;
+        if (state === "data" && remaining === 0) state = "crlf";
+        continue;
+      }
+      const c = text[i++]!;
+      if (state === "head") {
+        line += c;
+        if (line.endsWith("\r\n\r\n")) {
+          state = /\r\ntransfer-encoding: chunked\r\n/i.test(line) ? "size" : "raw";
+          line = "";
+        }
+      } else if (c === "\n") {
+        if (state === "size") {
+          remaining = parseInt(line, 16); // chunk extensions (";…") are ignored by parseInt
+          state = remaining === 0 ? "done" : "data";
+        } else state = "size"; // the CRLF after a chunk's data
+        line = "";
+      } else if (c !== "\r") line += c;
+    }
+  }
+  // 2. The SSE stream (lines ending in \n; a blank line ends a message).
   const out: { data: string; id: string | null; at: number }[] = [];
   let buffer = "";
   let data: string[] = [];
   let sseId: string | null = null;
-  for (let c = from; c < sub.chunks.length; c++) {
-    const { at, text } = sub.chunks[c]!;
+  for (const { at, text } of pieces) {
     buffer += text;
     let nl: number;
     while ((nl = buffer.indexOf("\n")) >= 0) {
-      const line = buffer.slice(0, nl).replace(/\r$/, "");
+      const l = buffer.slice(0, nl).replace(/\r$/, "");
       buffer = buffer.slice(nl + 1);
-      if (line === "") {
-        if (data.length) out.push({ data: data.join("\n"), id: sseId, at });
+      if (l === "") {
+        if (data.length) out.push({ data: Buffer.from(data.join("\n"), "latin1").toString("utf8"), id: sseId, at });
         data = [];
         sseId = null;
-      } else if (line.startsWith("data:")) data.push(line.slice(line[5] === " " ? 6 : 5));
-      else if (line.startsWith("id:")) sseId = line.slice(line[3] === " " ? 4 : 3);
+      } else if (l.startsWith("data:")) data.push(l.slice(l[5] === " " ? 6 : 5));
+      else if (l.startsWith("id:")) sseId = l.slice(l[3] === " " ? 4 : 3);
     }
   }
   return out;
 }
 
 function startApiProcess(databaseUrl: string, port: number): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "packages/api/src/main.ts")], {
+  // BENCH_API_FEED_CPU_PROF=<dir>: write a V8 CPU profile of the API process there (node --cpu-prof).
+  const prof = process.env.BENCH_API_FEED_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_API_FEED_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...prof, "--import", "tsx", process.env.BENCH_API_FEED_MAIN ?? path.join(ROOT, "packages/api/src/main.ts")], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: databaseUrl, API_HOST: "127.0.0.1", API_PORT: String(port), NEXT_PUBLIC_LIVE_FEED: "1", LOG_LEVEL: "warn" },
     stdio: ["ignore", "ignore", "pipe"],
@@ -218,13 +313,12 @@ export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBench
     // 3. N subscribers, opened in waves.
     const connectStarted = performance.now();
     for (let wave = 0; wave < options.clients; wave += 100) {
-      const opened = await Promise.all(Array.from({ length: Math.min(100, options.clients - wave) }, () => subscribe(`${base}/api/feed`)));
+      const opened = await Promise.all(Array.from({ length: Math.min(100, options.clients - wave) }, () => subscribe(port, "/api/feed")));
       for (const s of opened) if (s) subscribers.push(s);
     }
     const connectSeconds = (performance.now() - connectStarted) / 1000;
     log(`  feed: ${subscribers.length}/${options.clients} subscribers connected in ${connectSeconds.toFixed(1)} s`);
     await new Promise((r) => setTimeout(r, 1_000));
-    const skip = subscribers.map((s) => s.chunks.length); // what arrived before the inserts (retry:, replays, pings)
 
     // 4. Rows through the indexer's write path at known times.
     const registry = buildBenchRegistry(options.agents);
@@ -233,24 +327,29 @@ export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBench
     await prisma.$disconnect();
     const writer = new pg.Client({ connectionString: options.databaseUrl });
     await writer.connect();
-    const insertedAt = new Map<string, { start: number; end: number }>();
+    const insertedAt = new Map<string, { start: number; end: number; batch: number }>();
     const writeMs: number[] = [];
     let rowsInserted = 0;
+    // Warm-up inserts first, timed but not counted (like the REST cases' warm-up): the writer connection's first
+    // writeBatch also sets it up (a staging table), and the API process meets its first rows (cold code paths).
+    const warmup = options.warmupBatches ?? Number(process.env.BENCH_API_FEED_WARMUP ?? 1);
     try {
       const { rows } = await writer.query("SELECT last_block::text FROM indexer_checkpoints WHERE id = $1", [FEED_STREAM]);
       let previous = rows[0] ? BigInt(rows[0].last_block) : 100_000_000n;
       const runSalt = Date.now().toString(36);
-      for (let b = 0; b < options.batches; b++) {
+      for (let b = -warmup; b < options.batches; b++) {
         const logs = feedLogs(registry, previous + 1n, Math.floor(Date.now() / 1000), options.txsPerBatch, `${runSalt}:${b}`);
         const prepared = prepareBatch(logs, matchLogs(logs, context));
         const toBlock = previous + BigInt(options.txsPerBatch);
-        const start = performance.now();
+        const start = now();
         const result = await writeBatch(writer, { streamId: FEED_STREAM, chainId: BENCH_CHAIN_ID, startBlock: 100_000_001n, previousBlock: previous, toBlock, toBlockHash: logs.at(-1)!.blockHash, prepared });
-        const end = performance.now();
-        writeMs.push(end - start);
+        const end = now();
         previous = toBlock;
-        for (let id = result.firstEventId!; id <= result.lastEventId!; id++) insertedAt.set(String(id), { start, end });
-        rowsInserted += result.eventsInserted;
+        for (let id = result.firstEventId!; id <= result.lastEventId!; id++) insertedAt.set(String(id), { start, end, batch: b });
+        if (b >= 0) {
+          writeMs.push(end - start);
+          rowsInserted += result.eventsInserted;
+        }
         await new Promise((r) => setTimeout(r, options.intervalMs));
       }
     } finally {
@@ -258,12 +357,12 @@ export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBench
     }
 
     // 5. Wait for the stragglers (at most 5 s), then parse every stream and compute.
-    const expectedDeliveries = rowsInserted * subscribers.length;
+    const expectedDeliveries = (rowsInserted + [...insertedAt.values()].filter((t) => t.batch < 0).length) * subscribers.length;
     const delivered = (final: boolean) => {
       const seen = new Map<string, number>(); // `${client}:${id}` → arrival
       let sample = "";
       subscribers.forEach((sub, client) => {
-        for (const m of messages(sub, skip[client])) {
+        for (const m of messages(sub)) {
           if (!sample) sample = m.data.slice(0, 300);
           for (const id of idsOfMessage(m.data, m.id)) if (insertedAt.has(id) && !seen.has(`${client}:${id}`)) seen.set(`${client}:${id}`, m.at);
         }
@@ -279,9 +378,17 @@ export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBench
     const fromInsert: number[] = [];
     const fromCommit: number[] = [];
     const perRow = new Map<string, { first: number; last: number }>();
+    const perBatch = new Map<number, { write: number; first: number; last: number }>();
+    let deliveries = 0;
+    const withWarmup: number[] = [];
     for (const [key, at] of received) {
       const id = key.slice(key.indexOf(":") + 1);
       const t = insertedAt.get(id)!;
+      withWarmup.push(at - t.start);
+      const pb = perBatch.get(t.batch) ?? { write: t.end - t.start, first: Infinity, last: -Infinity };
+      perBatch.set(t.batch, { ...pb, first: Math.min(pb.first, at - t.end), last: Math.max(pb.last, at - t.end) });
+      if (t.batch < 0) continue; // warm-up
+      deliveries++;
       fromInsert.push(at - t.start);
       fromCommit.push(at - t.end);
       const r = perRow.get(id);
@@ -292,14 +399,23 @@ export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBench
       }
     }
     const rowsSeen = [...perRow.values()];
+    const f1 = (x: number) => x.toFixed(1);
+    log(
+      `  per batch, ms (write transaction / commit → first subscriber / commit → last subscriber), warm-up in brackets:\n    ` +
+        [...perBatch.entries()]
+          .sort(([a], [b]) => a - b)
+          .map(([b, x]) => (b < 0 ? `[${f1(x.write)}/${f1(x.first)}/${f1(x.last)}]` : `${f1(x.write)}/${f1(x.first)}/${f1(x.last)}`))
+          .join(" "),
+    );
+    if (warmup > 0) log(`  event-to-client from the insert call with the warm-up counted too: p99 ${stats(withWarmup).p99} ms, max ${stats(withWarmup).max} ms`);
     return {
       available: true,
       clients: options.clients,
       connected: subscribers.length,
       connectSeconds: Math.round(connectSeconds * 10) / 10,
       rowsInserted,
-      expectedDeliveries,
-      deliveries: received.size,
+      expectedDeliveries: rowsInserted * subscribers.length,
+      deliveries,
       fromInsert: stats(fromInsert),
       fromCommit: stats(fromCommit),
       writeMs: { p50: stats(writeMs).p50, max: stats(writeMs).max },
@@ -308,7 +424,7 @@ export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBench
       sample,
     };
   } finally {
-    for (const s of subscribers) s.req.destroy();
+    for (const s of subscribers) s.socket.destroy();
     await stopProcess(child);
   }
 }
