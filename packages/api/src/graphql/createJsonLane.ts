@@ -39,16 +39,16 @@ export function createJsonLane(deps: { yoga: Yoga; cache: ReturnType<typeof crea
     })) as ExecutionResult;
     if (!result.errors?.length && !result.extensions) {
       // What yoga's regular result processor writes for a complete answer: 200, the result as JSON.
-      const body = Buffer.from(JSON.stringify(result));
-      return { response: { status: 200, headers: { "content-type": JSON_TYPE, "content-length": String(body.length) }, body }, cacheable: true };
+      const body = JSON.stringify(result);
+      return { response: { status: 200, headers: { "content-type": JSON_TYPE, "content-length": String(Buffer.byteLength(body)) }, body }, cacheable: true };
     }
     const response = processRegularResult(result, yoga.fetchAPI, "application/json");
-    const body = Buffer.from(await response.text());
+    const body = await response.text();
     const headers: Record<string, string> = {};
     response.headers.forEach((value: string, name: string) => {
       headers[name] = value;
     });
-    headers["content-length"] = String(body.length);
+    headers["content-length"] = String(Buffer.byteLength(body));
     return { response: { status: response.status, headers, body }, cacheable: response.status === 200 && !result.errors?.length };
   };
 
@@ -74,7 +74,8 @@ export function createJsonLane(deps: { yoga: Yoga; cache: ReturnType<typeof crea
         let text = printed.get(document);
         if (text === undefined) printed.set(document, (text = print(document)));
         const key = `${operation.name?.value ?? ""}\u0000${text}\u0000${stableJson(params.variables ?? {})}`;
-        computed = await cache.get(key, () => execute(params, document, enveloped));
+        // kept as bytes: a hit is written without encoding again
+        computed = await cache.get(key, () => execute(params, document, enveloped).then((c) => ({ ...c, response: { ...c.response, body: Buffer.from(c.response.body) } })));
       } else {
         computed = await execute(params, document, enveloped);
       }

@@ -2,7 +2,7 @@
 export interface CachedResponse {
   status: number;
   headers: Record<string, string>;
-  body: Buffer;
+  body: string | Buffer;
 }
 
 /** A computed answer and whether it may be kept (only complete, error-free answers are). */

@@ -12,7 +12,7 @@ const TopEntityRef = builder.objectRef<TopEntity>("TopEntity").implement({
     label: t.exposeString("label"),
     category: t.exposeString("category"),
     txCount: t.exposeInt("txCount"),
-    amountSumWei: t.field({ type: "Uint256", resolve: (x) => x.amountSumWei }),
+    amountSumWei: t.expose("amountSumWei", { type: "Uint256" }),
     entity: t.field({ type: EntityRef, nullable: true, resolve: (x, _a, ctx) => entityLoader(ctx).load(x.id) }),
   }),
 });
@@ -24,12 +24,12 @@ export const DashboardRef = builder.objectRef<Dashboard>("Dashboard").implement(
     windowHours: t.exposeInt("windowHours"),
     txCount: t.exposeInt("txCount", { description: "Payments (a payment between two watched entities counts once; fees excluded)." }),
     agentsActive: t.exposeInt("agentsActive", { description: "Distinct agents (not -mpp) with any activity in the window." }),
-    amountSumWei: t.field({ type: "Uint256", resolve: (d) => d.amountSumWei }),
+    amountSumWei: t.expose("amountSumWei", { type: "Uint256" }),
     providersDetected: t.exposeInt("providersDetected"),
-    topServices: t.field({ type: [TopEntityRef], resolve: (d) => d.topServices }),
-    topAgents: t.field({ type: [TopEntityRef], resolve: (d) => d.topAgents }),
-    topProviders: t.field({ type: [ProviderRef], resolve: (d) => d.topProviders }),
-    recentEvents: t.field({ type: [EventRef], description: "The 20 newest rows.", resolve: (d) => d.recentEvents }),
+    topServices: t.expose("topServices", { type: [TopEntityRef] }),
+    topAgents: t.expose("topAgents", { type: [TopEntityRef] }),
+    topProviders: t.expose("topProviders", { type: [ProviderRef] }),
+    recentEvents: t.expose("recentEvents", { type: [EventRef], description: "The 20 newest rows." }),
   }),
 });
 

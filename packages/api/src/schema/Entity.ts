@@ -23,9 +23,9 @@ const TotalsRef = builder.objectRef<EntityTotals>("EntityTotals").implement({
   description: "All-time payments (sent + received) and fees of an entity.",
   fields: (t) => ({
     txCount: t.exposeInt("txCount"),
-    amountSumWei: t.field({ type: "Uint256", resolve: (x) => x.amountSumWei }),
+    amountSumWei: t.expose("amountSumWei", { type: "Uint256" }),
     feeCount: t.exposeInt("feeCount"),
-    feeSumWei: t.field({ type: "Uint256", resolve: (x) => x.feeSumWei }),
+    feeSumWei: t.expose("feeSumWei", { type: "Uint256" }),
   }),
 });
 
@@ -34,7 +34,7 @@ const TrendPointRef = builder.objectRef<TrendPoint>("TrendPoint").implement({
   fields: (t) => ({
     day: t.exposeString("day", { description: "YYYY-MM-DD (UTC)." }),
     txCount: t.exposeInt("txCount"),
-    amountSumWei: t.field({ type: "Uint256", resolve: (x) => x.amountSumWei }),
+    amountSumWei: t.expose("amountSumWei", { type: "Uint256" }),
   }),
 });
 
@@ -92,7 +92,7 @@ EntityRef.implement({
 
 export const EntityPageRef = builder.objectRef<Page<EntityShape>>("EntityPage").implement({
   fields: (t) => ({
-    items: t.field({ type: [EntityRef], resolve: (p) => p.items }),
+    items: t.expose("items", { type: [EntityRef] }),
     nextCursor: t.exposeString("nextCursor", { nullable: true }),
   }),
 });

@@ -10,7 +10,7 @@ EventRef.implement({
   description: "One ledger row (agent_events): a payment or fee seen from one watched entity. REST serves it snake_case.",
   fields: (t) => ({
     id: t.id({ description: "agent_events.id (decimal).", resolve: (e) => e.id.toString() }),
-    ts: t.field({ type: "DateTime", description: "Block time.", resolve: (e) => e.ts }),
+    ts: t.expose("ts", { type: "DateTime", description: "Block time." }),
     agentId: t.exposeString("agentId", { description: "The watched agent or service whose point of view the row takes." }),
     agentLabel: t.exposeString("agentLabel"),
     agentCategory: t.exposeString("agentCategory"),
@@ -18,7 +18,7 @@ EventRef.implement({
     counterpartyLabel: t.exposeString("counterpartyLabel"),
     counterpartyCategory: t.exposeString("counterpartyCategory", { nullable: true }),
     kind: t.exposeString("kind", { description: "payment_sent | payment_received | fee_paid" }),
-    amountWei: t.field({ type: "Uint256", resolve: (e) => e.amountWei }),
+    amountWei: t.expose("amountWei", { type: "Uint256" }),
     tokenAddress: t.exposeString("tokenAddress"),
     txHash: t.exposeString("txHash"),
     logIndex: t.exposeInt("logIndex", { description: "Log index of the Transfer (of a memo pair)." }),
@@ -45,7 +45,7 @@ EventRef.implement({
 export const EventPageRef = builder.objectRef<Page<EventRecord>>("EventPage").implement({
   description: "A page of rows, newest first; pass nextCursor as `after` for the next page (null at the end).",
   fields: (t) => ({
-    items: t.field({ type: [EventRef], resolve: (p) => p.items }),
+    items: t.expose("items", { type: [EventRef] }),
     nextCursor: t.exposeString("nextCursor", { nullable: true }),
   }),
 });

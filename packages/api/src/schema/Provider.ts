@@ -10,23 +10,26 @@ const ProviderPatternRef = builder.enumType("ProviderPattern", {
   values: ["address", "fingerprint"] as const,
 });
 
-const seen = async (p: ProviderShape, key: keyof ProviderSeen, ctx: GraphqlContext): Promise<Date> => {
-  if (p[key]) return p[key];
-  const s = await providerSeenLoader(ctx).load(p.key);
-  if (!s) throw new Error(`provider ${p.key} has no hourly rollup`);
-  return s[key];
-};
+// Synchronous when the provider comes with its times (a page of providers): no promise per field.
+const seen = (p: ProviderShape, key: keyof ProviderSeen, ctx: GraphqlContext): Date | Promise<Date> =>
+  p[key] ??
+  providerSeenLoader(ctx)
+    .load(p.key)
+    .then((s) => {
+      if (!s) throw new Error(`provider ${p.key} has no hourly rollup`);
+      return s[key];
+    });
 
 export const ProviderRef = builder.objectRef<ProviderShape>("Provider").implement({
   description: "A provider reached through the MPP gateway. txCount/amountSumWei cover the enclosing query's window (all time outside the dashboard).",
   fields: (t) => ({
     key: t.exposeString("key", { description: "The provider address (pattern address) or memo fingerprint (pattern fingerprint)." }),
-    pattern: t.field({ type: ProviderPatternRef, resolve: (p) => p.pattern }),
+    pattern: t.expose("pattern", { type: ProviderPatternRef }),
     address: t.exposeString("address", { nullable: true }),
     fingerprint: t.exposeString("fingerprint", { nullable: true }),
     label: t.exposeString("label", { nullable: true }),
     txCount: t.exposeInt("txCount"),
-    amountSumWei: t.field({ type: "Uint256", resolve: (p) => p.amountSumWei }),
+    amountSumWei: t.expose("amountSumWei", { type: "Uint256" }),
     firstSeenAt: t.field({ type: "DateTime", description: "Start of the first UTC hour with a payment.", resolve: (p, _a, ctx) => seen(p, "firstSeenAt", ctx) }),
     lastSeenAt: t.field({ type: "DateTime", description: "Start of the last UTC hour with a payment.", resolve: (p, _a, ctx) => seen(p, "lastSeenAt", ctx) }),
   }),
@@ -34,7 +37,7 @@ export const ProviderRef = builder.objectRef<ProviderShape>("Provider").implemen
 
 export const ProviderPageRef = builder.objectRef<Page<ProviderDetail>>("ProviderPage").implement({
   fields: (t) => ({
-    items: t.field({ type: [ProviderRef], resolve: (p) => p.items }),
+    items: t.expose("items", { type: [ProviderRef] }),
     nextCursor: t.exposeString("nextCursor", { nullable: true }),
   }),
 });

@@ -18,7 +18,7 @@ const AddressLabelRef = builder.objectRef<AddressLabelRecord>("AddressLabel").im
 
 const AddressLabelPageRef = builder.objectRef<Page<AddressLabelRecord>>("AddressLabelPage").implement({
   fields: (t) => ({
-    items: t.field({ type: [AddressLabelRef], resolve: (p) => p.items }),
+    items: t.expose("items", { type: [AddressLabelRef] }),
     nextCursor: t.exposeString("nextCursor", { nullable: true }),
   }),
 });
