@@ -224,6 +224,21 @@ describe("response cache (dashboard, TTL of the dashboard cache)", () => {
     expect(cached.sql.count()).toBeGreaterThan(afterOther); // expired: computed again
   });
 
+  it("fills the cache from fresh data, not from the services' dashboard cache: an answer is at most one TTL old", async () => {
+    const cached = await serve({ ttlMs: 5_000, clock: () => 0, dashboardTtlMs: 60_000 });
+    await cached.services.getDashboard("all"); // the services' cache is warm (and would be served for a minute)
+    const before = cached.sql.count();
+    const first = await post(cached.url, { query, variables });
+    expect(cached.sql.count()).toBeGreaterThan(before); // computed for the response cache
+    expect(JSON.parse(first.text).errors).toBeUndefined();
+    // without the response cache (TTL 0) GraphQL shares the services' cache like REST does
+    const shared = await serve({ ttlMs: 0, dashboardTtlMs: 60_000 });
+    await shared.services.getDashboard("all");
+    const warm = shared.sql.count();
+    expect(await post(shared.url, { query, variables })).toEqual(first);
+    expect(shared.sql.count()).toBe(warm);
+  });
+
   it("shares one execution between concurrent identical requests", async () => {
     const cached = await serve({ ttlMs: 5_000, clock: () => 0 });
     const answers = await Promise.all(Array.from({ length: 5 }, () => post(cached.url, { query, variables })));

@@ -28,8 +28,10 @@ export function createJsonLane(deps: { yoga: Yoga; cache: ReturnType<typeof crea
   // Per parsed document (yoga's parser cache hands out the same object for the same text): its printed form.
   const printed = new WeakMap<DocumentNode, string>();
 
-  const execute = async (params: JsonGraphqlParams, document: DocumentNode, enveloped: ReturnType<Yoga["getEnveloped"]>): Promise<ComputedResponse> => {
+  const execute = async (params: JsonGraphqlParams, document: DocumentNode, enveloped: ReturnType<Yoga["getEnveloped"]>, forCache = false): Promise<ComputedResponse> => {
     const contextValue = await enveloped.contextFactory();
+    // An answer that will be kept one TTL is computed from fresh data (not from the services' dashboard cache).
+    if (forCache) (contextValue as unknown as GraphqlContext).freshDashboard = true;
     const result = (await enveloped.execute({
       schema: enveloped.schema,
       document,
@@ -75,7 +77,7 @@ export function createJsonLane(deps: { yoga: Yoga; cache: ReturnType<typeof crea
         if (text === undefined) printed.set(document, (text = print(document)));
         const key = `${operation.name?.value ?? ""}\u0000${text}\u0000${stableJson(params.variables ?? {})}`;
         // kept as bytes: a hit is written without encoding again
-        computed = await cache.get(key, () => execute(params, document, enveloped).then((c) => ({ ...c, response: { ...c.response, body: Buffer.from(c.response.body) } })));
+        computed = await cache.get(key, () => execute(params, document, enveloped, true).then((c) => ({ ...c, response: { ...c.response, body: Buffer.from(c.response.body) } })));
       } else {
         computed = await execute(params, document, enveloped);
       }

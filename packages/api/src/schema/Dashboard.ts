@@ -1,3 +1,5 @@
+import { getDashboard as computeDashboard } from "../services/getDashboard.ts";
+import { parseWindow } from "../services/resolveWindow.ts";
 import type { Dashboard, TopEntity } from "../services/types.ts";
 import { builder } from "./builder.ts";
 import { EntityRef } from "./Entity.ts";
@@ -38,6 +40,7 @@ builder.queryField("dashboard", (t) =>
     type: DashboardRef,
     description: "The dashboard of a window: 24h | 7d | 30d | all (anything else is an `invalid_window` error).",
     args: { window: t.arg.string({ required: true, defaultValue: "24h" }) },
-    resolve: (_root, args, ctx) => ctx.services.getDashboard(args.window),
+    resolve: (_root, args, ctx) =>
+      ctx.freshDashboard ? computeDashboard(ctx.services.context, parseWindow(args.window)) : ctx.services.getDashboard(args.window),
   }),
 );

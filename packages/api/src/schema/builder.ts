@@ -14,6 +14,11 @@ export interface GraphqlContext {
   principal?: (options?: { optional?: boolean }) => Promise<Principal | null>;
   /** The live feed, on the graphql-sse endpoint (/graphql/stream) only. */
   feed?: FeedSource;
+  /**
+   * Set for an execution whose answer goes into the GraphQL response cache: the dashboard is computed now rather than
+   * taken from the services' dashboard cache, so a cached answer is never older than one TTL (graphql/createJsonLane.ts).
+   */
+  freshDashboard?: boolean;
 }
 
 /** Setup only: every type lives in its own module beside its fields (see schema/index.ts). */
