@@ -2,11 +2,12 @@ import type { EventDraft, RawLog } from "@agent-ledger/core";
 import { createTestDatabase } from "@agent-ledger/db/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CheckpointConflictError, prepareBatch, writeBatch } from "../src/store/writeBatch.ts";
+import { BULK_MIN_LOGS, CheckpointConflictError, prepareBatch, writeBatch } from "../src/store/writeBatch.ts";
 import { compareRollups } from "./rollups.ts";
 
-// The bulk write path against real PostgreSQL: COPY into raw_logs (with the idempotent fallback when
-// logs are already stored), COPY into the per-connection staging table, rows + rollups + checkpoint.
+// The batch write against real PostgreSQL, both ways: COPY into raw_logs (with the idempotent fallback when logs are
+// already stored) and the per-connection staging table with rollups from Node; and the small-batch statements from
+// parameter arrays with rollups in SQL. Same rows, same rollups (= brute force), same guarantees.
 
 const hex = (n: number, bytes: number) => `0x${n.toString(16).padStart(bytes * 2, "0")}`;
 const AGENT = "0x00000000000000000000000000000000000000a1";
@@ -32,7 +33,10 @@ function row(l: RawLog, kind: "payment_sent" | "payment_received", label: string
 
 const TRICKY = 'Multi\nline, "quoted" {label} \\N back\\slash\r';
 
-describe("writeBatch", () => {
+describe.each([
+  { path: "COPY (large batches)", bulk: true },
+  { path: "parameter arrays (small batches)", bulk: false },
+])("writeBatch, $path", ({ bulk }) => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
   let client: pg.Client;
   const base = { streamId: "test", chainId: 1, startBlock: 1n };
@@ -50,7 +54,7 @@ describe("writeBatch", () => {
   it("stores raw logs and rows exactly (labels with tabs, newlines, quotes, backslashes), in the matcher's order", async () => {
     const logs = [log(1, 0), log(1, 1), log(2, 0)];
     const rows = logs.flatMap((l) => [row(l, "payment_sent", TRICKY), row(l, "payment_received", "Shop")]);
-    const result = await writeBatch(client, { ...base, previousBlock: 0n, toBlock: 2n, toBlockHash: null, prepared: prepareBatch(logs, rows) });
+    const result = await writeBatch(client, { ...base, previousBlock: 0n, toBlock: 2n, toBlockHash: null, prepared: prepareBatch(logs, rows, { bulk }) });
     expect(result.rawLogsInserted).toBe(3);
     expect(result.eventsInserted).toBe(6);
 
@@ -76,16 +80,19 @@ describe("writeBatch", () => {
       routed_to_address: r.routedToAddress, routed_to_label: r.routedToLabel, routed_fingerprint: r.routedFingerprint, explorer_url: r.explorerUrl,
     })));
     for (const [, pair] of Object.entries(await compareRollups(db.url))) expect(pair.stored).toEqual(pair.brute);
-    // The staging table is emptied by the commit.
-    expect((await client.query("SELECT count(*)::int AS n FROM batch_events")).rows[0].n).toBe(0);
+    if (bulk) {
+      // The staging table is emptied by the commit.
+      expect((await client.query("SELECT count(*)::int AS n FROM batch_events")).rows[0].n).toBe(0);
+    }
   });
 
   it("a range written again (checkpoint moved back) stores nothing twice and counts nothing twice", async () => {
-    // Block 2 is already stored; block 3 is new. COPY hits the key, the savepoint is undone, the idempotent insert runs.
+    // Block 2 is already stored; block 3 is new. COPY hits the key, the savepoint is undone, the idempotent insert runs
+    // (and the rows' rollups come from SQL over exactly the inserted rows).
     await client.query("UPDATE indexer_checkpoints SET last_block = 1 WHERE id = 'test'");
     const logs = [log(2, 0), log(3, 0), log(3, 1)];
     const rows = logs.flatMap((l) => [row(l, "payment_sent", "Agent A"), row(l, "payment_received", "Shop")]);
-    const result = await writeBatch(client, { ...base, previousBlock: 1n, toBlock: 3n, toBlockHash: null, prepared: prepareBatch(logs, rows) });
+    const result = await writeBatch(client, { ...base, previousBlock: 1n, toBlock: 3n, toBlockHash: null, prepared: prepareBatch(logs, rows, { bulk }) });
     expect(result.rawLogsInserted).toBe(2);
     expect(result.eventsInserted).toBe(4);
     const counts = (await client.query("SELECT (SELECT count(*) FROM raw_logs)::int AS raw, (SELECT count(*) FROM agent_events)::int AS ev, (SELECT last_block::int FROM indexer_checkpoints) AS cp")).rows[0];
@@ -96,11 +103,19 @@ describe("writeBatch", () => {
   it("a checkpoint conflict writes nothing, and the same connection writes the next batch", async () => {
     const logs = [log(4, 0)];
     const rows = [row(logs[0]!, "payment_sent", "Agent A")];
-    await expect(writeBatch(client, { ...base, previousBlock: 2n, toBlock: 4n, toBlockHash: null, prepared: prepareBatch(logs, rows) })).rejects.toBeInstanceOf(CheckpointConflictError);
+    await expect(writeBatch(client, { ...base, previousBlock: 2n, toBlock: 4n, toBlockHash: null, prepared: prepareBatch(logs, rows, { bulk }) })).rejects.toBeInstanceOf(CheckpointConflictError);
     expect((await client.query("SELECT count(*)::int AS n FROM raw_logs WHERE block_number = 4")).rows[0].n).toBe(0);
     expect((await client.query("SELECT count(*)::int AS n FROM agent_events WHERE source_block = 4")).rows[0].n).toBe(0);
-    const ok = await writeBatch(client, { ...base, previousBlock: 3n, toBlock: 4n, toBlockHash: null, prepared: prepareBatch(logs, rows) });
+    const ok = await writeBatch(client, { ...base, previousBlock: 3n, toBlock: 4n, toBlockHash: null, prepared: prepareBatch(logs, rows, { bulk }) });
     expect(ok).toMatchObject({ rawLogsInserted: 1, eventsInserted: 1 });
     for (const [, pair] of Object.entries(await compareRollups(db.url))) expect(pair.stored).toEqual(pair.brute);
+  });
+});
+
+describe("prepareBatch", () => {
+  it("takes the COPY path from BULK_MIN_LOGS raw logs on, parameter arrays below", () => {
+    const small = Array.from({ length: BULK_MIN_LOGS - 1 }, (_, i) => log(1 + Math.floor(i / 500), i % 500));
+    expect(prepareBatch(small, []).bulk).toBe(false);
+    expect(prepareBatch([...small, log(9, 0)], []).bulk).toBe(true);
   });
 });

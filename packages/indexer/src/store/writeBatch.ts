@@ -65,11 +65,18 @@ WITH ins AS (
 )
 SELECT count(*)::int AS n, min(id)::text AS first, max(id)::text AS last FROM ins`;
 
-// Rows already stored: rows and their rollups in one statement, the rollup CTEs read exactly the rows this insert created.
-const INSERT_EVENTS = `
+// Small batches, and rows partly stored already: rows and their rollups in one statement from parameter arrays;
+// the rollup CTEs read exactly the rows this insert created.
+const INSERT_EVENTS_WITH_ROLLUPS = `
 WITH ins AS (
   INSERT INTO agent_events (${EVENT_COLUMNS})
-  SELECT ${EVENT_COLUMNS} FROM batch_events ORDER BY ord
+  SELECT to_timestamp(u.ts), u.agent_id, u.agent_label, u.agent_category, u.cp_addr, u.cp_label, u.cp_cat, u.kind, u.amount::numeric,
+    u.token, u.tx, u.li, u.block, u.version, u.routed_addr, u.routed_label, u.routed_fp, u.url
+  FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+    $10::text[], $11::text[], $12::int[], $13::bigint[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::int[])
+    AS u(ts, agent_id, agent_label, agent_category, cp_addr, cp_label, cp_cat, kind, amount, token, tx, li, block, version,
+      routed_addr, routed_label, routed_fp, url, ord)
+  ORDER BY u.ord
   ON CONFLICT (tx_hash, log_index, agent_id, methodology_version) DO NOTHING
   RETURNING *
 ),
@@ -97,7 +104,7 @@ export function rawLogColumns(logs: readonly RawLog[]): string[] {
   return cols.map(toPgArray);
 }
 
-/** Column arrays for INSERT_EVENTS; the 19th is the row's position, so ids follow the matcher's order. */
+/** Column arrays for INSERT_EVENTS_WITH_ROLLUPS; the 19th is the row's position, so ids follow the matcher's order. */
 export function eventColumns(rows: readonly EventDraft[]): string[] {
   const n = rows.length;
   const cols = Array.from({ length: 19 }, () => new Array<string | number | null>(n));
@@ -127,10 +134,19 @@ export function eventColumns(rows: readonly EventDraft[]): string[] {
 }
 
 /** A batch turned into COPY text: CPU work done in Node, so it can overlap the previous write. */
+/**
+ * Below this many raw logs a batch is written with two statements from parameter arrays (fewer round trips: the
+ * latency of a live block matters more than throughput); from it on, by COPY (throughput: backfills).
+ */
+export const BULK_MIN_LOGS = 1_000;
+
+/** A batch made ready for the database: CPU work done in Node, so it can overlap the previous write. */
 export interface PreparedBatch {
   logs: readonly RawLog[];
-  rowCount: number;
-  /** What the rows add to the rollups, if every one of them is new. */
+  rows: readonly EventDraft[];
+  /** COPY path (large batches) or parameter arrays (small ones). */
+  bulk: boolean;
+  /** What the rows add to the rollups, if every one of them is new (COPY path). */
   rollups: RollupDeltas | null;
   /** COPY text, generated lazily while the COPY streams (see toCopyText). */
   rawLogCopy: (() => Iterable<string>) | null;
@@ -175,10 +191,12 @@ function inKeyOrder(logs: readonly RawLog[]): RawLog[] {
   return [...logs].sort((a, b) => (a.txHash < b.txHash ? -1 : a.txHash > b.txHash ? 1 : a.logIndex - b.logIndex));
 }
 
-export function prepareBatch(logs: readonly RawLog[], rows: readonly EventDraft[]): PreparedBatch {
+export function prepareBatch(logs: readonly RawLog[], rows: readonly EventDraft[], options: { bulk?: boolean } = {}): PreparedBatch {
+  const bulk = options.bulk ?? logs.length >= BULK_MIN_LOGS;
+  if (!bulk) return { logs, rows, bulk, rollups: null, rawLogCopy: null, eventCopy: null };
   const keyOrdered = inKeyOrder(logs);
   return {
-    logs, rowCount: rows.length, rollups: rows.length ? computeRollups(rows) : null,
+    logs, rows, bulk, rollups: rows.length ? computeRollups(rows) : null,
     rawLogCopy: logs.length ? () => rawLogCopyText(keyOrdered) : null, eventCopy: rows.length ? () => eventCopyText(rows) : null,
   };
 }
@@ -207,9 +225,14 @@ export async function writeBatch(
   try {
     const { prepared } = batch;
     let rawInserted = 0;
+    let events = { n: 0, first: null as string | null, last: null as string | null };
+    if (!prepared.bulk) {
+      if (prepared.logs.length) rawInserted = (await client.query(INSERT_RAW_LOGS, rawLogColumns(prepared.logs))).rowCount ?? 0;
+      if (prepared.rows.length) events = (await client.query(INSERT_EVENTS_WITH_ROLLUPS, eventColumns(prepared.rows))).rows[0];
+    }
     if (prepared.rawLogCopy) {
-      // Fast path: COPY straight into raw_logs. Logs already stored (a range indexed again after a manual
-      // checkpoint reset) violate the key; then the savepoint is undone and the idempotent insert runs.
+      // COPY straight into raw_logs. Logs already stored (a range indexed again after a manual checkpoint reset)
+      // violate the key; then the savepoint is undone and the idempotent insert runs.
       await client.query("SAVEPOINT raw_logs_copy");
       try {
         await copyIn(client, `COPY raw_logs (${RAW_LOG_COLUMNS}) FROM STDIN`, prepared.rawLogCopy());
@@ -221,19 +244,18 @@ export async function writeBatch(
         rawInserted = (await client.query(INSERT_RAW_LOGS, rawLogColumns(prepared.logs))).rowCount ?? 0;
       }
     }
-    let events = { n: 0, first: null as string | null, last: null as string | null };
     if (prepared.eventCopy) {
       await copyIn(client, "COPY batch_events FROM STDIN", prepared.eventCopy());
       // Rollups from Node are exact only if every row was inserted; otherwise (a range indexed again) the insert is
       // undone and redone with the SQL rollup over exactly the rows it creates.
       await client.query("SAVEPOINT batch_rows");
       events = (await client.query(INSERT_EVENTS_ONLY)).rows[0];
-      if (events.n === prepared.rowCount && prepared.rollups) {
+      if (events.n === prepared.rows.length && prepared.rollups) {
         await client.query("RELEASE SAVEPOINT batch_rows");
         await upsertRollups(client, prepared.rollups);
       } else {
         await client.query("ROLLBACK TO SAVEPOINT batch_rows");
-        events = (await client.query(INSERT_EVENTS)).rows[0];
+        events = (await client.query(INSERT_EVENTS_WITH_ROLLUPS, eventColumns(prepared.rows))).rows[0];
       }
     }
     const cp = await client.query(
