@@ -3,6 +3,7 @@
 // Set TEMPO_RPC_URL to follow a real Tempo node instead (no devnet, no demo traffic, registry/mainnet.json).
 import { spawn, type ChildProcess } from "node:child_process";
 import { ensureDatabase, migrateDeploy } from "@agent-ledger/db";
+import { ROLLUP_TABLES } from "@agent-ledger/indexer";
 import pg from "pg";
 import { loadOrCreateDevMasterKey, onPath, postgresAnswers, redisAnswers, spawnTs, waitForExit } from "./lib.ts";
 
@@ -81,7 +82,8 @@ if (!externalRpc) {
   // The devnet starts from genesis every time, so the ledger derived from the previous one is stale.
   const client = new pg.Client({ connectionString: DATABASE_URL });
   await client.connect();
-  await client.query("TRUNCATE raw_logs, agent_events, indexer_checkpoints, webhook_deliveries, event_cursors RESTART IDENTITY");
+  // Rollups too: they are sums over agent_events and would otherwise keep counting the previous devnet's payments.
+  await client.query(`TRUNCATE raw_logs, agent_events, indexer_checkpoints, webhook_deliveries, event_cursors, ${ROLLUP_TABLES.join(", ")} RESTART IDENTITY`);
   await client.end();
   console.log("devnet mode: cleared the chain-derived tables of the previous devnet");
   children.push({ name: "devnet", child: spawnTs("devnet", "packages/devnet/src/main.ts", { DEVNET_PORT }) });
