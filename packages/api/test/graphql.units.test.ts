@@ -6,6 +6,7 @@ import { getOperationAST, parse } from "../src/graphql/graphqlJs.ts";
 import { isCacheableOperation } from "../src/graphql/isCacheableOperation.ts";
 import { parseJsonGraphqlParams } from "../src/graphql/parseJsonGraphqlParams.ts";
 import { stableJson } from "../src/graphql/stableJson.ts";
+import { isoString, serializeDateTime } from "../src/schema/DateTime.ts";
 
 // The pure parts of the GraphQL handler's lane and response cache (the HTTP behaviour is in graphql.lane.test.ts).
 
@@ -131,5 +132,24 @@ describe("stableJson", () => {
   it("is independent of key order at every level", () => {
     expect(stableJson({ b: 1, a: { d: [2, { f: 1, e: 2 }], c: null } })).toBe(stableJson({ a: { c: null, d: [2, { e: 2, f: 1 }] }, b: 1 }));
     expect(stableJson({ a: 1 })).not.toBe(stableJson({ a: "1" }));
+  });
+});
+
+describe("DateTime serialization (isoString)", () => {
+  it("writes exactly what toISOString writes, for every year", () => {
+    const edges = [0, -1, 1, 951_782_400_000, 253_402_300_799_999, 253_402_300_800_000, -30_610_224_000_001, -30_610_224_000_000, 8.64e15, -8.64e15];
+    let seed = 42;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+    const times = [...edges, ...Array.from({ length: 20_000 }, () => Math.trunc(random() * 8.64e15)), ...Array.from({ length: 20_000 }, () => 1.7e12 + Math.trunc(random() * 1e11))];
+    for (const t of times) {
+      const date = new Date(t);
+      expect(isoString(date)).toBe(date.toISOString());
+      expect(serializeDateTime(date)).toBe(date.toISOString());
+    }
+  });
+
+  it("still refuses what is not a valid date", () => {
+    expect(() => serializeDateTime(new Date(Number.NaN))).toThrow("not a date");
+    expect(() => serializeDateTime("2026-11-22T05:00:00.000Z")).toThrow("not a date");
   });
 });
