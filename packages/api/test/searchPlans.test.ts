@@ -41,9 +41,11 @@ afterAll(async () => {
 async function plansOf(call: (services: ReturnType<typeof createServices>) => Promise<unknown>): Promise<string[]> {
   const sent: [string, unknown[]][] = [];
   const recording: Db = {
-    query: ((text: string, params: unknown[]) => {
-      sent.push([text, params]);
-      return pool.query(text, params);
+    // Services send plain text + params, or a named (prepared) statement as { name, text, values }.
+    query: ((textOrConfig: string | { text: string; values?: unknown[] }, params?: unknown[]) => {
+      if (typeof textOrConfig === "string") sent.push([textOrConfig, params ?? []]);
+      else sent.push([textOrConfig.text, textOrConfig.values ?? []]);
+      return (pool.query as (a: unknown, b?: unknown) => Promise<unknown>)(textOrConfig, params);
     }) as Db["query"],
   };
   await call(createServices({ db: recording }));
