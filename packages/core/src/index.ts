@@ -14,7 +14,7 @@ export { CURRENT_METHODOLOGY_VERSION, METHODOLOGY_VERSIONS, assertMethodologyVer
 export type { EventDraft, Label, MatchContext, RawLog, WatchedEntity } from "./matcher/types.ts";
 export { nextChunkSize, type ChunkOutcome, type ChunkPolicy } from "./sync/nextChunkSize.ts";
 export { getBackoffDelay } from "./sync/getBackoffDelay.ts";
-export { computeRollups, type EntityBucketDelta, type LedgerBucketDelta, type ProviderBucketDelta, type ProviderTotalDelta, type RollupDeltas, type RollupGrain } from "./rollups/computeRollups.ts";
+export { computeRollups, type EntityBucketDelta, type EntityTotalDelta, type LedgerBucketDelta, type ProviderBucketDelta, type ProviderTotalDelta, type RollupDeltas, type RollupGrain } from "./rollups/computeRollups.ts";
 export { ENTITY_ID, entityKind, parseRegistry, type Registry, type RegistryEntity } from "./registry/parseRegistry.ts";
 export { evaluateFilter } from "./webhooks/evaluateFilter.ts";
 export { computeSignature, signPayload } from "./webhooks/signPayload.ts";

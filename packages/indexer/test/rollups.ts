@@ -37,6 +37,15 @@ export async function compareRollups(databaseUrl: string, version = "v0.1") {
                         GROUP BY 1, 2, 3 ORDER BY 1, 2`, [version]),
       };
     }
+    out.entity_total = {
+      stored: await q(`SELECT entity_id, sent_count::int, sent_sum_wei::text, received_count::int, received_sum_wei::text, fee_count::int, fee_sum_wei::text
+                       FROM entity_activity_total ORDER BY 1`),
+      brute: await q(`SELECT agent_id AS entity_id,
+                        count(*) FILTER (WHERE kind = 'payment_sent')::int AS sent_count, coalesce(sum(amount_wei) FILTER (WHERE kind = 'payment_sent'), 0)::text AS sent_sum_wei,
+                        count(*) FILTER (WHERE kind = 'payment_received')::int AS received_count, coalesce(sum(amount_wei) FILTER (WHERE kind = 'payment_received'), 0)::text AS received_sum_wei,
+                        count(*) FILTER (WHERE kind = 'fee_paid')::int AS fee_count, coalesce(sum(amount_wei) FILTER (WHERE kind = 'fee_paid'), 0)::text AS fee_sum_wei
+                      FROM agent_events WHERE methodology_version = $1 GROUP BY 1 ORDER BY 1`, [version]),
+    };
     out.provider_total = {
       stored: await q(`SELECT provider_key, pattern, payments_count::int, amount_sum_wei::text, first_seen, last_seen FROM provider_activity_total ORDER BY 1`),
       brute: await q(`SELECT CASE WHEN routed_to_address <> '' THEN routed_to_address ELSE routed_fingerprint END AS provider_key,

@@ -18,19 +18,26 @@ export async function getDashboard(ctx: ServiceContext, windowName: string): Pro
   const w = resolveWindow(windowName, now);
   const g = w.grain; // "hourly" | "daily": from a closed set, safe to interpolate
   const range = [w.from, w.to];
+  // `all` reads the all-time totals (one row per entity / provider) instead of aggregating every daily bucket, when
+  // they equal the window: no bucket at or after its end (only an injected `now` before the newest data has one).
+  const totals = w.from === null && (await noBucketFrom(ctx, w.to));
   const [ledger, agents, providers, topServices, topAgents, topProviders, recentEvents, windowHours] = await Promise.all([
     ctx.db.query<{ n: string; s: string }>(
       `SELECT coalesce(sum(payments_count), 0)::text AS n, coalesce(sum(amount_sum_wei), 0)::text AS s FROM ledger_activity_${g} WHERE ${IN_WINDOW}`,
       range,
     ),
-    ctx.db.query<{ n: string }>(
-      `SELECT count(DISTINCT entity_id)::text AS n FROM entity_activity_${g} WHERE ${IN_WINDOW} AND entity_id NOT LIKE '%-mpp'`,
-      range,
-    ),
-    ctx.db.query<{ n: string }>(`SELECT count(DISTINCT provider_key)::text AS n FROM provider_activity_${g} WHERE ${IN_WINDOW}`, range),
-    topEntities(ctx, w, true),
-    topEntities(ctx, w, false),
-    topProvidersOf(ctx, w),
+    totals
+      ? ctx.db.query<{ n: string }>("SELECT count(*)::text AS n FROM entity_activity_total WHERE entity_id NOT LIKE '%-mpp'")
+      : ctx.db.query<{ n: string }>(
+          `SELECT count(DISTINCT entity_id)::text AS n FROM entity_activity_${g} WHERE ${IN_WINDOW} AND entity_id NOT LIKE '%-mpp'`,
+          range,
+        ),
+    totals
+      ? ctx.db.query<{ n: string }>("SELECT count(*)::text AS n FROM provider_activity_total")
+      : ctx.db.query<{ n: string }>(`SELECT count(DISTINCT provider_key)::text AS n FROM provider_activity_${g} WHERE ${IN_WINDOW}`, range),
+    topEntities(ctx, w, true, totals),
+    topEntities(ctx, w, false, totals),
+    topProvidersOf(ctx, w, totals),
     listRecentEvents(ctx, DASHBOARD_RECENT_EVENTS),
     w.windowHours ?? hoursSinceFirstBucket(ctx, w, now),
   ]);
@@ -48,10 +55,25 @@ export async function getDashboard(ctx: ServiceContext, windowName: string): Pro
   };
 }
 
+/** True when no entity or provider rollup bucket starts at or after `to` (index probes of the newest daily bucket). */
+async function noBucketFrom(ctx: ServiceContext, to: Date): Promise<boolean> {
+  const { rows } = await ctx.db.query<{ ok: boolean }>(
+    `SELECT coalesce((SELECT max(bucket) FROM entity_activity_daily) < $1, true)
+        AND coalesce((SELECT max(bucket) FROM provider_activity_daily) < $1, true) AS ok`,
+    [to],
+  );
+  return rows[0]!.ok;
+}
+
 /** Top entities of one kind by payment amount (sent + received), then count, then id; only those with payments. */
-async function topEntities(ctx: ServiceContext, w: WindowBounds, curated: boolean): Promise<TopEntity[]> {
+async function topEntities(ctx: ServiceContext, w: WindowBounds, curated: boolean, totals: boolean): Promise<TopEntity[]> {
   const { rows } = await ctx.db.query<{ id: string; label: string | null; category: string | null; n: string; s: string }>(
-    `SELECT t.entity_id AS id, e.label, e.category, t.n::text AS n, t.s::text AS s
+    totals
+      ? `SELECT t.entity_id AS id, e.label, e.category, (t.sent_count + t.received_count)::text AS n, (t.sent_sum_wei + t.received_sum_wei)::text AS s
+         FROM entity_activity_total t LEFT JOIN entities e ON e.id = t.entity_id
+         WHERE (t.entity_id LIKE '%-mpp') = $1 AND t.sent_count + t.received_count > 0
+         ORDER BY t.sent_sum_wei + t.received_sum_wei DESC, t.sent_count + t.received_count DESC, t.entity_id LIMIT $2`
+      : `SELECT t.entity_id AS id, e.label, e.category, t.n::text AS n, t.s::text AS s
      FROM (SELECT entity_id, sum(sent_count + received_count) AS n, sum(sent_sum_wei + received_sum_wei) AS s
            FROM entity_activity_${w.grain}
            WHERE ${IN_WINDOW} AND (entity_id LIKE '%-mpp') = $3
@@ -59,17 +81,20 @@ async function topEntities(ctx: ServiceContext, w: WindowBounds, curated: boolea
            ORDER BY s DESC, n DESC, entity_id LIMIT $4) t
      LEFT JOIN entities e ON e.id = t.entity_id
      ORDER BY t.s DESC, t.n DESC, t.entity_id`,
-    [w.from, w.to, curated, DASHBOARD_TOP_N],
+    totals ? [curated, DASHBOARD_TOP_N] : [w.from, w.to, curated, DASHBOARD_TOP_N],
   );
   return rows.map((r) => ({ id: r.id, label: r.label ?? r.id, category: r.category ?? "", txCount: Number(r.n), amountSumWei: BigInt(r.s) }));
 }
 
-async function topProvidersOf(ctx: ServiceContext, w: WindowBounds) {
+async function topProvidersOf(ctx: ServiceContext, w: WindowBounds, totals: boolean) {
   const { rows } = await ctx.db.query<{ provider_key: string; pattern: ProviderPattern; n: string; s: string }>(
-    `SELECT provider_key, min(pattern) AS pattern, sum(payments_count)::text AS n, sum(amount_sum_wei)::text AS s
+    totals
+      ? `SELECT provider_key, pattern, payments_count::text AS n, amount_sum_wei::text AS s FROM provider_activity_total
+         ORDER BY amount_sum_wei DESC, payments_count DESC, provider_key LIMIT $1`
+      : `SELECT provider_key, min(pattern) AS pattern, sum(payments_count)::text AS n, sum(amount_sum_wei)::text AS s
      FROM provider_activity_${w.grain} WHERE ${IN_WINDOW}
      GROUP BY provider_key ORDER BY sum(amount_sum_wei) DESC, sum(payments_count) DESC, provider_key LIMIT $3`,
-    [w.from, w.to, DASHBOARD_TOP_N],
+    totals ? [DASHBOARD_TOP_N] : [w.from, w.to, DASHBOARD_TOP_N],
   );
   return describeProviders(ctx, rows.map((r) => ({ key: r.provider_key, pattern: r.pattern, txCount: Number(r.n), amountSumWei: BigInt(r.s) })));
 }

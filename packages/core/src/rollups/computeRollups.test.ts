@@ -30,6 +30,10 @@ describe("computeRollups", () => {
     ]);
     expect(r.daily.entities.map((e) => e.bucket)).toEqual([new Date("2026-11-22T00:00:00Z"), new Date("2026-11-22T00:00:00Z")]);
     expect(r.hourly.ledger).toEqual([{ bucket: new Date("2026-11-22T10:00:00Z"), paymentsCount: 1, amountSumWei: BIG }]);
+    expect(r.entityTotals).toEqual([
+      { entityId: "agent-a", sentCount: 1, sentSumWei: BIG, receivedCount: 0, receivedSumWei: 0n, feeCount: 1, feeSumWei: 7n },
+      { entityId: "shop-mpp", sentCount: 0, sentSumWei: 0n, receivedCount: 1, receivedSumWei: BIG, feeCount: 0, feeSumWei: 0n },
+    ]);
     expect(r.daily.ledger).toEqual([{ bucket: new Date("2026-11-22T00:00:00Z"), paymentsCount: 1, amountSumWei: BIG }]);
     expect(r.hourly.providers).toEqual([]);
     expect(r.providerTotals).toEqual([]);
@@ -45,6 +49,7 @@ describe("computeRollups", () => {
     expect(r.daily.ledger.map((l) => l.bucket.toISOString())).toEqual(["2026-11-22T00:00:00.000Z", "2026-11-23T00:00:00.000Z"]);
     expect(r.hourly.entities).toHaveLength(2);
     expect(r.daily.entities).toHaveLength(2);
+    expect(r.entityTotals).toEqual([{ entityId: "agent-a", sentCount: 2, sentSumWei: 10n, receivedCount: 0, receivedSumWei: 0n, feeCount: 0, feeSumWei: 0n }]);
   });
 
   it("keys routed payments by provider address (Pattern A) or memo fingerprint (Pattern B), with all-time totals", () => {
@@ -72,6 +77,6 @@ describe("computeRollups", () => {
   });
 
   it("gives nothing for no rows", () => {
-    expect(computeRollups([])).toEqual({ hourly: { entities: [], ledger: [], providers: [] }, daily: { entities: [], ledger: [], providers: [] }, providerTotals: [] });
+    expect(computeRollups([])).toEqual({ hourly: { entities: [], ledger: [], providers: [] }, daily: { entities: [], ledger: [], providers: [] }, entityTotals: [], providerTotals: [] });
   });
 });

@@ -41,9 +41,20 @@ export interface RollupGrain {
   providers: ProviderBucketDelta[];
 }
 
+export interface EntityTotalDelta {
+  entityId: string;
+  sentCount: number;
+  sentSumWei: bigint;
+  receivedCount: number;
+  receivedSumWei: bigint;
+  feeCount: number;
+  feeSumWei: bigint;
+}
+
 export interface RollupDeltas {
   hourly: RollupGrain;
   daily: RollupGrain;
+  entityTotals: EntityTotalDelta[];
   providerTotals: ProviderTotalDelta[];
 }
 
@@ -65,6 +76,7 @@ export function computeRollups(rows: readonly EventDraft[]): RollupDeltas {
     { size: DAY_MS, entities: new Map<string, EntityBucketDelta>(), ledger: new Map<number, LedgerBucketDelta>(), providers: new Map<string, ProviderBucketDelta>() },
   ];
   const totals = new Map<string, ProviderTotalDelta>();
+  const entityTotals = new Map<string, EntityTotalDelta>();
   const seenPayments = new Set<string>();
 
   for (const r of rows) {
@@ -82,6 +94,22 @@ export function computeRollups(rows: readonly EventDraft[]): RollupDeltas {
     const routed = r.routedToAddress !== "" || r.routedFingerprint !== null;
     const providerKey = r.routedToAddress !== "" ? r.routedToAddress : r.routedFingerprint;
     const pattern = r.routedToAddress !== "" ? "address" : "fingerprint";
+
+    let et = entityTotals.get(r.agentId);
+    if (!et) {
+      et = { entityId: r.agentId, sentCount: 0, sentSumWei: 0n, receivedCount: 0, receivedSumWei: 0n, feeCount: 0, feeSumWei: 0n };
+      entityTotals.set(r.agentId, et);
+    }
+    if (r.kind === "payment_sent") {
+      et.sentCount++;
+      et.sentSumWei += r.amountWei;
+    } else if (r.kind === "payment_received") {
+      et.receivedCount++;
+      et.receivedSumWei += r.amountWei;
+    } else {
+      et.feeCount++;
+      et.feeSumWei += r.amountWei;
+    }
 
     for (const g of grains) {
       const start = Math.floor(ms / g.size) * g.size;
@@ -134,5 +162,5 @@ export function computeRollups(rows: readonly EventDraft[]): RollupDeltas {
     }
   }
   const grain = (g: (typeof grains)[number]): RollupGrain => ({ entities: [...g.entities.values()], ledger: [...g.ledger.values()], providers: [...g.providers.values()] });
-  return { hourly: grain(grains[0]!), daily: grain(grains[1]!), providerTotals: [...totals.values()] };
+  return { hourly: grain(grains[0]!), daily: grain(grains[1]!), entityTotals: [...entityTotals.values()], providerTotals: [...totals.values()] };
 }

@@ -1,10 +1,10 @@
 import type pg from "pg";
-import { PROVIDER_TOTALS_REBUILD, rollupCtes } from "./rollupSql.ts";
+import { ENTITY_TOTALS_REBUILD, PROVIDER_TOTALS_REBUILD, rollupCtes } from "./rollupSql.ts";
 
 /**
  * Recomputes every rollup bucket that overlaps [fromTs, toTs] from the `agent_events` rows of
  * `version` (whole UTC days, so hourly and daily buckets stay consistent), then the all-time totals of the providers
- * paid in those days. Call inside a transaction.
+ * paid in those days and of every entity. Call inside a transaction.
  */
 export async function rebuildRollups(client: pg.ClientBase, version: string, fromTs: Date, toTs: Date): Promise<void> {
   const bounds = [fromTs.toISOString(), toTs.toISOString()];
@@ -28,4 +28,5 @@ export async function rebuildRollups(client: pg.ClientBase, version: string, fro
     [...bounds, version],
   );
   await client.query(PROVIDER_TOTALS_REBUILD, bounds);
+  for (const statement of ENTITY_TOTALS_REBUILD) await client.query(statement);
 }

@@ -42,6 +42,19 @@ export function rollupCtes(src: string): string {
       ON CONFLICT (provider_key, bucket) DO UPDATE SET payments_count = t.payments_count + EXCLUDED.payments_count, amount_sum_wei = t.amount_sum_wei + EXCLUDED.amount_sum_wei
       RETURNING 1)`);
   }
+  // All-time totals per entity (one row each): what the `all` dashboard window reads.
+  parts.push(`ent_total AS (
+      INSERT INTO entity_activity_total AS t (entity_id, sent_count, sent_sum_wei, received_count, received_sum_wei, fee_count, fee_sum_wei)
+      SELECT agent_id,
+        count(*) FILTER (WHERE kind = 'payment_sent'), coalesce(sum(amount_wei) FILTER (WHERE kind = 'payment_sent'), 0),
+        count(*) FILTER (WHERE kind = 'payment_received'), coalesce(sum(amount_wei) FILTER (WHERE kind = 'payment_received'), 0),
+        count(*) FILTER (WHERE kind = 'fee_paid'), coalesce(sum(amount_wei) FILTER (WHERE kind = 'fee_paid'), 0)
+      FROM ${src} GROUP BY 1
+      ON CONFLICT (entity_id) DO UPDATE SET
+        sent_count = t.sent_count + EXCLUDED.sent_count, sent_sum_wei = t.sent_sum_wei + EXCLUDED.sent_sum_wei,
+        received_count = t.received_count + EXCLUDED.received_count, received_sum_wei = t.received_sum_wei + EXCLUDED.received_sum_wei,
+        fee_count = t.fee_count + EXCLUDED.fee_count, fee_sum_wei = t.fee_sum_wei + EXCLUDED.fee_sum_wei
+      RETURNING 1)`);
   // All-time totals per provider (one row each): what the gateway's provider list reads.
   parts.push(`prov_total AS (
       INSERT INTO provider_activity_total AS t (provider_key, pattern, payments_count, amount_sum_wei, first_seen, last_seen)
@@ -80,7 +93,18 @@ SELECT provider_key, pattern, n, s, f, l FROM agg WHERE n IS NOT NULL
 ON CONFLICT (provider_key) DO UPDATE SET pattern = EXCLUDED.pattern, payments_count = EXCLUDED.payments_count,
   amount_sum_wei = EXCLUDED.amount_sum_wei, first_seen = EXCLUDED.first_seen, last_seen = EXCLUDED.last_seen`;
 
+/**
+ * After a rollup rebuild: every entity's all-time totals again from its daily buckets (a rebuild only follows a
+ * rematch, so the few thousand daily rows per entity are cheap); an entity left without buckets has no row.
+ */
+export const ENTITY_TOTALS_REBUILD = [
+  "DELETE FROM entity_activity_total",
+  `INSERT INTO entity_activity_total (entity_id, sent_count, sent_sum_wei, received_count, received_sum_wei, fee_count, fee_sum_wei)
+   SELECT entity_id, sum(sent_count), sum(sent_sum_wei), sum(received_count), sum(received_sum_wei), sum(fee_count), sum(fee_sum_wei)
+   FROM entity_activity_daily GROUP BY entity_id`,
+] as const;
+
 export const ROLLUP_TABLES = [
   "entity_activity_hourly", "entity_activity_daily", "ledger_activity_hourly", "ledger_activity_daily",
-  "provider_activity_hourly", "provider_activity_daily", "provider_activity_total",
+  "provider_activity_hourly", "provider_activity_daily", "provider_activity_total", "entity_activity_total",
 ] as const;

@@ -35,6 +35,14 @@ prov_total AS (
   ON CONFLICT (provider_key) DO UPDATE SET pattern = least(t.pattern, EXCLUDED.pattern),
     payments_count = t.payments_count + EXCLUDED.payments_count, amount_sum_wei = t.amount_sum_wei + EXCLUDED.amount_sum_wei,
     first_seen = least(t.first_seen, EXCLUDED.first_seen), last_seen = greatest(t.last_seen, EXCLUDED.last_seen)
+  RETURNING 1),
+ent_total AS (
+  INSERT INTO entity_activity_total AS t (entity_id, sent_count, sent_sum_wei, received_count, received_sum_wei, fee_count, fee_sum_wei)
+  SELECT * FROM unnest($39::text[], $40::bigint[], $41::numeric[], $42::bigint[], $43::numeric[], $44::bigint[], $45::numeric[])
+  ON CONFLICT (entity_id) DO UPDATE SET
+    sent_count = t.sent_count + EXCLUDED.sent_count, sent_sum_wei = t.sent_sum_wei + EXCLUDED.sent_sum_wei,
+    received_count = t.received_count + EXCLUDED.received_count, received_sum_wei = t.received_sum_wei + EXCLUDED.received_sum_wei,
+    fee_count = t.fee_count + EXCLUDED.fee_count, fee_sum_wei = t.fee_sum_wei + EXCLUDED.fee_sum_wei
   RETURNING 1)
 SELECT 1`;
 
@@ -54,10 +62,13 @@ function grainParams(g: RollupGrain): string[] {
 /** Adds a batch's rollup deltas to every rollup table in one statement (inside the batch's transaction). */
 export async function upsertRollups(client: pg.ClientBase, deltas: RollupDeltas): Promise<void> {
   const t = deltas.providerTotals;
+  const e = deltas.entityTotals;
   await client.query(UPSERT_ROLLUPS, [
     ...grainParams(deltas.hourly),
     ...grainParams(deltas.daily),
     col(t, (x) => x.providerKey), col(t, (x) => x.pattern), col(t, (x) => x.paymentsCount), col(t, (x) => x.amountSumWei.toString()),
     col(t, (x) => iso(x.firstSeen)), col(t, (x) => iso(x.lastSeen)),
+    col(e, (x) => x.entityId), col(e, (x) => x.sentCount), col(e, (x) => x.sentSumWei.toString()), col(e, (x) => x.receivedCount),
+    col(e, (x) => x.receivedSumWei.toString()), col(e, (x) => x.feeCount), col(e, (x) => x.feeSumWei.toString()),
   ]);
 }
