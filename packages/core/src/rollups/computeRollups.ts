@@ -58,6 +58,22 @@ export interface RollupDeltas {
   providerTotals: ProviderTotalDelta[];
 }
 
+type KindCounters = Omit<EntityTotalDelta, "entityId">;
+
+/** Counts a row as sent, received or fee by its kind. */
+function addByKind(c: KindCounters, r: EventDraft): void {
+  if (r.kind === "payment_sent") {
+    c.sentCount++;
+    c.sentSumWei += r.amountWei;
+  } else if (r.kind === "payment_received") {
+    c.receivedCount++;
+    c.receivedSumWei += r.amountWei;
+  } else {
+    c.feeCount++;
+    c.feeSumWei += r.amountWei;
+  }
+}
+
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
@@ -100,16 +116,7 @@ export function computeRollups(rows: readonly EventDraft[]): RollupDeltas {
       et = { entityId: r.agentId, sentCount: 0, sentSumWei: 0n, receivedCount: 0, receivedSumWei: 0n, feeCount: 0, feeSumWei: 0n };
       entityTotals.set(r.agentId, et);
     }
-    if (r.kind === "payment_sent") {
-      et.sentCount++;
-      et.sentSumWei += r.amountWei;
-    } else if (r.kind === "payment_received") {
-      et.receivedCount++;
-      et.receivedSumWei += r.amountWei;
-    } else {
-      et.feeCount++;
-      et.feeSumWei += r.amountWei;
-    }
+    addByKind(et, r);
 
     for (const g of grains) {
       const start = Math.floor(ms / g.size) * g.size;
@@ -119,16 +126,7 @@ export function computeRollups(rows: readonly EventDraft[]): RollupDeltas {
         e = { entityId: r.agentId, bucket: new Date(start), sentCount: 0, sentSumWei: 0n, receivedCount: 0, receivedSumWei: 0n, feeCount: 0, feeSumWei: 0n };
         g.entities.set(ek, e);
       }
-      if (r.kind === "payment_sent") {
-        e.sentCount++;
-        e.sentSumWei += r.amountWei;
-      } else if (r.kind === "payment_received") {
-        e.receivedCount++;
-        e.receivedSumWei += r.amountWei;
-      } else {
-        e.feeCount++;
-        e.feeSumWei += r.amountWei;
-      }
+      addByKind(e, r);
       if (!countPayment) continue;
       let l = g.ledger.get(start);
       if (!l) {
