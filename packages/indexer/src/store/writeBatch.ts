@@ -133,7 +133,6 @@ export function eventColumns(rows: readonly EventDraft[]): string[] {
   return cols.map(toPgArray);
 }
 
-/** A batch turned into COPY text: CPU work done in Node, so it can overlap the previous write. */
 /**
  * Below this many raw logs a batch is written with two statements from parameter arrays (fewer round trips: the
  * latency of a live block matters more than throughput); from it on, by COPY (throughput: backfills).
@@ -153,7 +152,7 @@ export interface PreparedBatch {
   eventCopy: (() => Iterable<string>) | null;
 }
 
-/** COPY text lines for `raw_logs` (columns as RAW_LOG_COLUMNS); hex is lowercased, everything else is plain. */
+/** COPY text lines for `raw_logs` (columns as RAW_LOG_COLUMNS); hex is lowercased. */
 export function rawLogCopyText(logs: readonly RawLog[]): Iterable<string> {
   let lastTs = -1;
   let iso = "";
@@ -164,7 +163,8 @@ export function rawLogCopyText(logs: readonly RawLog[]): Iterable<string> {
       lastTs = l.blockTimestamp; // logs of one block share it
       iso = new Date(lastTs * 1000).toISOString();
     }
-    return `${l.blockNumber}\t${l.blockHash.toLowerCase()}\t${iso}\t${l.txHash.toLowerCase()}\t${l.txIndex}\t${l.logIndex}\t${l.address.toLowerCase()}\t${t[0] === undefined ? "\\N" : t[0].toLowerCase()}\t${t[1] === undefined ? "\\N" : t[1].toLowerCase()}\t${t[2] === undefined ? "\\N" : t[2].toLowerCase()}\t${t[3] === undefined ? "\\N" : t[3].toLowerCase()}\t${l.data.toLowerCase()}`;
+    // Text from the node is escaped like any other input: a malformed field fails its column, never shifts the row.
+    return `${l.blockNumber}\t${f(l.blockHash.toLowerCase())}\t${iso}\t${f(l.txHash.toLowerCase())}\t${l.txIndex}\t${l.logIndex}\t${f(l.address.toLowerCase())}\t${f(t[0]?.toLowerCase())}\t${f(t[1]?.toLowerCase())}\t${f(t[2]?.toLowerCase())}\t${f(t[3]?.toLowerCase())}\t${f(l.data.toLowerCase())}`;
   });
 }
 
