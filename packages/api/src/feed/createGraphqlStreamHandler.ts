@@ -11,6 +11,7 @@ import { createMaskError } from "../graphql/maskError.ts";
 import { sendError } from "../http/sendError.ts";
 import type { GraphqlContext } from "../schema/builder.ts";
 import { buildSchema } from "../schema/index.ts";
+import { releaseRequestCache } from "../schema/requestCache.ts";
 import type { FeedCore } from "./createFeed.ts";
 import { responseConnection, StreamRegistry } from "./feedConnection.ts";
 import { mapAsyncIterator } from "./mapAsyncIterator.ts";
@@ -126,9 +127,14 @@ export function createGraphqlStreamHandler(core: FeedCore | null, deps: { log: L
       const source = await createSourceEventStream(args);
       if (!(Symbol.asyncIterator in Object(source))) return source as ExecutionResult;
       const base = args.contextValue as StreamContext;
-      return mapAsyncIterator(source as AsyncIterableIterator<unknown>, (payload) =>
-        execute({ ...args, rootValue: payload, contextValue: { services: base.services, feed: base.feed, ...initContextCache() } }) as ExecutionResult,
-      );
+      return mapAsyncIterator(source as AsyncIterableIterator<unknown>, async (payload) => {
+        const contextValue: StreamContext = { services: base.services, feed: base.feed, ...initContextCache() };
+        try {
+          return (await execute({ ...args, rootValue: payload, contextValue })) as ExecutionResult;
+        } finally {
+          releaseRequestCache(contextValue);
+        }
+      });
     },
     onNext(_ctx, _req, result) {
       if (!("errors" in result) || !result.errors?.length) return;

@@ -16,6 +16,7 @@ import { createMaskError } from "./maskError.ts";
 import { readBodyBuffer } from "./readBodyBuffer.ts";
 import { runsCompiled } from "./runsCompiled.ts";
 import { useErrorNodes } from "./useErrorNodes.ts";
+import { useReleaseRequestCache } from "./useReleaseRequestCache.ts";
 
 export interface GraphqlLimits {
   maxDepth: number;
@@ -94,6 +95,7 @@ export function createGraphqlHandler(deps: {
         maxDirectives: { n: 20 },
         blockFieldSuggestion: { enabled: true },
       }),
+      useReleaseRequestCache(),
       // Queries run compiled (graphql-jit; compiled once per parsed document); mutations stay on the normal executor,
       // and subscriptions are served by the graphql-sse endpoint with graphql-js (feed/).
       ...(deps.jit === false

@@ -19,6 +19,8 @@ export interface GraphqlContext {
    * taken from the services' dashboard cache, so a cached answer is never older than one TTL (graphql/createJsonLane.ts).
    */
   freshDashboard?: boolean;
+  /** The request's loaders and memoized pages (schema/requestCache.ts), emptied when its execution is done. */
+  requestCache?: Map<object, unknown>;
 }
 
 /** Setup only: every type lives in its own module beside its fields (see schema/index.ts). */

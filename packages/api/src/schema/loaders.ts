@@ -1,48 +1,49 @@
-import { createContextCache } from "@pothos/core";
 import DataLoader from "dataloader";
 import type { EntityHead, EntityTotals, EventRecord, Page, ProviderDetail, ProviderSeen, TrendPoint, WindowStats } from "../services/types.ts";
 import type { GraphqlContext } from "./builder.ts";
+import { createRequestCache } from "./requestCache.ts";
 
-// Per-request DataLoaders shared by several fields (one instance per context object, i.e. per request).
+// Per-request DataLoaders shared by several fields (one instance per context object, i.e. per request), kept on the
+// context and released when its execution is done (requestCache.ts says why).
 // Single-field relations use the Pothos dataloader plugin (`t.loadable`) next to their field instead.
 
-export const entityLoader = createContextCache(
+export const entityLoader = createRequestCache(
   (ctx: GraphqlContext) => new DataLoader<string, EntityHead | null>((ids) => ctx.services.loadEntities(ids)),
 );
 
-export const walletsLoader = createContextCache(
+export const walletsLoader = createRequestCache(
   (ctx: GraphqlContext) => new DataLoader<string, string[]>((ids) => ctx.services.loadWallets(ids)),
 );
 
-export const lastEventAtLoader = createContextCache(
+export const lastEventAtLoader = createRequestCache(
   (ctx: GraphqlContext) => new DataLoader<string, Date | null>((ids) => ctx.services.loadLastEventAt(ids)),
 );
 
-export const windowStatsLoader = createContextCache(
+export const windowStatsLoader = createRequestCache(
   (ctx: GraphqlContext) => new DataLoader<string, WindowStats>((ids) => ctx.services.loadWindowStats(ids)),
 );
 
-export const eventLoader = createContextCache(
+export const eventLoader = createRequestCache(
   (ctx: GraphqlContext) => new DataLoader<bigint, EventRecord | null, string>((ids) => ctx.services.loadEventsByIds(ids), { cacheKeyFn: String }),
 );
 
-export const txEventsLoader = createContextCache(
+export const txEventsLoader = createRequestCache(
   (ctx: GraphqlContext) => new DataLoader<string, EventRecord[]>((hashes) => ctx.services.loadEventsByTxHash(hashes)),
 );
 
-export const providerSeenLoader = createContextCache(
+export const providerSeenLoader = createRequestCache(
   (ctx: GraphqlContext) => new DataLoader<string, ProviderSeen | null>((keys) => ctx.services.loadProviderSeen(keys)),
 );
 
-export const totalsLoader = createContextCache(
+export const totalsLoader = createRequestCache(
   (ctx: GraphqlContext) => new DataLoader<string, EntityTotals>((ids) => ctx.services.loadEntityTotals(ids)),
 );
 
-export const trendLoader = createContextCache(
+export const trendLoader = createRequestCache(
   (ctx: GraphqlContext) => new DataLoader<string, TrendPoint[]>((ids) => ctx.services.loadEntityTrend(ids)),
 );
 
-const eventPageLoaders = createContextCache(() => new Map<string, DataLoader<string, Page<EventRecord>>>());
+const eventPageLoaders = createRequestCache(() => new Map<string, DataLoader<string, Page<EventRecord>>>());
 
 /** Entities' pages of rows for one (limit, before): one statement for every entity asking the same page. */
 export function eventPageLoader(ctx: GraphqlContext, page: { limit: number; before: bigint | null }): DataLoader<string, Page<EventRecord>> {
@@ -53,7 +54,7 @@ export function eventPageLoader(ctx: GraphqlContext, page: { limit: number; befo
   return loader;
 }
 
-const providerPages = createContextCache(() => new Map<string, Promise<Page<ProviderDetail>>>());
+const providerPages = createRequestCache(() => new Map<string, Promise<Page<ProviderDetail>>>());
 
 /** A page of gateway providers, read once per request and page. */
 export function providerPage(ctx: GraphqlContext, page: { limit: number; after: string | null }): Promise<Page<ProviderDetail>> {
