@@ -2,6 +2,7 @@
 // (1) raw eth_getLogs reading alone (the ceiling here) and (2) the full indexer (fetch + decode +
 // match + store), with peak RSS. Both are measured BENCH_PASSES times (default 3) on the same chain: the ratio is the
 // median full-indexer rate over the best raw pass. Options: BENCH_LOGS (default 100,000), BENCH_MAX_LOGS (range cap).
+import { readFileSync } from "node:fs";
 import os from "node:os";
 import { createPgPool, createPrisma, ensureDatabase, loadMatchContext, loadRegistryIntoDb, migrateDeploy } from "@agent-ledger/db";
 import { parseRegistry } from "@agent-ledger/core";
@@ -41,15 +42,18 @@ try {
   // from pass to pass); the best pass is the ceiling.
   const rpc = createRpcClient(anvil.url, { timeoutMs: 120_000 });
   const rawRates: number[] = [];
+  const rawCpu: number[] = [];
   let rawLogs = 0;
   async function rawPass(): Promise<void> {
     const started = performance.now();
+    const before = readCpu();
     rawLogs = 0;
     for (let from = 0n; from <= head; from += BigInt(CHUNK)) {
       const to = from + BigInt(CHUNK) - 1n < head ? from + BigInt(CHUNK) - 1n : head;
       rawLogs += (await fetchLogs(rpc, from, to)).length;
     }
     rawRates.push(rawLogs / ((performance.now() - started) / 1000));
+    rawCpu.push(cpuBusy(before, readCpu()).busy);
   }
 
   // 3. Full indexer into a fresh database. Passes alternate: raw read, full indexer, raw read, full indexer, …
@@ -81,14 +85,21 @@ try {
       { startBlock: 0n, confirmations: 0, chunk: { initial: CHUNK, min: 1, max: 10_000, targetMs: 2_000, maxLogs: Number(process.env.BENCH_MAX_LOGS ?? 50_000) }, pollIntervalMs: 50, stopAtBlock: head },
     );
     t = performance.now();
+    const cpuBefore = readCpu();
+    const backendPid = Number((await client.query("SELECT pg_backend_pid() AS pid")).rows[0].pid);
+    const backendBefore = readProcessCpuSeconds(backendPid);
     await indexer.run(AbortSignal.timeout(600_000));
     const fullSeconds = (performance.now() - t) / 1000;
+    const cpu = cpuBusy(cpuBefore, readCpu());
+    const backendCpu = readProcessCpuSeconds(backendPid) - backendBefore;
     clearInterval(sampler);
     client.release();
     await pool.end();
     fullRates.push(indexedLogs / fullSeconds);
-    console.log(`pass ${pass + 1}: raw eth_getLogs ${rawRates[pass]!.toFixed(0)} logs/s; full indexer ${indexedLogs} logs → ${rows} rows in ${batches} batches, ` +
-      `${fullSeconds.toFixed(2)}s = ${(indexedLogs / fullSeconds).toFixed(0)} logs/s (stages: fetch ${(fetchMs / 1000).toFixed(2)}s overlapped, match ${(matchMs / 1000).toFixed(2)}s, write ${(writeMs / 1000).toFixed(2)}s)`);
+    console.log(`pass ${pass + 1}: raw eth_getLogs ${rawRates[pass]!.toFixed(0)} logs/s (CPU busy ${rawCpu[pass]!.toFixed(2)} cores); full indexer ${indexedLogs} logs → ${rows} rows in ${batches} batches, ` +
+      `${fullSeconds.toFixed(2)}s = ${(indexedLogs / fullSeconds).toFixed(0)} logs/s (stages: fetch ${(fetchMs / 1000).toFixed(2)}s overlapped, match ${(matchMs / 1000).toFixed(2)}s, write ${(writeMs / 1000).toFixed(2)}s); ` +
+      `machine CPU busy ${cpu.busy.toFixed(2)} of ${os.cpus().length} cores (iowait ${cpu.iowait.toFixed(2)}), ` +
+      `the writing PostgreSQL backend ${backendCpu.toFixed(2)} s CPU`);
   }
   await prisma.$disconnect();
 
@@ -103,4 +114,25 @@ try {
   console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(", ")}`);
 } finally {
   await anvil.stop();
+}
+
+/** The machine's CPU time counters (/proc/stat, in clock ticks): busy (user, nice, system, irq, softirq, steal), iowait, total. */
+function readCpu(): { busy: number; iowait: number; total: number } {
+  const f = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = f;
+  return { busy: user + nice + system + irq + softirq + steal, iowait, total: user + nice + system + idle + iowait + irq + softirq + steal };
+}
+
+/** Average cores busy (and in iowait) between two readings. */
+function cpuBusy(a: ReturnType<typeof readCpu>, b: ReturnType<typeof readCpu>): { busy: number; iowait: number } {
+  const cores = os.cpus().length;
+  const total = b.total - a.total || 1;
+  return { busy: ((b.busy - a.busy) / total) * cores, iowait: ((b.iowait - a.iowait) / total) * cores };
+}
+
+/** CPU seconds (user + system) a local process has used so far (/proc/<pid>/stat; 100 ticks per second on Linux). */
+function readProcessCpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime (fields 14 and 15 of stat)
 }
