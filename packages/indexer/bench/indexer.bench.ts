@@ -1,8 +1,10 @@
 // `npm run bench:indexer` — backfill ≥100,000 transfer logs from a devnet and report logs/s for
 // (1) raw eth_getLogs reading alone (the ceiling here) and (2) the full indexer (fetch + decode +
 // match + store), with peak RSS. Both are measured BENCH_PASSES times (default 3) on the same chain: the ratio is the
-// median full-indexer rate over the best raw pass. Options: BENCH_LOGS (default 100,000), BENCH_MAX_LOGS (range cap).
-import { readFileSync } from "node:fs";
+// median full-indexer rate over the best raw pass. Options: BENCH_LOGS (default 100,000), BENCH_MAX_LOGS (range cap),
+// BENCH_CPU_PROFILE (path prefix: a CPU profile of the indexer process per full pass).
+import { readFileSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import os from "node:os";
 import { createPgPool, createPrisma, ensureDatabase, loadMatchContext, loadRegistryIntoDb, migrateDeploy } from "@agent-ledger/db";
 import { parseRegistry } from "@agent-ledger/core";
@@ -85,6 +87,7 @@ try {
       { startBlock: 0n, confirmations: 0, chunk: { initial: CHUNK, min: 1, max: 10_000, targetMs: 2_000, maxLogs: Number(process.env.BENCH_MAX_LOGS ?? 50_000) }, pollIntervalMs: 50, stopAtBlock: head },
     );
     t = performance.now();
+    const profiler = process.env.BENCH_CPU_PROFILE ? await startProfiler() : null;
     const cpuBefore = readCpu();
     const backendPid = Number((await client.query("SELECT pg_backend_pid() AS pid")).rows[0].pid);
     const backendBefore = readProcessCpuSeconds(backendPid);
@@ -92,6 +95,7 @@ try {
     const fullSeconds = (performance.now() - t) / 1000;
     const cpu = cpuBusy(cpuBefore, readCpu());
     const backendCpu = readProcessCpuSeconds(backendPid) - backendBefore;
+    if (profiler) await profiler.stop(`${process.env.BENCH_CPU_PROFILE}.pass${pass + 1}.cpuprofile`);
     clearInterval(sampler);
     client.release();
     await pool.end();
@@ -135,4 +139,20 @@ function readProcessCpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime (fields 14 and 15 of stat)
+}
+
+/** BENCH_CPU_PROFILE=<path prefix>: a V8 CPU profile of this process (main thread) during each full-indexer pass. */
+async function startProfiler(): Promise<{ stop: (file: string) => Promise<void> }> {
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  return {
+    async stop(file) {
+      const { profile } = await session.post("Profiler.stop");
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+      console.log(`CPU profile written to ${file}`);
+    },
+  };
 }
