@@ -195,6 +195,24 @@ describe("indexer against a devnet", () => {
     await expectRollupsConsistent(db.url);
   });
 
+  it("refuses to extend a ledger whose newest stored block the node does not have (another chain)", async () => {
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    try {
+      const { rows: [newest] } = await admin.query("SELECT block_number::text AS n, block_hash FROM raw_logs ORDER BY block_number DESC LIMIT 1");
+      const forged = `0x${"ab".repeat(32)}`;
+      await admin.query("UPDATE raw_logs SET block_hash = $1 WHERE block_number = $2", [forged, newest.n]);
+      try {
+        await expect(indexUntil(db.url, anvil.url, await head())).rejects.toThrow(`does not have block ${newest.n} with hash ${forged}`);
+      } finally {
+        await admin.query("UPDATE raw_logs SET block_hash = $1 WHERE block_number = $2", [newest.block_hash, newest.n]);
+      }
+      await indexUntil(db.url, anvil.url, await head()); // the true hash again: accepted
+    } finally {
+      await admin.end();
+    }
+  });
+
   it("rematch re-derives the same rows (same ids) from raw logs, and applies label changes in place", async () => {
     const before = await storedRows(db.url);
     const prisma = createPrisma(db.url);

@@ -8,6 +8,7 @@ import type { RpcClient } from "../rpc/createRpcClient.ts";
 import { fetchLogs } from "../rpc/fetchLogs.ts";
 import { isLogRangeError } from "../rpc/isLogRangeError.ts";
 import { acquireAdvisoryLock } from "../store/acquireIndexerLock.ts";
+import { findNewestRawLog } from "../store/findNewestRawLog.ts";
 import { readCheckpoint } from "../store/readCheckpoint.ts";
 import { prepareBatch, writeBatch, type BatchResult } from "../store/writeBatch.ts";
 import { sleep } from "./sleep.ts";
@@ -102,14 +103,14 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
 
   /**
    * Refuses to extend a ledger built from another chain (e.g. a devnet restarted from genesis): the
-   * newest stored raw log's block must still have the same hash on the node.
+   * newest stored raw log's block (at or below the checkpoint) must still have the same hash on the node.
    */
-  async function assertSameChain(signal: AbortSignal): Promise<void> {
-    const { rows } = await client.query("SELECT block_number::text AS n, block_hash FROM raw_logs ORDER BY block_number DESC LIMIT 1");
-    if (rows.length === 0) return;
-    const block = await withRetry("eth_getBlockByNumber", () => rpc.request<{ hash: string } | null>("eth_getBlockByNumber", [`0x${BigInt(rows[0].n).toString(16)}`, false]), signal);
-    if (block?.hash.toLowerCase() !== rows[0].block_hash) {
-      throw new Error(`the node at ${rpc.url} does not have block ${rows[0].n} with hash ${rows[0].block_hash} that this database was built from: wrong chain, or a devnet restarted from genesis (use a fresh database)`);
+  async function assertSameChain(checkpointBlock: bigint | null, signal: AbortSignal): Promise<void> {
+    const newest = await findNewestRawLog(client, checkpointBlock);
+    if (!newest) return;
+    const block = await withRetry("eth_getBlockByNumber", () => rpc.request<{ hash: string } | null>("eth_getBlockByNumber", [`0x${newest.blockNumber.toString(16)}`, false]), signal);
+    if (block?.hash.toLowerCase() !== newest.blockHash) {
+      throw new Error(`the node at ${rpc.url} does not have block ${newest.blockNumber} with hash ${newest.blockHash} that this database was built from: wrong chain, or a devnet restarted from genesis (use a fresh database)`);
     }
   }
 
@@ -128,7 +129,7 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
       if (checkpoint && checkpoint.startBlock !== options.startBlock) {
         log.warn({ stored: checkpoint.startBlock.toString(), configured: options.startBlock.toString() }, "START_BLOCK differs from the stored checkpoint; resuming from the checkpoint");
       }
-      await assertSameChain(signal);
+      await assertSameChain(checkpoint ? checkpoint.lastBlock : null, signal);
       log.info({ streamId, resumeFrom: (last + 1n).toString() }, "indexer starting");
       let context = await deps.loadContext();
       let contextLoadedAt = Date.now();
