@@ -35,7 +35,7 @@ describe("useReleaseRequestCache", () => {
   it("empties the request's caches once its execution is done", async () => {
     const loader = createRequestCache(() => new Map<string, string>());
     const seen: { ctx: GraphqlContext; sizeDuring: number }[] = [];
-    const yoga = createYoga<Record<string, unknown>, GraphqlContext>({
+    const yoga = createYoga({
       schema: createSchema<GraphqlContext>({
         typeDefs: "type Query { a: String! b: String! }",
         resolvers: {
@@ -53,7 +53,7 @@ describe("useReleaseRequestCache", () => {
           },
         },
       }),
-      context: () => ({}) as GraphqlContext,
+      context: () => ({}) as Partial<GraphqlContext>,
       plugins: [useReleaseRequestCache()],
       logging: false,
     });
