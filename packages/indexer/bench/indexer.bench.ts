@@ -2,7 +2,8 @@
 // (1) raw eth_getLogs reading alone (the ceiling here) and (2) the full indexer (fetch + decode +
 // match + store), with peak RSS. Both are measured BENCH_PASSES times (default 3) on the same chain: the ratio is the
 // median full-indexer rate over the best raw pass. Options: BENCH_LOGS (default 100,000), BENCH_MAX_LOGS (range cap),
-// BENCH_CPU_PROFILE (path prefix: a CPU profile of the indexer process per full pass).
+// BENCH_CPU_PROFILE (path prefix: a CPU profile of the indexer process per full pass), BENCH_BATCHES=1 (print each
+// committed batch's size and stage times).
 import { readFileSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import os from "node:os";
@@ -82,7 +83,7 @@ try {
     const indexer = createIndexer(
       {
         rpc, client, loadContext: () => loadMatchContext(prisma, "https://explore.tempo.xyz"), log: pino({ level: "warn" }),
-        onBatch: (b) => { indexedLogs += b.logs; rows += b.result.eventsInserted; batches++; fetchMs += b.fetchMs; matchMs += b.matchMs; writeMs += b.writeMs; },
+        onBatch: (b) => { if (process.env.BENCH_BATCHES) console.log(`  batch ${b.fromBlock}-${b.toBlock}: ${b.logs} logs, fetch ${b.fetchMs.toFixed(0)} ms, match ${b.matchMs.toFixed(0)} ms, write ${b.writeMs.toFixed(0)} ms`); indexedLogs += b.logs; rows += b.result.eventsInserted; batches++; fetchMs += b.fetchMs; matchMs += b.matchMs; writeMs += b.writeMs; },
       },
       { startBlock: 0n, confirmations: 0, chunk: { initial: CHUNK, min: 1, max: 10_000, targetMs: 2_000, maxLogs: Number(process.env.BENCH_MAX_LOGS ?? 50_000) }, pollIntervalMs: 50, stopAtBlock: head },
     );
