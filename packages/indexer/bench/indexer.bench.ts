@@ -41,7 +41,8 @@ try {
   const head = await createDevnetClient({ url: anvil.url }).getBlockNumber();
   console.log(`generated ${txs} txs in blocks 1..${head} in ${((performance.now() - t) / 1000).toFixed(1)}s`);
 
-  // 2. Raw read ceiling: the same eth_getLogs calls the indexer makes, nothing else. Repeated (anvil's speed varies
+  // 2. Raw read ceiling: eth_getLogs in fixed CHUNK-block ranges (the indexer's first range size; larger ranges read
+  // slower on anvil, so this is the higher ceiling), nothing else. Repeated (anvil's speed varies
   // from pass to pass); the best pass is the ceiling.
   const rpc = createRpcClient(anvil.url, { timeoutMs: 120_000 });
   const rawRates: number[] = [];
