@@ -144,11 +144,13 @@ export function buildApp(deps: AppDeps): App {
         });
       });
       feed.start();
+      wallet.startSweeper();
       const address = server.address() as AddressInfo;
       return `http://${host}:${address.port}`;
     },
     async stop(): Promise<void> {
       ops.close();
+      await wallet.stopSweeper();
       await feed.stop(); // ends every feed stream cleanly before the connections are closed
       if (!server.listening) return;
       await new Promise<void>((resolve) => {

@@ -53,6 +53,8 @@ export const apiEnvSchema = z.object({
   EXPLORER_BASE_URL: z.union([z.literal(""), z.string().url()]).optional().transform((v) => v || undefined),
   /** Token of a wallet session when approve-init names none, and the sponsor's fee token (default pathUSD). */
   WALLET_DEFAULT_TOKEN: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be an address").default("0x20c0000000000000000000000000000000000000"),
+  /** How often payments left `reserved` by an interrupted request are settled from the chain (ms; 0 = never). */
+  WALLET_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
   /** The gas sponsor's private key (relay fee payer and payment fee payer). No default. */
   SPONSOR_PRIVATE_KEY: z.union([z.literal(""), z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x + 64 hex")]).optional().transform((v) => v || undefined),
 });

@@ -23,6 +23,7 @@ const app = buildApp({
     explorerBaseUrl: env.EXPLORER_BASE_URL,
     defaultToken: env.WALLET_DEFAULT_TOKEN as `0x${string}`,
     sponsorPrivateKey: env.SPONSOR_PRIVATE_KEY as `0x${string}` | undefined,
+    sweepIntervalMs: env.WALLET_SWEEP_INTERVAL_MS,
   },
   pool,
   log,

@@ -7,7 +7,11 @@ import { decodeEventLog, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { Abis } from "viem/tempo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createWalletChain } from "../src/wallet/chain.ts";
+import { resolveWalletConfig } from "../src/wallet/config.ts";
+import { sweepReservations } from "../src/wallet/sweepReservations.ts";
 import { indexAll } from "./support/seedDevnetLedger.ts";
+import { silentLog } from "./support/startTestApp.ts";
 import { SoftAuthenticator } from "./support/softAuthenticator.ts";
 import { call, registerUser, responses, startWalletApp, type Call, type WalletTestApp } from "./support/walletApp.ts";
 import { DEFAULT_GRANT, fund, funder, pairAgent, startPairing } from "./support/walletFlow.ts";
@@ -183,6 +187,70 @@ describe("POST /api/wallet/pay", () => {
     expect((await req("POST", "/api/wallet/pay", { headers: { authorization: "Basic abc" }, body: {} })).status).toBe(401);
     const other = await req("POST", "/api/wallet/pay", { bearer: a.bearer, body: { to: randomAddress(), amount_wei: "1", token: "0x20c0000000000000000000000000000000000001" } });
     expect([other.status, other.body.error.code]).toEqual([400, "invalid_token"]);
+  });
+});
+
+describe("the reservation sweeper (payments an interrupted request left reserved)", () => {
+  const chainFor = (rpcUrl: string) => createWalletChain(resolveWalletConfig({ rpcUrl }));
+  let pool: pg.Pool;
+  beforeAll(() => {
+    pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  });
+  afterAll(async () => {
+    await pool?.end();
+  });
+
+  async function reserved(sessionId: string, amount: bigint, row: { ageMinutes: number; txHash?: string; validBeforeMinutesAgo?: number }) {
+    const { rows } = await sql.query(
+      `INSERT INTO wallet_payments (session_id, to_address, amount_wei, token_address, status, created_at, tx_hash, valid_before)
+       VALUES ($1, $2, $3, $4, 'reserved', now() - make_interval(mins => $5), $6, now() - make_interval(mins => $7)) RETURNING id`,
+      [sessionId, randomAddress(), amount.toString(), PATH_USD, row.ageMinutes, row.txHash ?? null, row.validBeforeMinutesAgo ?? null],
+    );
+    await sql.query("UPDATE wallet_sessions SET spend_reserved_wei = spend_reserved_wei + $2 WHERE id = $1", [sessionId, amount.toString()]);
+    return rows[0].id as string;
+  }
+  const status = async (id: string) => (await sql.query("SELECT status, tx_hash, error FROM wallet_payments WHERE id = $1", [id])).rows[0];
+
+  it("settles from the chain what a crash left: mined → sent, never broadcast or expired → released; leaves in-flight payments alone", async () => {
+    const a = await paired();
+    const sid = a.token.session_id;
+    // A real payment; the hash and validBefore were stored before the broadcast.
+    const res = await req("POST", "/api/wallet/pay", { bearer: a.bearer, body: { to: randomAddress(), amount_wei: "300000" } });
+    expect(res.status).toBe(200);
+    const { rows: [sent] } = await sql.query("SELECT id, tx_hash, valid_before FROM wallet_payments WHERE session_id = $1", [sid]);
+    expect(sent.tx_hash).toBe(res.body.tx_hash);
+    expect(sent.valid_before).toBeInstanceOf(Date);
+    // As if the process died after the broadcast, before recording the outcome: back to reserved, its validBefore past.
+    await sql.query("UPDATE wallet_payments SET status = 'reserved', valid_before = now() - interval '2 minutes' WHERE id = $1", [sent.id]);
+    await sql.query("UPDATE wallet_sessions SET spend_used_wei = spend_used_wei - 300000, spend_reserved_wei = spend_reserved_wei + 300000 WHERE id = $1", [sid]);
+
+    const neverSigned = await reserved(sid, 1_000n, { ageMinutes: 11 }); // no hash, old: never broadcast
+    const expired = await reserved(sid, 2_000n, { ageMinutes: 5, txHash: `0x${"5e".repeat(32)}`, validBeforeMinutesAgo: 3 }); // never mined
+    const young = await reserved(sid, 4_000n, { ageMinutes: 1 }); // a live request may still be signing it
+    const inFlight = await reserved(sid, 8_000n, { ageMinutes: 0, txHash: `0x${"6f".repeat(32)}`, validBeforeMinutesAgo: -1 }); // valid for a minute more
+    expect(await session(sid)).toEqual({ used: "0", reserved: "315000" });
+
+    // The node cannot be reached: nothing with a hash is decided, what was never broadcast is released.
+    const offline = await sweepReservations({ db: pool, chain: chainFor("http://127.0.0.1:9"), log: silentLog }, new Date());
+    expect(offline).toEqual({ sent: 0, failed: 1, left: 2 });
+    expect((await status(neverSigned)).status).toBe("failed");
+    expect((await status(sent.id)).status).toBe("reserved");
+
+    const swept = await sweepReservations({ db: pool, chain: chainFor(anvil.url), log: silentLog }, new Date());
+    expect(swept).toEqual({ sent: 1, failed: 1, left: 0 });
+    expect(await status(sent.id)).toMatchObject({ status: "sent", tx_hash: res.body.tx_hash });
+    expect(await status(expired)).toMatchObject({ status: "failed", tx_hash: `0x${"5e".repeat(32)}` });
+    expect((await status(expired)).error).toMatch(/not mined before it expired/);
+    expect((await status(young)).status).toBe("reserved");
+    expect((await status(inFlight)).status).toBe("reserved");
+    // The mined payment counts as spent again; only the two live reservations remain reserved.
+    expect(await session(sid)).toEqual({ used: "300000", reserved: "12000" });
+
+    // Again: nothing left to settle (each row moves once).
+    expect(await sweepReservations({ db: pool, chain: chainFor(anvil.url), log: silentLog }, new Date())).toEqual({ sent: 0, failed: 0, left: 0 });
+    // Later, the young one is old enough and the in-flight one expired unmined: both released.
+    expect(await sweepReservations({ db: pool, chain: chainFor(anvil.url), log: silentLog }, new Date(Date.now() + 20 * 60_000))).toEqual({ sent: 0, failed: 2, left: 0 });
+    expect(await session(sid)).toEqual({ used: "300000", reserved: "0" });
   });
 });
 

@@ -36,6 +36,8 @@ export interface WalletOptions {
   paymentValiditySeconds?: number;
   /** Gas limit of a payment transaction (default 1,000,000; the sponsor pays only what is used). */
   paymentGas?: bigint;
+  /** How often the reservation sweeper runs (WALLET_SWEEP_INTERVAL_MS, default 60 s; 0 = never). Needs rpcUrl. */
+  sweepIntervalMs?: number;
 }
 
 export interface WalletConfig {
@@ -57,6 +59,7 @@ export interface WalletConfig {
   receiptTimeoutMs: number;
   paymentValiditySeconds: number;
   paymentGas: bigint;
+  sweepIntervalMs: number;
 }
 
 export const PATH_USD = "0x20c0000000000000000000000000000000000000" as const;
@@ -82,5 +85,6 @@ export function resolveWalletConfig(o: Partial<WalletOptions> = {}): WalletConfi
     receiptTimeoutMs: o.receiptTimeoutMs ?? 15_000,
     paymentValiditySeconds: o.paymentValiditySeconds ?? 15,
     paymentGas: o.paymentGas ?? 1_000_000n,
+    sweepIntervalMs: o.sweepIntervalMs ?? 60_000,
   };
 }

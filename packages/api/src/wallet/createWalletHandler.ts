@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import { sendError } from "../http/sendError.ts";
 import { approveFinalize, approveInit } from "./approve.ts";
 import { createWalletChain, type WalletChain } from "./chain.ts";
+import { sweepReservations } from "./sweepReservations.ts";
 import { resolveWalletConfig, type WalletOptions } from "./config.ts";
 import type { WalletContext, WalletResponse } from "./context.ts";
 import { lookupPairing, pollPairing, startPairing } from "./pairing.ts";
@@ -58,7 +59,31 @@ export function createWalletHandler(deps: WalletDeps) {
     "/api/wallet/session/revoke": { POST: (c, r) => revokeSession(c, r) },
   };
 
-  return async function handleWallet(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  // Settles reservations that an interrupted payment left behind (sweepReservations), every sweepIntervalMs.
+  let sweeper: NodeJS.Timeout | null = null;
+  let sweeping: Promise<unknown> | null = null;
+  const sweep = () => {
+    if (sweeping) return;
+    sweeping = sweepReservations(ctx, ctx.now())
+      .catch((err) => ctx.log.error({ err }, "wallet sweeper failed"))
+      .finally(() => (sweeping = null));
+  };
+
+  return Object.assign(handleWallet, {
+    /** Starts the reservation sweeper (only with a chain and a non-zero interval). */
+    startSweeper(): void {
+      if (sweeper || !config.rpcUrl || config.sweepIntervalMs <= 0) return;
+      sweeper = setInterval(sweep, config.sweepIntervalMs);
+      sweeper.unref();
+    },
+    async stopSweeper(): Promise<void> {
+      if (sweeper) clearInterval(sweeper);
+      sweeper = null;
+      await sweeping;
+    },
+  });
+
+  async function handleWallet(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = req.method ?? "GET";
     const path = url.pathname.length > 1 && url.pathname.endsWith("/") ? url.pathname.slice(0, -1) : url.pathname;
     try {
@@ -86,5 +111,5 @@ export function createWalletHandler(deps: WalletDeps) {
       deps.log.error({ err: error, path: url.pathname }, "unhandled wallet API error");
       sendError(res, 500, "internal_error", "internal error");
     }
-  };
+  }
 }

@@ -6,6 +6,8 @@ import { bearerTokenHash, loadBearerSession, SESSION_COLUMNS, type BearerSession
 import { NodeRejectedError, type WalletReceipt } from "./chain.ts";
 import type { WalletContext, WalletResponse } from "./context.ts";
 import { BodyError, readJsonObject } from "../http/readBody.ts";
+import { markPaymentFailed } from "./markPaymentFailed.ts";
+import { markPaymentSent } from "./markPaymentSent.ts";
 import { WalletError } from "./WalletError.ts";
 
 const STATE_ERRORS: Record<Exclude<WalletSessionStatus, "active">, [code: "session_revoked" | "session_expired" | "session_not_authorized", message: string]> = {
@@ -146,6 +148,9 @@ export async function pay(ctx: WalletContext, req: IncomingMessage, timing?: (t:
       feePayer: sponsor!,
     } as never);
     txHash = keccak256(raw as Hex);
+    // Durable before the broadcast: a `reserved` row without a hash was never sent, one with a hash can be looked up
+    // after validBefore (sweepReservations settles what a crashed process left).
+    await ctx.db.query("UPDATE wallet_payments SET tx_hash = $2, valid_before = to_timestamp($3) WHERE id = $1 AND status = 'reserved'", [paymentId, txHash, validBefore]);
     tSign = performance.now();
     const c0 = tSign;
     try {
@@ -166,30 +171,15 @@ export async function pay(ctx: WalletContext, req: IncomingMessage, timing?: (t:
     failure = error instanceof Error ? error.message.split("\n")[0]!.slice(0, 300) : "signing failed";
   }
 
-  // The two statements below commit asynchronously (set_config … local = this statement's transaction): losing one in a
-  // database crash can only leave the payment `reserved` — still counted against the cap — never under-count spending.
-  // The reservation above is a normal, durable commit: that is the one that must never be lost.
+  // Settling commits asynchronously (markPaymentSent): a lost update leaves the payment `reserved`, never under-counted.
   if (failure || !receipt) {
-    await ctx.db.query(
-      `WITH cfg AS (SELECT set_config('synchronous_commit', 'off', true)),
-            p AS (UPDATE wallet_payments SET status = 'failed', error = $2, tx_hash = $3, updated_at = now() WHERE id = $1 AND status = 'reserved' RETURNING session_id, amount_wei)
-       UPDATE wallet_sessions s SET spend_reserved_wei = s.spend_reserved_wei - p.amount_wei FROM p, cfg WHERE s.id = p.session_id`,
-      [paymentId, failure ?? "no receipt", txHash],
-    );
+    await markPaymentFailed(ctx.db, paymentId, failure ?? "no receipt", txHash);
     ctx.log.warn({ paymentId, sessionId: session.id, txHash, reason: failure }, "wallet: payment failed");
     timing?.({ totalMs: performance.now() - t0, chainMs });
     throw new WalletError("payment_failed", `payment failed: ${failure ?? "no receipt"}`);
   }
 
-  const done = await ctx.db.query<{ spend_used_wei: string; spend_cap_wei: string }>(
-    `WITH cfg AS (SELECT set_config('synchronous_commit', 'off', true)),
-          p AS (UPDATE wallet_payments SET status = 'sent', tx_hash = $2, updated_at = now() WHERE id = $1 AND status = 'reserved' RETURNING session_id, amount_wei)
-     UPDATE wallet_sessions s SET spend_reserved_wei = s.spend_reserved_wei - p.amount_wei, spend_used_wei = s.spend_used_wei + p.amount_wei
-       FROM p, cfg WHERE s.id = p.session_id
-     RETURNING s.spend_used_wei::text AS spend_used_wei, s.spend_cap_wei::text AS spend_cap_wei`,
-    [paymentId, receipt.transactionHash],
-  );
-  const after = done.rows[0];
+  const after = await markPaymentSent(ctx.db, paymentId, receipt.transactionHash);
   if (!after) throw new Error(`wallet payment ${paymentId} left the reserved state unexpectedly`);
   const result = {
     tx_hash: receipt.transactionHash,
@@ -199,8 +189,8 @@ export async function pay(ctx: WalletContext, req: IncomingMessage, timing?: (t:
     amount_wei: amount.toString(),
     memo: memo.memo,
     token,
-    spend_used_wei_after: after.spend_used_wei,
-    spend_cap_wei: after.spend_cap_wei,
+    spend_used_wei_after: after.spendUsedWei,
+    spend_cap_wei: after.spendCapWei,
   };
   const totalMs = performance.now() - t0;
   timing?.({ totalMs, chainMs, stages: { authMs: tAuth - t0, reserveMs: tReserve - tAuth, signMs: tSign - tReserve, finishMs: totalMs - (tSign - t0) - chainMs } });
