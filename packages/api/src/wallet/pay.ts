@@ -150,7 +150,9 @@ export async function pay(ctx: WalletContext, req: IncomingMessage, timing?: (t:
     txHash = keccak256(raw as Hex);
     // Durable before the broadcast: a `reserved` row without a hash was never sent, one with a hash can be looked up
     // after validBefore (sweepReservations settles what a crashed process left).
-    await ctx.db.query("UPDATE wallet_payments SET tx_hash = $2, valid_before = to_timestamp($3) WHERE id = $1 AND status = 'reserved'", [paymentId, txHash, validBefore]);
+    const recorded = await ctx.db.query("UPDATE wallet_payments SET tx_hash = $2, valid_before = to_timestamp($3) WHERE id = $1 AND status = 'reserved'", [paymentId, txHash, validBefore]);
+    // Not reserved any more (the sweeper released a request that stalled for minutes): never broadcast it.
+    if (recorded.rowCount !== 1) throw new Error("the reservation was released before the payment was signed");
     tSign = performance.now();
     const c0 = tSign;
     try {
