@@ -252,6 +252,29 @@ describe("the reservation sweeper (payments an interrupted request left reserved
     expect(await sweepReservations({ db: pool, chain: chainFor(anvil.url), log: silentLog }, new Date(Date.now() + 20 * 60_000))).toEqual({ sent: 0, failed: 2, left: 0 });
     expect(await session(sid)).toEqual({ used: "300000", reserved: "0" });
   });
+
+  it("a request whose reservation was released meanwhile (stalled past the cutoff) never broadcasts", async () => {
+    const a = await paired();
+    const sid = a.token.session_id;
+    const to = randomAddress();
+    // Stand-in for "the sweeper released it while this request stalled": the pre-broadcast record finds no reserved row.
+    await sql.query(`CREATE FUNCTION skip_prebroadcast() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF OLD.session_id = '${sid}' AND OLD.status = 'reserved' AND NEW.status = 'reserved' AND NEW.tx_hash IS NOT NULL THEN RETURN NULL; END IF; RETURN NEW; END $$`);
+    await sql.query("CREATE TRIGGER skip_prebroadcast BEFORE UPDATE ON wallet_payments FOR EACH ROW EXECUTE FUNCTION skip_prebroadcast()");
+    try {
+      const res = await req("POST", "/api/wallet/pay", { bearer: a.bearer, body: { to, amount_wei: "5000" } });
+      expect([res.status, res.body.error.code]).toEqual([500, "payment_failed"]);
+      expect(res.body.error.message).toMatch(/released before the payment was signed/);
+    } finally {
+      await sql.query("DROP TRIGGER skip_prebroadcast ON wallet_payments");
+      await sql.query("DROP FUNCTION skip_prebroadcast()");
+    }
+    await new Promise((r) => setTimeout(r, 300)); // anvil mines at once; give a stray broadcast time to land
+    expect(await balance(to)).toBe(0n); // nothing was sent
+    expect(await session(sid)).toEqual({ used: "0", reserved: "0" });
+    const { rows } = await sql.query("SELECT status, tx_hash FROM wallet_payments WHERE session_id = $1", [sid]);
+    expect(rows).toEqual([{ status: "failed", tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) }]);
+  });
 });
 
 describe("GET /api/wallet/session", () => {
