@@ -6,7 +6,7 @@ import type { GraphqlContext } from "./builder.ts";
  *
  * Why (measured on the gateway detail query, BENCHMARKS.md "Read API / Session 3"): with Pothos' createContextCache
  * (a module-level WeakMap per loader), the loaded rows of each request survived V8's young-generation collections
- * until a full collection: ~1.6 MB promoted per scavenge, scavenges 3× longer, ~15 % less throughput than REST's
+ * until a full collection: ~1.6 MB promoted per scavenge, scavenges 3× longer, ~20 % less throughput than REST's
  * identical work. Kept on the context, they die young like REST's (~60 KB promoted per scavenge). The execution also
  * empties the map when it is done (graphql/useReleaseRequestCache.ts), so a context that happened to be promoted
  * does not keep its rows alive either.

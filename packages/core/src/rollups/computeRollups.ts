@@ -41,15 +41,8 @@ export interface RollupGrain {
   providers: ProviderBucketDelta[];
 }
 
-export interface EntityTotalDelta {
-  entityId: string;
-  sentCount: number;
-  sentSumWei: bigint;
-  receivedCount: number;
-  receivedSumWei: bigint;
-  feeCount: number;
-  feeSumWei: bigint;
-}
+/** An entity's all-time counters: its bucket deltas without the bucket. */
+export type EntityTotalDelta = Omit<EntityBucketDelta, "bucket">;
 
 export interface RollupDeltas {
   hourly: RollupGrain;
