@@ -9,6 +9,8 @@ import { Abis } from "viem/tempo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWalletChain } from "../src/wallet/chain.ts";
 import { resolveWalletConfig } from "../src/wallet/config.ts";
+import { createWalletHandler } from "../src/wallet/createWalletHandler.ts";
+import { markPaymentFailed } from "../src/wallet/markPaymentFailed.ts";
 import { sweepReservations } from "../src/wallet/sweepReservations.ts";
 import { indexAll } from "./support/seedDevnetLedger.ts";
 import { silentLog } from "./support/startTestApp.ts";
@@ -274,6 +276,32 @@ describe("the reservation sweeper (payments an interrupted request left reserved
     expect(await session(sid)).toEqual({ used: "0", reserved: "0" });
     const { rows } = await sql.query("SELECT status, tx_hash FROM wallet_payments WHERE session_id = $1", [sid]);
     expect(rows).toEqual([{ status: "failed", tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) }]);
+  });
+
+  it("runs on its own in the API: the wallet handler sweeps every sweepIntervalMs once started, and stops", async () => {
+    const a = await paired({}, 0n);
+    const sid = a.token.session_id;
+    const stale = await reserved(sid, 7_000n, { ageMinutes: 30 }); // never signed
+    const wallet = createWalletHandler({ db: pool, log: silentLog, options: { rpcUrl: anvil.url, sweepIntervalMs: 20 } });
+    wallet.startSweeper();
+    try {
+      for (let i = 0; i < 100 && (await status(stale)).status === "reserved"; i++) await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      await wallet.stopSweeper();
+    }
+    expect((await status(stale)).status).toBe("failed");
+    expect(await session(sid)).toEqual({ used: "0", reserved: "0" });
+    // Stopped: a new stale reservation stays until the next start.
+    const later = await reserved(sid, 1_000n, { ageMinutes: 30 });
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await status(later)).status).toBe("reserved");
+    // Without a chain there is nothing to settle against: starting is a no-op.
+    const chainless = createWalletHandler({ db: pool, log: silentLog, options: { sweepIntervalMs: 20 } });
+    chainless.startSweeper();
+    await new Promise((r) => setTimeout(r, 100));
+    await chainless.stopSweeper();
+    expect((await status(later)).status).toBe("reserved");
+    await markPaymentFailed(pool, later, "test cleanup", null);
   });
 });
 
