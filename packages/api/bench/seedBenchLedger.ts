@@ -17,7 +17,7 @@ export const BENCH_CHAIN_ID = 31337;
 export const EXPLORER = "https://explore.tempo.xyz";
 export const TOKEN = "0x20c0000000000000000000000000000000000000";
 const SEED_VERSION = 1;
-const TXS_PER_BATCH = 16_000; // ~40k logs: below the indexer's CHUNK_MAX_LOGS (50k)
+const TXS_PER_BATCH = 16_000; // ~40k logs per write: seeding has no fetch to overlap, so large writes are fine
 
 const SERVICE_TOPICS = [
   "weather-api", "search-api", "llm-inference", "image-gen", "speech-to-text", "text-to-speech", "translate", "maps",

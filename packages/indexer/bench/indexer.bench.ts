@@ -1,7 +1,8 @@
 // `npm run bench:indexer` — backfill ≥100,000 transfer logs from a devnet and report logs/s for
 // (1) raw eth_getLogs reading alone (the ceiling here) and (2) the full indexer (fetch + decode +
 // match + store), with peak RSS. Both are measured BENCH_PASSES times (default 3) on the same chain: the ratio is the
-// median full-indexer rate over the best raw pass. Options: BENCH_LOGS (default 100,000), BENCH_MAX_LOGS (range cap),
+// median full-indexer rate over the best raw pass. Options: BENCH_LOGS (default 100,000), BENCH_MAX_LOGS (logs per range
+// cap, default 10,000 as the indexer's CHUNK_MAX_LOGS), BENCH_CHUNK_MAX (blocks per range cap), BENCH_TARGET_MS (range time target),
 // BENCH_CPU_PROFILE (path prefix: a CPU profile of the indexer process per full pass), BENCH_BATCHES=1 (print each
 // committed batch's size and stage times).
 import { readFileSync, writeFileSync } from "node:fs";
@@ -86,7 +87,7 @@ try {
         rpc, client, loadContext: () => loadMatchContext(prisma, "https://explore.tempo.xyz"), log: pino({ level: "warn" }),
         onBatch: (b) => { if (process.env.BENCH_BATCHES) console.log(`  batch ${b.fromBlock}-${b.toBlock}: ${b.logs} logs, fetch ${b.fetchMs.toFixed(0)} ms, match ${b.matchMs.toFixed(0)} ms, write ${b.writeMs.toFixed(0)} ms`); indexedLogs += b.logs; rows += b.result.eventsInserted; batches++; fetchMs += b.fetchMs; matchMs += b.matchMs; writeMs += b.writeMs; },
       },
-      { startBlock: 0n, confirmations: 0, chunk: { initial: CHUNK, min: 1, max: 10_000, targetMs: 2_000, maxLogs: Number(process.env.BENCH_MAX_LOGS ?? 50_000) }, pollIntervalMs: 50, stopAtBlock: head },
+      { startBlock: 0n, confirmations: 0, chunk: { initial: CHUNK, min: 1, max: Number(process.env.BENCH_CHUNK_MAX ?? 10_000), targetMs: Number(process.env.BENCH_TARGET_MS ?? 2_000), maxLogs: Number(process.env.BENCH_MAX_LOGS ?? 10_000) }, pollIntervalMs: 50, stopAtBlock: head },
     );
     t = performance.now();
     const profiler = process.env.BENCH_CPU_PROFILE ? await startProfiler() : null;

@@ -41,29 +41,16 @@ ON CONFLICT (tx_hash, log_index) DO NOTHING`;
 
 const RAW_LOG_COLUMNS = "block_number, block_hash, block_timestamp, tx_hash, tx_index, log_index, address, topic0, topic1, topic2, topic3, data";
 
-// Per-connection staging table for a batch's rows: COPY into it is cheap (temporary: no WAL, no indexes)
-// and the insert below reads it in the matcher's order. ON COMMIT DELETE ROWS empties it with each batch.
-const CREATE_BATCH_EVENTS = `
-CREATE TEMP TABLE IF NOT EXISTS batch_events (
-  ord int, ts timestamptz, agent_id text, agent_label text, agent_category text, counterparty_address text,
-  counterparty_label text, counterparty_category text, kind text, amount_wei numeric(78,0), token_address text,
-  tx_hash text, log_index int, source_block bigint, methodology_version text, routed_to_address text,
-  routed_to_label text, routed_fingerprint text, explorer_url text
-) ON COMMIT DELETE ROWS`;
-
 const EVENT_COLUMNS = `ts, agent_id, agent_label, agent_category, counterparty_address, counterparty_label, counterparty_category,
     kind, amount_wei, token_address, tx_hash, log_index, source_block, methodology_version, routed_to_address, routed_to_label,
     routed_fingerprint, explorer_url`;
 
-// Fast path: the rows alone; their rollups come from Node (computeRollups) when every row was new.
-const INSERT_EVENTS_ONLY = `
-WITH ins AS (
-  INSERT INTO agent_events (${EVENT_COLUMNS})
-  SELECT ${EVENT_COLUMNS} FROM batch_events ORDER BY ord
-  ON CONFLICT (tx_hash, log_index, agent_id, methodology_version) DO NOTHING
-  RETURNING id
-)
-SELECT count(*)::int AS n, min(id)::text AS first, max(id)::text AS last FROM ins`;
+// After a COPY of n new rows: the last id is this session's currval (the COPY's own last nextval), the first is the
+// id of the batch's first row, found by its key. Invariant: COPY evaluates the id default row by row in input order,
+// so the rows' ids follow the matcher's order (another session's nextval may leave gaps between them, never reorder).
+const COPIED_EVENT_IDS = `
+SELECT currval(pg_get_serial_sequence('agent_events', 'id'))::text AS last,
+  (SELECT id::text FROM agent_events WHERE tx_hash = $1 AND log_index = $2 AND agent_id = $3 AND methodology_version = $4) AS first`;
 
 // Small batches, and rows partly stored already: rows and their rollups in one statement from parameter arrays;
 // the rollup CTEs read exactly the rows this insert created.
@@ -168,7 +155,7 @@ export function rawLogCopyText(logs: readonly RawLog[]): Iterable<string> {
   });
 }
 
-/** COPY text lines for `batch_events`; the first field is the row's position, so ids follow the matcher's order. */
+/** COPY text lines for `agent_events` (columns as EVENT_COLUMNS), in the matcher's order. */
 export function eventCopyText(rows: readonly EventDraft[]): Iterable<string> {
   let lastMs = Number.NaN;
   let iso = "";
@@ -178,7 +165,7 @@ export function eventCopyText(rows: readonly EventDraft[]): Iterable<string> {
       lastMs = r.ts.getTime();
       iso = r.ts.toISOString();
     }
-    return `${i}\t${iso}\t${f(r.agentId)}\t${f(r.agentLabel)}\t${f(r.agentCategory)}\t${f(r.counterpartyAddress)}\t${f(r.counterpartyLabel)}\t${f(r.counterpartyCategory)}\t${f(r.kind)}\t${r.amountWei}\t${f(r.tokenAddress)}\t${f(r.txHash)}\t${r.logIndex}\t${r.sourceBlock}\t${f(r.methodologyVersion)}\t${f(r.routedToAddress)}\t${f(r.routedToLabel)}\t${f(r.routedFingerprint)}\t${f(r.explorerUrl)}`;
+    return `${iso}\t${f(r.agentId)}\t${f(r.agentLabel)}\t${f(r.agentCategory)}\t${f(r.counterpartyAddress)}\t${f(r.counterpartyLabel)}\t${f(r.counterpartyCategory)}\t${f(r.kind)}\t${r.amountWei}\t${f(r.tokenAddress)}\t${f(r.txHash)}\t${r.logIndex}\t${r.sourceBlock}\t${f(r.methodologyVersion)}\t${f(r.routedToAddress)}\t${f(r.routedToLabel)}\t${f(r.routedFingerprint)}\t${f(r.explorerUrl)}`;
   });
 }
 
@@ -206,7 +193,6 @@ async function copyIn(client: pg.ClientBase, sql: string, chunks: Iterable<strin
 }
 
 const UNIQUE_VIOLATION = "23505";
-const stagingReady = new WeakSet<pg.ClientBase>();
 
 /**
  * Stores one indexed block range atomically: raw logs, matched rows with their rollups, the checkpoint, and a NOTIFY
@@ -217,10 +203,6 @@ export async function writeBatch(
   client: pg.ClientBase,
   batch: { streamId: string; chainId: number; startBlock: bigint; previousBlock: bigint; toBlock: bigint; toBlockHash: string | null; prepared: PreparedBatch },
 ): Promise<BatchResult> {
-  if (batch.prepared.eventCopy && !stagingReady.has(client)) {
-    await client.query(CREATE_BATCH_EVENTS); // outside the transaction, so a rolled-back batch cannot undo it
-    stagingReady.add(client);
-  }
   await client.query("BEGIN");
   try {
     const { prepared } = batch;
@@ -245,14 +227,23 @@ export async function writeBatch(
       }
     }
     if (prepared.eventCopy) {
-      await copyIn(client, "COPY batch_events FROM STDIN", prepared.eventCopy());
-      // Rollups from Node are exact only if every row was inserted; otherwise (a range indexed again) the insert is
-      // undone and redone with the SQL rollup over exactly the rows it creates.
+      // COPY straight into agent_events: all rows are new or the COPY fails on the key. Rollups from Node are exact
+      // only in the first case; otherwise (a range indexed again) the savepoint is undone and the idempotent insert
+      // runs with the SQL rollup over exactly the rows it creates.
       await client.query("SAVEPOINT batch_rows");
-      events = (await client.query(INSERT_EVENTS_ONLY)).rows[0];
-      if (events.n === prepared.rows.length && prepared.rollups) {
+      let copied = true;
+      try {
+        await copyIn(client, `COPY agent_events (${EVENT_COLUMNS}) FROM STDIN`, prepared.eventCopy());
+      } catch (error) {
+        if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+        copied = false;
+      }
+      if (copied) {
         await client.query("RELEASE SAVEPOINT batch_rows");
-        await upsertRollups(client, prepared.rollups);
+        const first = prepared.rows[0]!;
+        const ids = (await client.query(COPIED_EVENT_IDS, [first.txHash, first.logIndex, first.agentId, first.methodologyVersion])).rows[0];
+        events = { n: prepared.rows.length, first: ids.first, last: ids.last };
+        if (prepared.rollups) await upsertRollups(client, prepared.rollups);
       } else {
         await client.query("ROLLBACK TO SAVEPOINT batch_rows");
         events = (await client.query(INSERT_EVENTS_WITH_ROLLUPS, eventColumns(prepared.rows))).rows[0];
