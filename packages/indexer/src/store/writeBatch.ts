@@ -194,69 +194,63 @@ async function copyIn(client: pg.ClientBase, sql: string, chunks: Iterable<strin
 
 const UNIQUE_VIOLATION = "23505";
 
+const UPSERT_CHECKPOINT = `
+INSERT INTO indexer_checkpoints (id, chain_id, start_block, last_block, last_block_hash, updated_at)
+VALUES ($1, $2, $3, $4, $5, now())
+ON CONFLICT (id) DO UPDATE SET last_block = EXCLUDED.last_block, last_block_hash = EXCLUDED.last_block_hash, updated_at = now()
+WHERE indexer_checkpoints.last_block = $6`;
+
+type Batch = { streamId: string; chainId: number; startBlock: bigint; previousBlock: bigint; toBlock: bigint; toBlockHash: string | null; prepared: PreparedBatch };
+
 /**
  * Stores one indexed block range atomically: raw logs, matched rows with their rollups, the checkpoint, and a NOTIFY
  * (delivered on commit) naming the new rows. Runs on the client that holds the indexer lock.
  * Invariant: the checkpoint moves from exactly `previousBlock` to `toBlock`, or nothing is written.
  */
-export async function writeBatch(
-  client: pg.ClientBase,
-  batch: { streamId: string; chainId: number; startBlock: bigint; previousBlock: bigint; toBlock: bigint; toBlockHash: string | null; prepared: PreparedBatch },
-): Promise<BatchResult> {
-  await client.query("BEGIN");
+export async function writeBatch(client: pg.ClientBase, batch: Batch): Promise<BatchResult> {
+  if (batch.prepared.bulk) {
+    try {
+      return await writeInTransaction(client, batch, "copy");
+    } catch (error) {
+      // A log or row of the range is stored already (the range is indexed again after a manual checkpoint reset):
+      // the COPY failed on a key and its transaction was undone. The idempotent statements below store what is
+      // missing, and their rollups count exactly the rows they insert.
+      if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+    }
+  }
+  return writeInTransaction(client, batch, "idempotent");
+}
+
+async function writeInTransaction(client: pg.ClientBase, batch: Batch, how: "copy" | "idempotent"): Promise<BatchResult> {
+  const { prepared } = batch;
+  // BEGIN and the checkpoint go out together (the driver sends the second as soon as the first completes). The
+  // checkpoint comes first so that a conflicting writer is found before any work; its row stays locked until commit.
+  const begin = client.query("BEGIN");
+  const checkpoint = client.query(UPSERT_CHECKPOINT, [
+    batch.streamId, batch.chainId, batch.startBlock.toString(), batch.toBlock.toString(), batch.toBlockHash, batch.previousBlock.toString(),
+  ]);
+  checkpoint.catch(() => {}); // awaited below unless BEGIN fails first
   try {
-    const { prepared } = batch;
+    await begin;
+    if ((await checkpoint).rowCount !== 1) throw new CheckpointConflictError(batch.streamId, batch.previousBlock);
     let rawInserted = 0;
     let events = { n: 0, first: null as string | null, last: null as string | null };
-    if (!prepared.bulk) {
-      if (prepared.logs.length) rawInserted = (await client.query(INSERT_RAW_LOGS, rawLogColumns(prepared.logs))).rowCount ?? 0;
-      if (prepared.rows.length) events = (await client.query(INSERT_EVENTS_WITH_ROLLUPS, eventColumns(prepared.rows))).rows[0];
-    }
-    if (prepared.rawLogCopy) {
-      // COPY straight into raw_logs. Logs already stored (a range indexed again after a manual checkpoint reset)
-      // violate the key; then the savepoint is undone and the idempotent insert runs.
-      await client.query("SAVEPOINT raw_logs_copy");
-      try {
-        await copyIn(client, `COPY raw_logs (${RAW_LOG_COLUMNS}) FROM STDIN`, prepared.rawLogCopy());
-        rawInserted = prepared.logs.length;
-        await client.query("RELEASE SAVEPOINT raw_logs_copy");
-      } catch (error) {
-        if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
-        await client.query("ROLLBACK TO SAVEPOINT raw_logs_copy");
-        rawInserted = (await client.query(INSERT_RAW_LOGS, rawLogColumns(prepared.logs))).rowCount ?? 0;
-      }
-    }
-    if (prepared.eventCopy) {
-      // COPY straight into agent_events: all rows are new or the COPY fails on the key. Rollups from Node are exact
-      // only in the first case; otherwise (a range indexed again) the savepoint is undone and the idempotent insert
-      // runs with the SQL rollup over exactly the rows it creates.
-      await client.query("SAVEPOINT batch_rows");
-      let copied = true;
-      try {
+    if (how === "copy") {
+      // Every log and row is new, or the COPY fails on the key (see writeBatch).
+      if (prepared.rawLogCopy) await copyIn(client, `COPY raw_logs (${RAW_LOG_COLUMNS}) FROM STDIN`, prepared.rawLogCopy());
+      rawInserted = prepared.logs.length;
+      if (prepared.eventCopy) {
         await copyIn(client, `COPY agent_events (${EVENT_COLUMNS}) FROM STDIN`, prepared.eventCopy());
-      } catch (error) {
-        if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
-        copied = false;
-      }
-      if (copied) {
-        await client.query("RELEASE SAVEPOINT batch_rows");
         const first = prepared.rows[0]!;
         const ids = (await client.query(COPIED_EVENT_IDS, [first.txHash, first.logIndex, first.agentId, first.methodologyVersion])).rows[0];
         events = { n: prepared.rows.length, first: ids.first, last: ids.last };
+        // Rollup deltas from Node are exact here: every row was inserted.
         if (prepared.rollups) await upsertRollups(client, prepared.rollups);
-      } else {
-        await client.query("ROLLBACK TO SAVEPOINT batch_rows");
-        events = (await client.query(INSERT_EVENTS_WITH_ROLLUPS, eventColumns(prepared.rows))).rows[0];
       }
+    } else {
+      if (prepared.logs.length) rawInserted = (await client.query(INSERT_RAW_LOGS, rawLogColumns(prepared.logs))).rowCount ?? 0;
+      if (prepared.rows.length) events = (await client.query(INSERT_EVENTS_WITH_ROLLUPS, eventColumns(prepared.rows))).rows[0];
     }
-    const cp = await client.query(
-      `INSERT INTO indexer_checkpoints (id, chain_id, start_block, last_block, last_block_hash, updated_at)
-       VALUES ($1, $2, $3, $4, $5, now())
-       ON CONFLICT (id) DO UPDATE SET last_block = EXCLUDED.last_block, last_block_hash = EXCLUDED.last_block_hash, updated_at = now()
-       WHERE indexer_checkpoints.last_block = $6`,
-      [batch.streamId, batch.chainId, batch.startBlock.toString(), batch.toBlock.toString(), batch.toBlockHash, batch.previousBlock.toString()],
-    );
-    if (cp.rowCount !== 1) throw new CheckpointConflictError(batch.streamId, batch.previousBlock);
     if (events.n > 0) {
       const payload: EventsNotification = { first_id: events.first!, last_id: events.last!, count: events.n, to_block: batch.toBlock.toString() };
       await client.query("SELECT pg_notify($1, $2)", [EVENTS_CHANNEL, JSON.stringify(payload)]);
