@@ -169,22 +169,12 @@ export function eventCopyText(rows: readonly EventDraft[]): Iterable<string> {
   });
 }
 
-/**
- * Raw logs in `raw_logs` key order (tx hash, log index): the key's B-tree then takes the batch's entries page by page
- * instead of at random (measured: ~25% less backend CPU for the COPY). Physical order inside one batch does not matter:
- * readers (rematch) order by block and log index, and the BRIN on block_number stays tight per batch.
- */
-function inKeyOrder(logs: readonly RawLog[]): RawLog[] {
-  return [...logs].sort((a, b) => (a.txHash < b.txHash ? -1 : a.txHash > b.txHash ? 1 : a.logIndex - b.logIndex));
-}
-
 export function prepareBatch(logs: readonly RawLog[], rows: readonly EventDraft[], options: { bulk?: boolean } = {}): PreparedBatch {
   const bulk = options.bulk ?? logs.length >= BULK_MIN_LOGS;
   if (!bulk) return { logs, rows, bulk, rollups: null, rawLogCopy: null, eventCopy: null };
-  const keyOrdered = inKeyOrder(logs);
   return {
     logs, rows, bulk, rollups: rows.length ? computeRollups(rows) : null,
-    rawLogCopy: logs.length ? () => rawLogCopyText(keyOrdered) : null, eventCopy: rows.length ? () => eventCopyText(rows) : null,
+    rawLogCopy: logs.length ? () => rawLogCopyText(logs) : null, eventCopy: rows.length ? () => eventCopyText(rows) : null,
   };
 }
 
