@@ -30,6 +30,24 @@ describe("migrations", () => {
     expect(stdout).toMatch(/No difference detected/);
   });
 
+  it("transaction hashes of raw_logs and agent_events compare byte by byte (COLLATE \"C\", set by migration only)", async () => {
+    await migrateDeploy(db.url, { quiet: true });
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        `SELECT table_name, collation_name FROM information_schema.columns
+         WHERE table_schema = 'public' AND column_name = 'tx_hash' AND table_name IN ('raw_logs', 'agent_events') ORDER BY table_name`,
+      );
+      expect(rows).toEqual([{ table_name: "agent_events", collation_name: "C" }, { table_name: "raw_logs", collation_name: "C" }]);
+      // Lookups by a text parameter and joins with parameter arrays (rematch, search) still work on the C column.
+      const found = await client.query("SELECT count(*)::int AS n FROM agent_events WHERE tx_hash = ANY($1::text[])", [["0x" + "3".repeat(64)]]);
+      expect(found.rows[0].n).toBe(0);
+    } finally {
+      await client.end();
+    }
+  });
+
   it("stores a uint256 above 2^255 exactly in NUMERIC(78,0)", async () => {
     const prisma = createPrisma(db.url);
     const max = 2n ** 256n - 1n;
