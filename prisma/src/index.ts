@@ -2,6 +2,7 @@ export { createPrisma } from "./createPrisma.ts";
 export { createPgPool } from "./createPgPool.ts";
 export { ensureDatabase } from "./ensureDatabase.ts";
 export { migrateDeploy } from "./migrateDeploy.ts";
+export { resetDatabase } from "./resetDatabase.ts";
 export { u256FromDb, u256ToDb } from "./u256.ts";
 export { Prisma, PrismaClient } from "../generated/client.ts";
 export type * from "../generated/client.ts";

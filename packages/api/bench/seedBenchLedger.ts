@@ -8,7 +8,7 @@ import {
   FEE_MANAGER_ADDRESS, SETTLEMENT_TOPIC, TRANSFER_TOPIC, TRANSFER_WITH_MEMO_TOPIC, matchLogs, parseRegistry, selectWatchedLogs,
   type RawLog,
 } from "@agent-ledger/core";
-import { createPrisma, ensureDatabase, loadMatchContext, loadRegistryIntoDb, migrateDeploy } from "@agent-ledger/db";
+import { createPrisma, ensureDatabase, loadMatchContext, loadRegistryIntoDb, migrateDeploy, resetDatabase } from "@agent-ledger/db";
 import { prepareBatch, writeBatch } from "@agent-ledger/indexer";
 import pg from "pg";
 
@@ -180,10 +180,9 @@ export async function seedBenchLedger(config: SeedConfig): Promise<SeedInfo> {
 
   const started = performance.now();
   log(`seeding ${config.rows.toLocaleString("en-US")} rows over ${config.days} days into ${new URL(config.databaseUrl).pathname.slice(1)} (fresh schema)…`);
+  await resetDatabase(config.databaseUrl);
   const admin = new pg.Client({ connectionString: config.databaseUrl });
   await admin.connect();
-  await admin.query("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
-  await migrateDeploy(config.databaseUrl, { quiet: true });
 
   const registry = buildBenchRegistry(config.agents);
   const prisma = createPrisma(config.databaseUrl);

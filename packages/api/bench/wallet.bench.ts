@@ -14,10 +14,9 @@
 // Target: overhead p99 ≤ 15 ms. Env: BENCH_WALLET_N (1000), BENCH_WALLET_SESSIONS (10), BENCH_WALLET_DATABASE_URL.
 import { randomBytes } from "node:crypto";
 import os from "node:os";
-import { ensureDatabase, migrateDeploy } from "@agent-ledger/db";
+import { resetDatabase } from "@agent-ledger/db";
 import { startAnvil } from "@agent-ledger/devnet";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import pg from "pg";
 import type { PayTiming } from "../src/wallet/pay.ts";
 import { SoftAuthenticator } from "../test/support/softAuthenticator.ts";
 import { call, startWalletApp } from "../test/support/walletApp.ts";
@@ -37,12 +36,7 @@ const load = () => os.loadavg().map((l) => l.toFixed(2)).join(", ");
 async function main() {
   console.log(`wallet bench: ${N} payments, ${SESSIONS} sessions; load ${load()}`);
   const anvil = await startAnvil();
-  await ensureDatabase(DB);
-  const admin = new pg.Client({ connectionString: DB });
-  await admin.connect();
-  await admin.query("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
-  await admin.end();
-  await migrateDeploy(DB, { quiet: true });
+  await resetDatabase(DB);
 
   const timings: PayTiming[] = [];
   const t = await startWalletApp(DB, anvil.url, {

@@ -9,14 +9,14 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import os from "node:os";
-import { createPgPool, createPrisma, ensureDatabase, loadMatchContext, loadRegistryIntoDb, migrateDeploy } from "@agent-ledger/db";
+import { createPgPool, createPrisma, loadMatchContext, loadRegistryIntoDb, resetDatabase } from "@agent-ledger/db";
 import { parseRegistry } from "@agent-ledger/core";
 import { DEV_PRIVATE_KEYS, createDevnetClient, sendBulkTransfers, startAnvil } from "@agent-ledger/devnet";
-import pg from "pg";
 import { pino } from "pino";
 import { privateKeyToAccount } from "viem/accounts";
 import { createRpcClient } from "../src/rpc/createRpcClient.ts";
 import { fetchLogs } from "../src/rpc/fetchLogs.ts";
+import { readProcessCpuSeconds } from "./readProcessCpuSeconds.ts";
 import { createIndexer } from "../src/sync/createIndexer.ts";
 
 const TARGET_LOGS = Number(process.env.BENCH_LOGS ?? 100_000);
@@ -75,12 +75,7 @@ try {
   let peakRss = process.memoryUsage().rss;
   for (let pass = 0; pass < PASSES; pass++) {
     await rawPass();
-    await ensureDatabase(BENCH_DB);
-    const admin = new pg.Client({ connectionString: BENCH_DB });
-    await admin.connect();
-    await admin.query("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
-    await admin.end();
-    await migrateDeploy(BENCH_DB, { quiet: true });
+    await resetDatabase(BENCH_DB);
     await loadRegistryIntoDb(prisma, parseRegistry({
       registry_version: 1, network: "devnet",
       entities: accounts.slice(0, WATCHED).map((a, i) => ({ id: `bench-${i}${i % 2 ? "-mpp" : ""}`, label: `Bench ${i}`, category: "bench", wallets: [a] })),
@@ -162,13 +157,6 @@ function cpuBusy(a: ReturnType<typeof readCpu>, b: ReturnType<typeof readCpu>): 
   const cores = os.cpus().length;
   const total = b.total - a.total || 1;
   return { busy: ((b.busy - a.busy) / total) * cores, iowait: ((b.iowait - a.iowait) / total) * cores };
-}
-
-/** CPU seconds (user + system) a local process has used so far (/proc/<pid>/stat; 100 ticks per second on Linux). */
-function readProcessCpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime (fields 14 and 15 of stat)
 }
 
 /** BENCH_CPU_PROFILE=<path prefix>: a V8 CPU profile of this process (main thread) during each full-indexer pass. */

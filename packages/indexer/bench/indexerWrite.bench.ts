@@ -6,12 +6,11 @@
 // from anvil's noise. Options: BENCH_REPS (default 3), BENCH_SCHEMA_SQL (SQL run after the migrations, to measure a
 // schema variant, e.g. dropping an index), BENCH_WRITE_DATABASE_URL.
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import os from "node:os";
 import { FEE_MANAGER_ADDRESS, TRANSFER_TOPIC, TRANSFER_WITH_MEMO_TOPIC, matchLogs, parseRegistry, type RawLog } from "@agent-ledger/core";
-import { createPgPool, createPrisma, ensureDatabase, loadMatchContext, loadRegistryIntoDb, migrateDeploy } from "@agent-ledger/db";
-import pg from "pg";
+import { createPgPool, createPrisma, loadMatchContext, loadRegistryIntoDb, resetDatabase } from "@agent-ledger/db";
 import { prepareBatch, writeBatch } from "../src/store/writeBatch.ts";
+import { readProcessCpuSeconds } from "./readProcessCpuSeconds.ts";
 
 const DB = process.env.BENCH_WRITE_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/agent_ledger_bench_write";
 const REPS = Number(process.env.BENCH_REPS ?? 3);
@@ -38,25 +37,13 @@ for (let i = 0; i < TXS; i++) {
   logs.push({ ...base, logIndex: logIndex + 2, topics: [TRANSFER_TOPIC, topicOf(from), topicOf(FEE_MANAGER_ADDRESS)], data: word(17n) });
 }
 
-/** CPU seconds (user + system) a local process has used so far (/proc/<pid>/stat, 100 ticks per second). */
-function processCpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, node ${process.version}; ${logs.length} logs, ${REPS} repetitions` +
   (process.env.BENCH_SCHEMA_SQL ? `; schema variant: ${process.env.BENCH_SCHEMA_SQL}` : ""));
 const prisma = createPrisma(DB);
 const backendCpu: number[] = [];
 try {
   for (let rep = 1; rep <= REPS; rep++) {
-    await ensureDatabase(DB);
-    const admin = new pg.Client({ connectionString: DB });
-    await admin.connect();
-    await admin.query("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
-    await admin.end();
-    await migrateDeploy(DB, { quiet: true });
+    await resetDatabase(DB);
     await loadRegistryIntoDb(prisma, parseRegistry({
       registry_version: 1, network: "devnet",
       entities: accounts.map((a, i) => ({ id: `bench-${i}`, label: `Bench ${i}`, category: "bench", wallets: [a] })),
@@ -69,7 +56,7 @@ try {
       await new Promise((r) => setTimeout(r, 1_500)); // let the checkpoint's writes drain
       const context = await loadMatchContext(prisma, "https://explore.tempo.xyz");
       const pid = Number((await client.query("SELECT pg_backend_pid() AS pid")).rows[0].pid);
-      const backendBefore = processCpuSeconds(pid);
+      const backendBefore = readProcessCpuSeconds(pid);
       const selfBefore = process.cpuUsage();
       const started = performance.now();
       let prepareMs = 0, writeMs = 0, rows = 0, previous = 0n;
@@ -87,7 +74,7 @@ try {
       }
       const seconds = (performance.now() - started) / 1000;
       const self = process.cpuUsage(selfBefore);
-      const backend = processCpuSeconds(pid) - backendBefore;
+      const backend = readProcessCpuSeconds(pid) - backendBefore;
       backendCpu.push(backend);
       console.log(`rep ${rep}: ${logs.length} logs, ${rows} rows in ${seconds.toFixed(2)} s (match + prepare ${(prepareMs / 1000).toFixed(2)} s, write ${(writeMs / 1000).toFixed(2)} s); ` +
         `CPU seconds: Node ${((self.user + self.system) / 1e6).toFixed(2)}, writing PostgreSQL backend ${backend.toFixed(2)}`);

@@ -17,10 +17,9 @@ import { readFileSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { generateToken, hashToken, matchLogs, sealSecret, verifyWebhook, type MatchContext, type RawLog } from "@agent-ledger/core";
-import { createPgPool, ensureDatabase, migrateDeploy } from "@agent-ledger/db";
+import { createPgPool, resetDatabase } from "@agent-ledger/db";
 import { prepareBatch, writeBatch } from "@agent-ledger/indexer";
 import { Redis } from "ioredis";
-import pg from "pg";
 import { encodeAbiParameters, encodeEventTopics, parseAbiItem, type Address } from "viem";
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -62,14 +61,7 @@ console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.total
 console.log(`config: ${WORKERS} worker process(es) × concurrency ${CONCURRENCY}, ${AGENTS * SUBS_PER_AGENT} subscriptions, latency phase ${LATENCY_RATE}/s × ${LATENCY_SECONDS}s, throughput phase offered ${OFFER}/s × ${SECONDS}s`);
 
 // ── Database: fresh schema, an owner, 100 active subscriptions ─────────────────────────────────────
-await ensureDatabase(BENCH_DB);
-{
-  const admin = new pg.Client({ connectionString: BENCH_DB });
-  await admin.connect();
-  await admin.query("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
-  await admin.end();
-}
-await migrateDeploy(BENCH_DB, { quiet: true });
+await resetDatabase(BENCH_DB);
 const pool = createPgPool(BENCH_DB, { max: 4, applicationName: "webhooks-bench" });
 const masterKey = randomBytes(32);
 const { rows: [owner] } = await pool.query(
