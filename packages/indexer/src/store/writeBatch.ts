@@ -213,8 +213,9 @@ export async function writeBatch(client: pg.ClientBase, batch: Batch): Promise<B
 
 async function writeInTransaction(client: pg.ClientBase, batch: Batch, how: "copy" | "idempotent"): Promise<BatchResult> {
   const { prepared } = batch;
-  // BEGIN and the checkpoint go out together (the driver sends the second as soon as the first completes). The
-  // checkpoint comes first so that a conflicting writer is found before any work; its row stays locked until commit.
+  // BEGIN and the checkpoint are queued together: the driver sends the second once Node has read the first's reply
+  // (so a busy main thread delays it; BENCHMARKS.md, session 5). The checkpoint comes first so that a conflicting
+  // writer is found before any work; its row stays locked until commit.
   const begin = client.query("BEGIN");
   const checkpoint = client.query(UPSERT_CHECKPOINT, [
     batch.streamId, batch.chainId, batch.startBlock.toString(), batch.toBlock.toString(), batch.toBlockHash, batch.previousBlock.toString(),
