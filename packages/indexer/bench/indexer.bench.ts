@@ -25,6 +25,11 @@ const CHUNK = Number(process.env.BENCH_CHUNK_BLOCKS ?? 4);
 const PASSES = Number(process.env.BENCH_PASSES ?? 5);
 // How many of the ten paying accounts the registry watches: 10 (the default, the worst case) stores every log; with
 // fewer, most fetched logs are filtered out before the write, as on a public chain where few wallets are watched.
+// BENCH_FETCH_AHEAD: eth_getLogs requests in flight (default: the indexer's); "a,b" alternates between passes (A/B).
+const fetchAheadFor = (pass: number): number | undefined => {
+  const values = (process.env.BENCH_FETCH_AHEAD ?? "").split(",").filter(Boolean).map(Number);
+  return values.length ? values[pass % values.length] : undefined;
+};
 const WATCHED = Number(process.env.BENCH_WATCHED ?? 10);
 if (!Number.isInteger(WATCHED) || WATCHED < 1 || WATCHED > 10) throw new Error("BENCH_WATCHED must be an integer from 1 to 10");
 
@@ -91,7 +96,7 @@ try {
         rpc, client, loadContext: () => loadMatchContext(prisma, "https://explore.tempo.xyz"), log: pino({ level: "warn" }),
         onBatch: (b) => { if (process.env.BENCH_BATCHES) console.log(`  batch ${b.fromBlock}-${b.toBlock}: ${b.logs} logs, fetch ${b.fetchMs.toFixed(0)} ms, match ${b.matchMs.toFixed(0)} ms, write ${b.writeMs.toFixed(0)} ms`); indexedLogs += b.logs; keptLogs += b.kept; rows += b.result.eventsInserted; batches++; fetchMs += b.fetchMs; matchMs += b.matchMs; writeMs += b.writeMs; },
       },
-      { startBlock: 0n, confirmations: 0, chunk: { initial: CHUNK, min: 1, max: Number(process.env.BENCH_CHUNK_MAX ?? 10_000), targetMs: Number(process.env.BENCH_TARGET_MS ?? 2_000), maxLogs: Number(process.env.BENCH_MAX_LOGS ?? 10_000) }, pollIntervalMs: 50, stopAtBlock: head },
+      { startBlock: 0n, confirmations: 0, chunk: { initial: CHUNK, min: 1, max: Number(process.env.BENCH_CHUNK_MAX ?? 10_000), targetMs: Number(process.env.BENCH_TARGET_MS ?? 2_000), maxLogs: Number(process.env.BENCH_MAX_LOGS ?? 10_000) }, pollIntervalMs: 50, stopAtBlock: head, fetchAhead: fetchAheadFor(pass) },
     );
     t = performance.now();
     const profiler = process.env.BENCH_CPU_PROFILE ? await startProfiler() : null;
@@ -111,7 +116,7 @@ try {
     client.release();
     await pool.end();
     fullRates.push(indexedLogs / fullSeconds);
-    console.log(`pass ${pass + 1}: raw eth_getLogs ${rawRates[pass]!.toFixed(0)} logs/s (CPU busy ${rawCpu[pass]!.toFixed(2)} cores = ${(rawCpu[pass]! * (rawLogs / rawRates[pass]!)).toFixed(2)} CPU s); full indexer ${indexedLogs} logs → ${keptLogs} raw logs kept, ${rows} rows, in ${batches} batches, ` +
+    console.log(`pass ${pass + 1}${fetchAheadFor(pass) ? ` (fetch ahead ${fetchAheadFor(pass)})` : ""}: raw eth_getLogs ${rawRates[pass]!.toFixed(0)} logs/s (CPU busy ${rawCpu[pass]!.toFixed(2)} cores = ${(rawCpu[pass]! * (rawLogs / rawRates[pass]!)).toFixed(2)} CPU s); full indexer ${indexedLogs} logs → ${keptLogs} raw logs kept, ${rows} rows, in ${batches} batches, ` +
       `${fullSeconds.toFixed(2)}s = ${(indexedLogs / fullSeconds).toFixed(0)} logs/s (stages: fetch ${(fetchMs / 1000).toFixed(2)}s overlapped, match ${(matchMs / 1000).toFixed(2)}s, write ${(writeMs / 1000).toFixed(2)}s); ` +
       `machine CPU busy ${cpu.busy.toFixed(2)} of ${os.cpus().length} cores (iowait ${cpu.iowait.toFixed(2)}), ` +
       `CPU seconds: indexer process ${selfCpu.toFixed(2)}, writing PostgreSQL backend ${backendCpu.toFixed(2)}, everything else (anvil, …) ${(machineCpu - selfCpu - backendCpu).toFixed(2)}, ` +

@@ -26,7 +26,7 @@ prov_${suffix} AS (
 }
 
 // The same upserts as the SQL rollup (rollupSql.ts), fed with deltas computed in Node (core's computeRollups).
-const UPSERT_ROLLUPS = `
+export const UPSERT_ROLLUPS = `
 WITH ${grainCtes("hourly", 1)},
 ${grainCtes("daily", 17)},
 prov_total AS (
@@ -59,16 +59,21 @@ function grainParams(g: RollupGrain): string[] {
   ];
 }
 
-/** Adds a batch's rollup deltas to every rollup table in one statement (inside the batch's transaction). */
-export async function upsertRollups(client: pg.ClientBase, deltas: RollupDeltas): Promise<void> {
+/** The parameters of UPSERT_ROLLUPS for a batch's deltas (array literals). */
+export function rollupParams(deltas: RollupDeltas): string[] {
   const t = deltas.providerTotals;
   const e = deltas.entityTotals;
-  await client.query(UPSERT_ROLLUPS, [
+  return [
     ...grainParams(deltas.hourly),
     ...grainParams(deltas.daily),
     col(t, (x) => x.providerKey), col(t, (x) => x.pattern), col(t, (x) => x.paymentsCount), col(t, (x) => x.amountSumWei.toString()),
     col(t, (x) => iso(x.firstSeen)), col(t, (x) => iso(x.lastSeen)),
     col(e, (x) => x.entityId), col(e, (x) => x.sentCount), col(e, (x) => x.sentSumWei.toString()), col(e, (x) => x.receivedCount),
     col(e, (x) => x.receivedSumWei.toString()), col(e, (x) => x.feeCount), col(e, (x) => x.feeSumWei.toString()),
-  ]);
+  ];
+}
+
+/** Adds a batch's rollup deltas to every rollup table in one statement (inside the batch's transaction). */
+export async function upsertRollups(client: pg.ClientBase, deltas: RollupDeltas): Promise<void> {
+  await client.query(UPSERT_ROLLUPS, rollupParams(deltas));
 }

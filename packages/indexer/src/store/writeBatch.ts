@@ -1,12 +1,12 @@
 import { computeRollups, type EventDraft, type RawLog, type RollupDeltas } from "@agent-ledger/core";
 import type pg from "pg";
-import { from as copyFrom } from "pg-copy-streams";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import { escapeLiteral } from "pg";
+import { inlineParams } from "./inlineParams.ts";
 import { rollupCtes } from "./rollupSql.ts";
+import { runScript } from "./runScript.ts";
 import { toPgArray } from "./toPgArray.ts";
 import { copyField as f, toCopyText } from "./toCopyText.ts";
-import { upsertRollups } from "./upsertRollups.ts";
+import { rollupParams, UPSERT_ROLLUPS } from "./upsertRollups.ts";
 
 export const EVENTS_CHANNEL = "agent_events";
 
@@ -44,13 +44,6 @@ const RAW_LOG_COLUMNS = "block_number, block_hash, block_timestamp, tx_hash, tx_
 const EVENT_COLUMNS = `ts, agent_id, agent_label, agent_category, counterparty_address, counterparty_label, counterparty_category,
     kind, amount_wei, token_address, tx_hash, log_index, source_block, methodology_version, routed_to_address, routed_to_label,
     routed_fingerprint, explorer_url`;
-
-// After a COPY of n new rows: the last id is this session's currval (the COPY's own last nextval), the first is the
-// id of the batch's first row, found by its key. Invariant: COPY evaluates the id default row by row in input order,
-// so the rows' ids follow the matcher's order (another session's nextval may leave gaps between them, never reorder).
-const COPIED_EVENT_IDS = `
-SELECT currval(pg_get_serial_sequence('agent_events', 'id'))::text AS last,
-  (SELECT id::text FROM agent_events WHERE tx_hash = $1 AND log_index = $2 AND agent_id = $3 AND methodology_version = $4) AS first`;
 
 // Small batches, and rows partly stored already: rows and their rollups in one statement from parameter arrays;
 // the rollup CTEs read exactly the rows this insert created.
@@ -178,10 +171,6 @@ export function prepareBatch(logs: readonly RawLog[], rows: readonly EventDraft[
   };
 }
 
-async function copyIn(client: pg.ClientBase, sql: string, chunks: Iterable<string>): Promise<void> {
-  await pipeline(Readable.from(chunks), client.query(copyFrom(sql)));
-}
-
 const UNIQUE_VIOLATION = "23505";
 
 const UPSERT_CHECKPOINT = `
@@ -200,7 +189,7 @@ type Batch = { streamId: string; chainId: number; startBlock: bigint; previousBl
 export async function writeBatch(client: pg.ClientBase, batch: Batch): Promise<BatchResult> {
   if (batch.prepared.bulk) {
     try {
-      return await writeInTransaction(client, batch, "copy");
+      return await writeByScript(client, batch);
     } catch (error) {
       // A log or row of the range is stored already (the range is indexed again after a manual checkpoint reset):
       // the COPY failed on a key and its transaction was undone. The idempotent statements below store what is
@@ -208,14 +197,77 @@ export async function writeBatch(client: pg.ClientBase, batch: Batch): Promise<B
       if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
     }
   }
-  return writeInTransaction(client, batch, "idempotent");
+  return writeIdempotent(client, batch);
 }
 
-async function writeInTransaction(client: pg.ClientBase, batch: Batch, how: "copy" | "idempotent"): Promise<BatchResult> {
+/** SQLSTATE the checkpoint claim of the COPY script raises when another writer moved the checkpoint. */
+const CHECKPOINT_CONFLICT = "AL409";
+
+const L = escapeLiteral;
+
+/**
+ * The COPY path as one script, sent in one go with its COPY data behind it (runScript): PostgreSQL works through the
+ * whole batch without waiting for this process, whose main thread meanwhile parses and matches the next range. Every
+ * round trip of a batch used to wait for that thread (BENCHMARKS.md, session 6).
+ * Order: the checkpoint is claimed first, so a conflicting writer is found before any work (its row stays locked until
+ * commit); every log and row is new, or a COPY fails on its key (see writeBatch); the rows' ids are the COPY's own
+ * nextvals, in input order (another session's nextval may leave gaps between them, never reorder them), so the batch's
+ * last id is the session's currval and its first is found by the first row's key.
+ */
+async function writeByScript(client: pg.ClientBase, batch: Batch): Promise<BatchResult> {
   const { prepared } = batch;
-  // BEGIN and the checkpoint are queued together: the driver sends the second once Node has read the first's reply
-  // (so a busy main thread delays it; BENCHMARKS.md, session 5). The checkpoint comes first so that a conflicting
-  // writer is found before any work; its row stays locked until commit.
+  const to = batch.toBlock.toString();
+  const statements = [
+    "BEGIN",
+    `DO $claim$ BEGIN
+  INSERT INTO indexer_checkpoints (id, chain_id, start_block, last_block, last_block_hash, updated_at)
+  VALUES (${L(batch.streamId)}, ${batch.chainId}, ${batch.startBlock}, ${to}, ${batch.toBlockHash === null ? "NULL" : L(batch.toBlockHash)}, now())
+  ON CONFLICT (id) DO UPDATE SET last_block = EXCLUDED.last_block, last_block_hash = EXCLUDED.last_block_hash, updated_at = now()
+  WHERE indexer_checkpoints.last_block = ${batch.previousBlock};
+  IF NOT FOUND THEN RAISE EXCEPTION 'checkpoint moved' USING ERRCODE = '${CHECKPOINT_CONFLICT}'; END IF;
+END $claim$`,
+  ];
+  const copies: Iterable<string>[] = [];
+  if (prepared.rawLogCopy) {
+    statements.push(`COPY raw_logs (${RAW_LOG_COLUMNS}) FROM STDIN`);
+    copies.push(prepared.rawLogCopy());
+  }
+  const first = prepared.rows[0];
+  if (prepared.eventCopy && first) {
+    statements.push(`COPY agent_events (${EVENT_COLUMNS}) FROM STDIN`);
+    copies.push(prepared.eventCopy());
+    statements.push(`WITH ids AS (
+  SELECT (SELECT id::text FROM agent_events WHERE tx_hash = ${L(first.txHash)} AND log_index = ${first.logIndex}
+            AND agent_id = ${L(first.agentId)} AND methodology_version = ${L(first.methodologyVersion)}) AS first,
+         currval(pg_get_serial_sequence('agent_events', 'id'))::text AS last)
+SELECT first, last, pg_notify(${L(EVENTS_CHANNEL)},
+  json_build_object('first_id', first, 'last_id', last, 'count', ${prepared.rows.length}, 'to_block', ${L(to)})::text) FROM ids`);
+    // Rollup deltas from Node are exact here: every row is inserted, or the script fails.
+    if (prepared.rollups) statements.push(inlineParams(UPSERT_ROLLUPS, rollupParams(prepared.rollups)));
+  }
+  statements.push("COMMIT");
+  let rows;
+  try {
+    rows = await runScript(client, statements.join(";\n"), copies);
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    if ((error as { code?: string }).code === CHECKPOINT_CONFLICT) throw new CheckpointConflictError(batch.streamId, batch.previousBlock);
+    throw error;
+  }
+  const ids = first ? rows[0]! : null;
+  return {
+    rawLogsInserted: prepared.logs.length,
+    eventsInserted: prepared.rows.length,
+    firstEventId: ids ? BigInt(ids[0]!) : null,
+    lastEventId: ids ? BigInt(ids[1]!) : null,
+  };
+}
+
+/** Parameter arrays and ON CONFLICT: small batches, and ranges some of whose logs or rows are stored already. */
+async function writeIdempotent(client: pg.ClientBase, batch: Batch): Promise<BatchResult> {
+  const { prepared } = batch;
+  // BEGIN and the checkpoint are queued together (the driver sends the second once it has read the first's reply).
+  // The checkpoint comes first so that a conflicting writer is found before any work; its row stays locked until commit.
   const begin = client.query("BEGIN");
   const checkpoint = client.query(UPSERT_CHECKPOINT, [
     batch.streamId, batch.chainId, batch.startBlock.toString(), batch.toBlock.toString(), batch.toBlockHash, batch.previousBlock.toString(),
@@ -226,22 +278,8 @@ async function writeInTransaction(client: pg.ClientBase, batch: Batch, how: "cop
     if ((await checkpoint).rowCount !== 1) throw new CheckpointConflictError(batch.streamId, batch.previousBlock);
     let rawInserted = 0;
     let events = { n: 0, first: null as string | null, last: null as string | null };
-    if (how === "copy") {
-      // Every log and row is new, or the COPY fails on the key (see writeBatch).
-      if (prepared.rawLogCopy) await copyIn(client, `COPY raw_logs (${RAW_LOG_COLUMNS}) FROM STDIN`, prepared.rawLogCopy());
-      rawInserted = prepared.logs.length;
-      if (prepared.eventCopy) {
-        await copyIn(client, `COPY agent_events (${EVENT_COLUMNS}) FROM STDIN`, prepared.eventCopy());
-        const first = prepared.rows[0]!;
-        const ids = (await client.query(COPIED_EVENT_IDS, [first.txHash, first.logIndex, first.agentId, first.methodologyVersion])).rows[0];
-        events = { n: prepared.rows.length, first: ids.first, last: ids.last };
-        // Rollup deltas from Node are exact here: every row was inserted.
-        if (prepared.rollups) await upsertRollups(client, prepared.rollups);
-      }
-    } else {
-      if (prepared.logs.length) rawInserted = (await client.query(INSERT_RAW_LOGS, rawLogColumns(prepared.logs))).rowCount ?? 0;
-      if (prepared.rows.length) events = (await client.query(INSERT_EVENTS_WITH_ROLLUPS, eventColumns(prepared.rows))).rows[0];
-    }
+    if (prepared.logs.length) rawInserted = (await client.query(INSERT_RAW_LOGS, rawLogColumns(prepared.logs))).rowCount ?? 0;
+    if (prepared.rows.length) events = (await client.query(INSERT_EVENTS_WITH_ROLLUPS, eventColumns(prepared.rows))).rows[0];
     if (events.n > 0) {
       const payload: EventsNotification = { first_id: events.first!, last_id: events.last!, count: events.n, to_block: batch.toBlock.toString() };
       await client.query("SELECT pg_notify($1, $2)", [EVENTS_CHANNEL, JSON.stringify(payload)]);

@@ -25,6 +25,8 @@ export interface IndexerOptions {
   contextTtlMs?: number;
   /** Keep every fetched log in raw_logs, not only those of transactions touching a watched wallet. */
   storeAllLogs?: boolean;
+  /** eth_getLogs requests kept in flight ahead of the range being matched (default 2). */
+  fetchAhead?: number;
   /** Stop once the checkpoint reaches this block (benchmarks, tests). */
   stopAtBlock?: bigint;
 }
@@ -56,6 +58,8 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
   const version = options.methodologyVersion ?? CURRENT_METHODOLOGY_VERSION;
   const contextTtlMs = options.contextTtlMs ?? 10_000;
   let chunkSize = options.chunk.initial;
+  const fetchAheadCount = options.fetchAhead ?? 2;
+  if (!Number.isInteger(fetchAheadCount) || fetchAheadCount < 1) throw new RangeError("fetchAhead must be an integer ≥ 1");
 
   async function withRetry<T>(what: string, fn: () => Promise<T>, signal: AbortSignal): Promise<T> {
     for (let attempt = 1; ; attempt++) {
@@ -76,29 +80,39 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
     return options.stopAtBlock !== undefined && options.stopAtBlock < head ? options.stopAtBlock : head;
   }
 
-  async function fetchRange(from: bigint, head: bigint, signal: AbortSignal): Promise<Fetched> {
-    for (let attempt = 1; ; attempt++) {
-      const to = from + BigInt(chunkSize) - 1n < head ? from + BigInt(chunkSize) - 1n : head;
-      const started = performance.now();
+  /**
+   * The logs of exactly [from, to], fetched in `chunkSize` pieces: a range the node refuses as too large is split
+   * (and later ranges start smaller); any other failure is retried with backoff. Nothing is skipped.
+   */
+  async function fetchRange(from: bigint, to: bigint, signal: AbortSignal): Promise<Fetched> {
+    const started = performance.now();
+    let logs: RawLog[] = [];
+    let cursor = from;
+    for (let attempt = 1; cursor <= to; ) {
+      const end = cursor + BigInt(chunkSize) - 1n < to ? cursor + BigInt(chunkSize) - 1n : to;
+      const pieceStarted = performance.now();
       try {
-        const logs = await fetchLogs(rpc, from, to);
-        const fetchMs = performance.now() - started;
-        chunkSize = nextChunkSize(chunkSize, { type: "ok", elapsedMs: fetchMs, logCount: logs.length }, options.chunk);
-        return { from, to, logs, fetchMs };
+        const piece = await fetchLogs(rpc, cursor, end);
+        chunkSize = nextChunkSize(chunkSize, { type: "ok", elapsedMs: performance.now() - pieceStarted, logCount: piece.length }, options.chunk);
+        logs = logs.length === 0 ? piece : logs.concat(piece);
+        cursor = end + 1n;
+        attempt = 1;
       } catch (error) {
         if (signal.aborted) throw error;
         if (isLogRangeError(error) && chunkSize > options.chunk.min) {
           const smaller = nextChunkSize(chunkSize, { type: "too_large" }, options.chunk);
-          log.info({ from: from.toString(), to: to.toString(), chunkSize, next: smaller }, "range refused by the node; shrinking");
+          log.info({ from: cursor.toString(), to: end.toString(), chunkSize, next: smaller }, "range refused by the node; shrinking");
           chunkSize = smaller;
           continue;
         }
         const delay = getBackoffDelay(attempt, { baseMs: 250, maxMs: 30_000, random: Math.random() });
-        log.warn({ err: (error as Error).message, from: from.toString(), to: to.toString(), attempt, retryInMs: delay }, "eth_getLogs failed; retrying the same range");
+        log.warn({ err: (error as Error).message, from: cursor.toString(), to: end.toString(), attempt, retryInMs: delay }, "eth_getLogs failed; retrying the same range");
+        attempt++;
         await sleep(delay, signal);
         if (signal.aborted) throw error;
       }
     }
+    return { from, to, logs, fetchMs: performance.now() - started };
   }
 
   /**
@@ -148,15 +162,26 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
           context = await deps.loadContext();
           contextLoadedAt = Date.now();
         }
-        // Three stages overlap: the node serves range N+1 while Node matches and serializes range N
-        // while PostgreSQL writes range N-1. Writes stay strictly sequential and in block order.
-        let inflight: Promise<Fetched> | null = fetchRange(last + 1n, head, signal);
+        // Three stages overlap: the node serves the next ranges (up to `fetchAhead` requests in flight) while Node
+        // matches range N while PostgreSQL writes range N-1. Writes stay strictly sequential and in block order.
+        // Invariant: the queued ranges are consecutive and end at `nextFrom - 1`; each one is fetched whole.
+        const queue: Promise<Fetched>[] = [];
+        let nextFrom = last + 1n;
+        const fetchAhead = () => {
+          while (queue.length < fetchAheadCount && nextFrom <= head) {
+            const to = nextFrom + BigInt(chunkSize) - 1n < head ? nextFrom + BigInt(chunkSize) - 1n : head;
+            const request = fetchRange(nextFrom, to, signal);
+            request.catch(() => {}); // surfaced when awaited; avoid an unhandled rejection on shutdown
+            queue.push(request);
+            nextFrom = to + 1n;
+          }
+        };
+        fetchAhead();
         let writing: Promise<void> | null = null;
         let writtenUpTo = last;
-        while (inflight && !signal.aborted) {
-          const fetched: Fetched = await inflight;
-          inflight = fetched.to < head ? fetchRange(fetched.to + 1n, head, signal) : null;
-          inflight?.catch(() => {}); // surfaced when awaited; avoid an unhandled rejection on shutdown
+        while (queue.length > 0 && !signal.aborted) {
+          const fetched: Fetched = await queue.shift()!;
+          fetchAhead();
           const matchStarted = performance.now();
           const kept = options.storeAllLogs ? fetched.logs : selectWatchedLogs(fetched.logs, (a) => context.wallets.has(a));
           const rows = matchLogs(kept, context, version);
@@ -184,7 +209,7 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
           writing.catch(() => {}); // awaited above or below; this only avoids an unhandled rejection
         }
         if (writing) await writing;
-        if (inflight) await inflight.catch(() => {});
+        await Promise.allSettled(queue);
       }
       log.info({ lastBlock: last.toString() }, "indexer stopped");
     } catch (error) {
