@@ -68,6 +68,7 @@ describe("indexer against an unreliable, range-limited RPC", () => {
   let anvil: AnvilInstance;
   let direct: Awaited<ReturnType<typeof createTestDatabase>>;
   let viaProxy: Awaited<ReturnType<typeof createTestDatabase>>;
+  let ahead: Awaited<ReturnType<typeof createTestDatabase>>;
   const registry = {
     registry_version: 1,
     network: "devnet",
@@ -78,13 +79,13 @@ describe("indexer against an unreliable, range-limited RPC", () => {
   };
 
   beforeAll(async () => {
-    [anvil, direct, viaProxy] = await Promise.all([startAnvil(), createTestDatabase(), createTestDatabase()]);
+    [anvil, direct, viaProxy, ahead] = await Promise.all([startAnvil(), createTestDatabase(), createTestDatabase(), createTestDatabase()]);
     for (let i = 0; i < 20; i++) await sendBulkTransfers({ rpcUrl: anvil.url, count: 2, senders, recipients, withMemo: i % 2 === 0, batchSize: 2 });
-    await Promise.all([loadRegistry(direct.url, registry), loadRegistry(viaProxy.url, registry)]);
+    await Promise.all([loadRegistry(direct.url, registry), loadRegistry(viaProxy.url, registry), loadRegistry(ahead.url, registry)]);
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.allSettled([anvil?.stop(), direct?.drop(), viaProxy?.drop()]);
+    await Promise.allSettled([anvil?.stop(), direct?.drop(), viaProxy?.drop(), ahead?.drop()]);
   });
 
   it("shrinks refused ranges, retries outages, and skips nothing", async () => {
@@ -105,5 +106,27 @@ describe("indexer against an unreliable, range-limited RPC", () => {
     expect(proxy.stats.outages).toBeGreaterThan(0);
     expect(messages).toContain("range refused by the node; shrinking");
     expect(messages.some((m) => m.endsWith("failed; retrying") || m === "eth_getLogs failed; retrying the same range")).toBe(true);
+  }, 120_000);
+
+  it("ranges requested ahead and then refused are split and still written whole, consecutively", async () => {
+    // Three 8-block ranges are requested before the node's refusal shrinks the range size: each is fetched in pieces
+    // of at most MAX_RANGE blocks and still becomes one batch; the batches tile [0, head] with no gap or overlap.
+    const head = await createDevnetClient({ url: anvil.url }).getBlockNumber();
+    const proxy = await startFaultyProxy(anvil.url);
+    const batches: [bigint, bigint][] = [];
+    try {
+      await indexUntil(ahead.url, proxy.url, head, { chunk: { initial: 8, min: 1, max: 8 }, fetchAhead: 3, onBatch: (b) => batches.push([b.fromBlock, b.toBlock]) });
+    } finally {
+      await proxy.close();
+    }
+    if ((await rows(direct.url)).length === 0) await indexUntil(direct.url, anvil.url, head);
+    expect(await rows(ahead.url)).toEqual(await rows(direct.url));
+    expect(proxy.stats.refusedRanges).toBeGreaterThan(0);
+    expect(batches[0]![0]).toBe(0n);
+    expect(batches.at(-1)![1]).toBe(head);
+    for (let i = 1; i < batches.length; i++) expect(batches[i]![0]).toBe(batches[i - 1]![1] + 1n);
+    const firstThree = batches.slice(0, 3);
+    expect(firstThree.map(([from, to]) => to - from + 1n)).toEqual(firstThree.map(([from]) => (from + 7n <= head ? 8n : head - from + 1n)));
+    expect(firstThree[0]![1] - firstThree[0]![0] + 1n).toBeGreaterThan(MAX_RANGE);
   }, 120_000);
 });
