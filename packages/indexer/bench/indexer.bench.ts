@@ -9,6 +9,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import os from "node:os";
+import { PerformanceObserver } from "node:perf_hooks";
 import { createPgPool, createPrisma, loadMatchContext, loadRegistryIntoDb, resetDatabase } from "@agent-ledger/db";
 import { parseRegistry } from "@agent-ledger/core";
 import { DEV_PRIVATE_KEYS, createDevnetClient, sendBulkTransfers, startAnvil } from "@agent-ledger/devnet";
@@ -109,6 +110,9 @@ try {
     await client.query("CHECKPOINT"); // the fresh schema's writes are flushed before, not during, the pass
     await settle();
     const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 50);
+    let gcMs = 0; // the indexer process's GC pauses (main thread) during the pass
+    const gcObserver = new PerformanceObserver((list) => { for (const e of list.getEntries()) gcMs += e.duration; });
+    gcObserver.observe({ entryTypes: ["gc"] });
     let indexedLogs = 0, keptLogs = 0, rows = 0, batches = 0, fetchMs = 0, matchMs = 0, writeMs = 0;
     const indexer = createIndexer(
       {
@@ -132,13 +136,14 @@ try {
     const machineCpu = cpu.busy * fullSeconds;
     if (profiler) await profiler.stop(`${process.env.BENCH_CPU_PROFILE}.pass${pass + 1}.cpuprofile`);
     clearInterval(sampler);
+    gcObserver.disconnect();
     client.release();
     await pool.end();
     fullRates.push(indexedLogs / fullSeconds);
     console.log(`pass ${pass + 1}${fetchAheadFor(pass) ? ` (fetch ahead ${fetchAheadFor(pass)})` : ""}: raw eth_getLogs ${rawRates[pass]!.toFixed(0)} logs/s (${rawDetail[pass]}; CPU busy ${rawCpu[pass]!.toFixed(2)} cores = ${(rawCpu[pass]! * (rawLogs / rawRates[pass]!)).toFixed(2)} CPU s); full indexer ${indexedLogs} logs → ${keptLogs} raw logs kept, ${rows} rows, in ${batches} batches, ` +
       `${fullSeconds.toFixed(2)}s = ${(indexedLogs / fullSeconds).toFixed(0)} logs/s (stages: fetch ${(fetchMs / 1000).toFixed(2)}s overlapped, match ${(matchMs / 1000).toFixed(2)}s, write ${(writeMs / 1000).toFixed(2)}s); ` +
       `machine CPU busy ${cpu.busy.toFixed(2)} of ${os.cpus().length} cores (iowait ${cpu.iowait.toFixed(2)}), ` +
-      `CPU seconds: indexer process ${selfCpu.toFixed(2)}, writing PostgreSQL backend ${backendCpu.toFixed(2)}, everything else (anvil, …) ${(machineCpu - selfCpu - backendCpu).toFixed(2)}, ` +
+      `CPU seconds: indexer process ${selfCpu.toFixed(2)} (GC pauses ${(gcMs / 1000).toFixed(2)}), writing PostgreSQL backend ${backendCpu.toFixed(2)}, everything else (anvil, …) ${(machineCpu - selfCpu - backendCpu).toFixed(2)}, ` +
       `total ${machineCpu.toFixed(2)} (${os.cpus().length} cores cannot do that in under ${(machineCpu / os.cpus().length).toFixed(2)} s)`);
   }
   await prisma.$disconnect();
