@@ -136,3 +136,26 @@ describe("prepareBatch", () => {
     expect(prepareBatch([...small, log(9, 0)], []).bulk).toBe(true);
   });
 });
+
+describe("writeBatch, COPY path, with outside text in the checkpoint", () => {
+  it("a stream id and block hash holding quotes, backslashes and the script's quoting tag are stored as given", async () => {
+    const db = await createTestDatabase();
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const streamId = "s'$claim$;--\\";
+      const hash = "0x'$claim$ $claim0$); DROP TABLE raw_logs; --";
+      const logs = [log(1, 0)];
+      const rows = [row(logs[0]!, "payment_sent", "Agent A")];
+      const result = await writeBatch(client, { streamId, chainId: 1, startBlock: 1n, previousBlock: 0n, toBlock: 1n, toBlockHash: hash, prepared: prepareBatch(logs, rows, { bulk: true }) });
+      expect(result).toMatchObject({ rawLogsInserted: 1, eventsInserted: 1 });
+      expect((await client.query("SELECT id, last_block::int, last_block_hash FROM indexer_checkpoints")).rows).toEqual([{ id: streamId, last_block: 1, last_block_hash: hash }]);
+      await expect(writeBatch(client, { streamId, chainId: 1, startBlock: 1n, previousBlock: 0n, toBlock: 2n, toBlockHash: hash, prepared: prepareBatch([log(2, 0)], [], { bulk: true }) }))
+        .rejects.toBeInstanceOf(CheckpointConflictError);
+      expect((await client.query("SELECT count(*)::int AS n FROM raw_logs")).rows[0].n).toBe(1);
+    } finally {
+      await client.end();
+      await db.drop();
+    }
+  });
+});

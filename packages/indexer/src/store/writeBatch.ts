@@ -206,6 +206,16 @@ const CHECKPOINT_CONFLICT = "AL409";
 const L = escapeLiteral;
 
 /**
+ * `body` dollar-quoted with a tag it does not contain: the body holds literals of outside text (the block hash comes
+ * from the node), which must not be able to end the quoting.
+ */
+function dollarQuote(body: string): string {
+  let tag = "$claim$";
+  for (let i = 0; body.includes(tag); i++) tag = `$claim${i}$`;
+  return `${tag}${body}${tag}`;
+}
+
+/**
  * The COPY path as one script, sent in one go with its COPY data behind it (runScript): PostgreSQL works through the
  * whole batch without waiting for this process, whose main thread meanwhile parses and matches the next range. Every
  * round trip of a batch used to wait for that thread (BENCHMARKS.md, session 6).
@@ -219,13 +229,13 @@ async function writeByScript(client: pg.ClientBase, batch: Batch): Promise<Batch
   const to = batch.toBlock.toString();
   const statements = [
     "BEGIN",
-    `DO $claim$ BEGIN
+    `DO ${dollarQuote(`BEGIN
   INSERT INTO indexer_checkpoints (id, chain_id, start_block, last_block, last_block_hash, updated_at)
   VALUES (${L(batch.streamId)}, ${batch.chainId}, ${batch.startBlock}, ${to}, ${batch.toBlockHash === null ? "NULL" : L(batch.toBlockHash)}, now())
   ON CONFLICT (id) DO UPDATE SET last_block = EXCLUDED.last_block, last_block_hash = EXCLUDED.last_block_hash, updated_at = now()
   WHERE indexer_checkpoints.last_block = ${batch.previousBlock};
   IF NOT FOUND THEN RAISE EXCEPTION 'checkpoint moved' USING ERRCODE = '${CHECKPOINT_CONFLICT}'; END IF;
-END $claim$`,
+END`)}`,
   ];
   const copies: Iterable<string>[] = [];
   if (prepared.rawLogCopy) {
