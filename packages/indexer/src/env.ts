@@ -20,6 +20,8 @@ export const indexerEnvSchema = z.object({
   CHUNK_TARGET_MS: int(2_000, 1),
   /** Batch size cap: smaller batches overlap better (fetch, match, write) and cost PostgreSQL less per log (BENCHMARKS.md). */
   CHUNK_MAX_LOGS: int(10_000, 1),
+  /** eth_getLogs requests kept in flight during a backfill; 1 for a rate-limited RPC provider. */
+  FETCH_AHEAD: int(2, 1),
   /** 1: keep every fetched log in raw_logs (re-matching can then find a newly watched entity's history). */
   STORE_ALL_LOGS: z.enum(["0", "1"]).default("0").transform((v) => v === "1"),
   POLL_INTERVAL_MS: int(500, 10),

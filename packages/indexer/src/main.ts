@@ -38,6 +38,7 @@ try {
         chunk: { initial: env.CHUNK_INITIAL_BLOCKS, min: env.CHUNK_MIN_BLOCKS, max: env.CHUNK_MAX_BLOCKS, targetMs: env.CHUNK_TARGET_MS, maxLogs: env.CHUNK_MAX_LOGS },
         pollIntervalMs: env.POLL_INTERVAL_MS,
         storeAllLogs: env.STORE_ALL_LOGS,
+        fetchAhead: env.FETCH_AHEAD,
         stopAtBlock: process.env.INDEXER_STOP_AT_BLOCK ? BigInt(process.env.INDEXER_STOP_AT_BLOCK) : undefined,
       },
     );
