@@ -50,8 +50,9 @@ interface Fetched {
 
 /**
  * The indexer: backfills from the checkpoint (or `startBlock`) in adaptive `eth_getLogs` ranges, then
- * follows the head `confirmations` blocks behind. The next range is fetched while the current one is
- * written. RPC failures are retried with backoff forever: a range is never skipped.
+ * follows the head `confirmations` blocks behind. The next ranges are fetched (`fetchAhead` requests in
+ * flight) while the current one is matched and the previous one written. RPC failures are retried with
+ * backoff forever: a range is never skipped.
  */
 export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
   const { rpc, client, log } = deps;
