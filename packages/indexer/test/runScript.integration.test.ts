@@ -58,4 +58,17 @@ describe("runScript", () => {
     expect((await client.query("SELECT count(*)::int AS n FROM a WHERE n >= 600")).rows[0].n).toBe(0);
     expect((await client.query("SELECT 2 AS two")).rows[0].two).toBe(2);
   });
+
+  it("a copy that throws while its text is produced fails the COPY on the server (no hang) and rejects with that error", async () => {
+    const broken = (function* () {
+      yield "800\tfirst\n";
+      throw new RangeError("Invalid time value");
+    })();
+    const script = ["BEGIN", "COPY a (n, s) FROM STDIN", "COPY b (n, s) FROM STDIN", "COMMIT"].join(";\n");
+    await expect(runScript(client, script, [broken, lines(3000, 3001, "z")])).rejects.toThrow("Invalid time value");
+    await client.query("ROLLBACK");
+    const counts = (await client.query("SELECT (SELECT count(*) FROM a WHERE n >= 800)::int AS a, (SELECT count(*) FROM b WHERE n >= 3000)::int AS b")).rows[0];
+    expect(counts).toEqual({ a: 0, b: 0 });
+    expect((await runScript(client, "SELECT 'still here'"))).toEqual([["still here"]]);
+  });
 });

@@ -5,6 +5,7 @@ export type ScriptRows = (string | null)[][];
 
 const COPY_DATA = 0x64; // 'd'
 const COPY_DONE = Buffer.from([0x63, 0, 0, 0, 4]); // 'c', length 4
+const COPY_FAIL = 0x66; // 'f', then a length and a NUL-terminated message
 
 /** The part of pg's Connection a submittable uses. */
 interface Connection {
@@ -26,6 +27,7 @@ interface Connection {
 class Script {
   private readonly rows: ScriptRows = [];
   private settled = false;
+  private failure: unknown = undefined;
   readonly done: Promise<ScriptRows>;
   private resolve!: (rows: ScriptRows) => void;
   private reject!: (error: unknown) => void;
@@ -40,16 +42,30 @@ class Script {
   submit(connection: Connection): void {
     connection.query(this.sql);
     const socket = connection.stream;
-    for (const copy of this.copies) {
-      for (const chunk of copy) {
-        const payload = Buffer.from(chunk, "utf8");
-        const header = Buffer.allocUnsafe(5);
-        header[0] = COPY_DATA;
-        header.writeUInt32BE(payload.length + 4, 1);
-        socket.write(header);
-        socket.write(payload);
+    try {
+      for (const copy of this.copies) {
+        for (const chunk of copy) {
+          const payload = Buffer.from(chunk, "utf8");
+          const header = Buffer.allocUnsafe(5);
+          header[0] = COPY_DATA;
+          header.writeUInt32BE(payload.length + 4, 1);
+          socket.write(header);
+          socket.write(payload);
+        }
+        socket.write(COPY_DONE);
       }
-      socket.write(COPY_DONE);
+    } catch (error) {
+      // The COPY text could not be produced (e.g. a value no format accepts). A COPY left without its CopyDone
+      // would wait forever: CopyFail ends it with an error, the rest of the script is skipped, and the caller
+      // gets this error rather than PostgreSQL's report of the CopyFail.
+      this.failure = error;
+      const message = Buffer.from(`COPY data could not be produced: ${(error as Error)?.message ?? String(error)}`.replace(/\0/g, ""), "utf8");
+      const fail = Buffer.allocUnsafe(message.length + 6);
+      fail[0] = COPY_FAIL;
+      fail.writeUInt32BE(message.length + 5, 1);
+      message.copy(fail, 5);
+      fail[fail.length - 1] = 0;
+      socket.write(fail);
     }
   }
 
@@ -66,20 +82,22 @@ class Script {
   handleError(error: unknown): void {
     if (this.settled) return;
     this.settled = true;
-    this.reject(error);
+    this.reject(this.failure ?? error);
   }
 
   handleReadyForQuery(): void {
     if (this.settled) return;
     this.settled = true;
-    this.resolve(this.rows);
+    if (this.failure !== undefined) this.reject(this.failure); // a CopyFail never lets a script succeed
+    else this.resolve(this.rows);
   }
 }
 
 /**
  * Runs `sql` (several statements separated by semicolons, no parameters) in one round trip, feeding its
- * `COPY … FROM STDIN` statements in order from `copies` (COPY text, any chunking). Resolves with the rows the
- * statements returned; rejects with the first error (pg's DatabaseError, with its SQLSTATE in `code`).
+ * `COPY … FROM STDIN` statements in order from `copies` (COPY text, any chunking; exactly one per such statement).
+ * Resolves with the rows the statements returned; rejects with the first error (pg's DatabaseError, with its SQLSTATE
+ * in `code`), or with the error a copy threw while its text was produced (the COPY is then failed on the server).
  * The copies are consumed synchronously while the data is written: PostgreSQL starts on the first chunk while
  * later ones are produced, and once everything is written the backend works without waiting for this process.
  */
