@@ -1,11 +1,12 @@
 // `npm run bench:indexer` — backfill ≥100,000 transfer logs from a devnet and report logs/s for
-// (1) raw eth_getLogs reading alone (the ceiling here: the fastest of 1, 2 and 3 requests in flight) and (2) the full indexer (fetch + decode +
-// match + store), with peak RSS. Both are measured BENCH_PASSES times (default 5), each pass on a quiet machine, on the
+// (1) raw eth_getLogs reading alone (the ceiling here: the fastest of 1, 2 and 3 requests in flight) and (2) the full
+// indexer (fetch + decode + match + store), with peak RSS. Both are measured BENCH_PASSES times (default 5), each pass on a quiet machine, on the
 // same chain: the ratio is the median full-indexer rate over the best raw pass. Options: BENCH_LOGS (default 100,000),
 // BENCH_MAX_LOGS (logs per range cap, default 10,000 as the indexer's CHUNK_MAX_LOGS), BENCH_CHUNK_MAX (blocks per range
 // cap), BENCH_TARGET_MS (range time target), BENCH_WATCHED (how many of the 10 accounts are watched, default 10),
 // BENCH_CPU_PROFILE (path prefix: a CPU profile of the indexer process per full pass), BENCH_BATCHES=1 (print each
-// committed batch's size and stage times).
+// committed batch's size and stage times), BENCH_FETCH_AHEAD (the indexer's requests in flight; "a,b" alternates them
+// between passes, for an A/B run).
 import { readFileSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import os from "node:os";
@@ -24,13 +25,13 @@ const TARGET_LOGS = Number(process.env.BENCH_LOGS ?? 100_000);
 const BENCH_DB = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/agent_ledger_bench";
 const CHUNK = Number(process.env.BENCH_CHUNK_BLOCKS ?? 4);
 const PASSES = Number(process.env.BENCH_PASSES ?? 5);
-// How many of the ten paying accounts the registry watches: 10 (the default, the worst case) stores every log; with
-// fewer, most fetched logs are filtered out before the write, as on a public chain where few wallets are watched.
 // BENCH_FETCH_AHEAD: eth_getLogs requests in flight (default: the indexer's); "a,b" alternates between passes (A/B).
 const fetchAheadFor = (pass: number): number | undefined => {
   const values = (process.env.BENCH_FETCH_AHEAD ?? "").split(",").filter(Boolean).map(Number);
   return values.length ? values[pass % values.length] : undefined;
 };
+// How many of the ten paying accounts the registry watches: 10 (the default, the worst case) stores every log; with
+// fewer, most fetched logs are filtered out before the write, as on a public chain where few wallets are watched.
 const WATCHED = Number(process.env.BENCH_WATCHED ?? 10);
 if (!Number.isInteger(WATCHED) || WATCHED < 1 || WATCHED > 10) throw new Error("BENCH_WATCHED must be an integer from 1 to 10");
 

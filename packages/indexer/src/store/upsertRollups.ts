@@ -1,5 +1,4 @@
 import type { RollupDeltas, RollupGrain } from "@agent-ledger/core";
-import type pg from "pg";
 import { toPgArray } from "./toPgArray.ts";
 
 function grainCtes(suffix: "hourly" | "daily", p: number): string {
@@ -59,7 +58,7 @@ function grainParams(g: RollupGrain): string[] {
   ];
 }
 
-/** The parameters of UPSERT_ROLLUPS for a batch's deltas (array literals). */
+/** The parameters of UPSERT_ROLLUPS for a batch's deltas (array literals; the COPY script inlines them, inlineParams). */
 export function rollupParams(deltas: RollupDeltas): string[] {
   const t = deltas.providerTotals;
   const e = deltas.entityTotals;
@@ -71,9 +70,4 @@ export function rollupParams(deltas: RollupDeltas): string[] {
     col(e, (x) => x.entityId), col(e, (x) => x.sentCount), col(e, (x) => x.sentSumWei.toString()), col(e, (x) => x.receivedCount),
     col(e, (x) => x.receivedSumWei.toString()), col(e, (x) => x.feeCount), col(e, (x) => x.feeSumWei.toString()),
   ];
-}
-
-/** Adds a batch's rollup deltas to every rollup table in one statement (inside the batch's transaction). */
-export async function upsertRollups(client: pg.ClientBase, deltas: RollupDeltas): Promise<void> {
-  await client.query(UPSERT_ROLLUPS, rollupParams(deltas));
 }
