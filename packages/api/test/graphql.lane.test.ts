@@ -19,19 +19,24 @@ let seeded: SeededLedger;
 let pool: pg.Pool;
 const servers: Server[] = [];
 
-/** Counts the SQL statements sent through the pool (per handler). */
-function countingPool(): { db: pg.Pool; count: () => number; failNext: (match: string) => void } {
+/**
+ * Counts the SQL statements sent through the pool (per handler); `failNext` fails the next statement containing a
+ * text; `hold` makes every statement wait for a promise first (to keep an execution in flight).
+ */
+function countingPool(): { db: pg.Pool; count: () => number; failNext: (match: string) => void; hold: (until: Promise<void> | null) => void } {
   let count = 0;
   let fail: string | null = null;
+  let held: Promise<void> | null = null;
   const db = new Proxy(pool, {
     get(target, prop, receiver) {
       if (prop === "query")
-        return (...args: unknown[]) => {
+        return async (...args: unknown[]) => {
           count++;
           const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string }).text ?? "";
+          if (held) await held;
           if (fail !== null && text.includes(fail)) {
             fail = null;
-            return Promise.reject(new Error("secret connection detail"));
+            throw new Error("secret connection detail");
           }
           return (target.query as (...a: unknown[]) => unknown)(...args);
         };
@@ -39,7 +44,7 @@ function countingPool(): { db: pg.Pool; count: () => number; failNext: (match: s
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-  return { db, count: () => count, failNext: (match) => void (fail = match) };
+  return { db, count: () => count, failNext: (match) => void (fail = match), hold: (until) => void (held = until) };
 }
 
 /** A /graphql handler on its own loopback server. */
@@ -53,11 +58,31 @@ async function serve(options: { jit?: boolean; ttlMs?: number; clock?: () => num
     jit: options.jit,
     responseCache: options.ttlMs === undefined ? undefined : { ttlMs: options.ttlMs, clock: options.clock },
   });
-  const server = createServer((req, res) => void handler(req, res));
+  let bodiesRead = 0;
+  const server = createServer((req, res) => {
+    req.once("end", () => bodiesRead++);
+    void handler(req, res);
+  });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
-  return { url, sql, services };
+  return { url, sql, services, bodiesRead: () => bodiesRead };
+}
+
+/**
+ * Sends `n` requests at once while the server's SQL is held, and lets the SQL go only once the server has read every
+ * body (and run what follows synchronously): the requests are all in flight together, whatever the machine's speed.
+ */
+async function together(s: Awaited<ReturnType<typeof serve>>, n: number, send: () => Promise<Raw>): Promise<Raw[]> {
+  let release!: () => void;
+  s.sql.hold(new Promise<void>((resolve) => (release = resolve)));
+  const before = s.bodiesRead();
+  const answers = Promise.all(Array.from({ length: n }, send));
+  while (s.bodiesRead() - before < n) await new Promise((resolve) => setTimeout(resolve, 2));
+  await new Promise((resolve) => setImmediate(resolve));
+  s.sql.hold(null);
+  release();
+  return answers;
 }
 
 interface Raw {
@@ -146,6 +171,17 @@ describe("graphql-jit", () => {
     expect(await codes(SERVICE, { id: "weather-api-mpp", after: "not-a-cursor" })).toEqual(["invalid_cursor"]);
     expect(await codes(`{ event(id: "abc") { id } }`, {})).toEqual(["invalid_id"]);
     expect(JSON.parse((await post(jit.url, { query: SERVICE, variables: { id: "no-such-mpp" } })).text)).toEqual({ data: { service: null } });
+  });
+
+  it("runs the named operation of a document with several (the jit plugin keeps one compiled query per document)", async () => {
+    const jit = await serve();
+    const plain = await serve({ jit: false });
+    const two = `query A { services { id } } query B { agents { id } }`;
+    for (const operationName of ["A", "B", "A"]) {
+      const answer = await post(jit.url, { query: two, operationName });
+      expect(Object.keys(JSON.parse(answer.text).data)).toEqual([operationName === "A" ? "services" : "agents"]);
+      expect(answer).toEqual(await post(plain.url, { query: two, operationName }));
+    }
   });
 
   it("masks unexpected resolver errors as internal_error, as graphql-js does", async () => {
@@ -284,5 +320,71 @@ describe("response cache (dashboard, TTL of the dashboard cache)", () => {
     const once = off.sql.count();
     await post(off.url, { query, variables });
     expect(off.sql.count()).toBe(2 * once);
+  });
+});
+
+describe("request coalescing (anonymous queries in flight, nothing kept)", () => {
+  const variables = { id: "tempo-gateway-mpp" };
+
+  /** SQL statements of one execution of `query` on a server of its own. */
+  async function statementsOfOne(query: string, vars: Record<string, unknown>): Promise<number> {
+    const once = await serve();
+    await post(once.url, { query, variables: vars });
+    return once.sql.count();
+  }
+
+  it("shares one execution between concurrent identical anonymous queries, and computes again afterwards", async () => {
+    const one = await statementsOfOne(SERVICE, variables);
+    expect(one).toBeGreaterThan(1);
+    const s = await serve();
+    const answers = await together(s, 5, () => post(s.url, { query: SERVICE, variables }));
+    for (const a of answers) expect(a).toEqual(answers[0]);
+    expect(JSON.parse(answers[0]!.text).data.service.id).toBe("tempo-gateway-mpp");
+    expect(s.sql.count()).toBe(one);
+    // nothing is kept: the next request executes again
+    expect(await post(s.url, { query: SERVICE, variables })).toEqual(answers[0]);
+    expect(s.sql.count()).toBe(2 * one);
+  });
+
+  it("never shares between requests that carry credentials (Authorization or Cookie)", async () => {
+    const one = await statementsOfOne(SERVICE, variables);
+    const s = await serve();
+    const credentials: Record<string, string>[] = [{ authorization: "Bearer 0123456789abcdef0123" }, { cookie: "al_session=x" }];
+    for (const headers of credentials) {
+      const before = s.sql.count();
+      const answers = await together(s, 3, () => post(s.url, { query: SERVICE, variables }, headers));
+      for (const a of answers) expect(JSON.parse(a.text).data.service.id).toBe("tempo-gateway-mpp");
+      expect(s.sql.count() - before).toBe(3 * one);
+    }
+  });
+
+  it("keys on the operation and its variables: different variables or operations are executed apart", async () => {
+    const s = await serve();
+    const [gateway, weather] = await Promise.all([
+      post(s.url, { query: SERVICE, variables }),
+      post(s.url, { query: SERVICE, variables: { id: "weather-api-mpp" } }),
+    ]);
+    expect(JSON.parse(gateway.text).data.service.id).toBe("tempo-gateway-mpp");
+    expect(JSON.parse(weather.text).data.service.id).toBe("weather-api-mpp");
+    // one document, two operations: the operation name picks the answer (also once the text is known)
+    const two = `query A { services { id } } query B { agents { id } }`;
+    for (let round = 0; round < 2; round++) {
+      const [a, b] = await Promise.all([post(s.url, { query: two, operationName: "A" }), post(s.url, { query: two, operationName: "B" })]);
+      expect(Object.keys(JSON.parse(a.text).data)).toEqual(["services"]);
+      expect(Object.keys(JSON.parse(b.text).data)).toEqual(["agents"]);
+    }
+  });
+
+  it("hands an answer with errors to the requests waiting for it, then forgets it", async () => {
+    const s = await serve();
+    s.sql.failNext("entity_activity");
+    const failed = await together(s, 3, () => post(s.url, { query: SERVICE, variables }));
+    for (const f of failed) {
+      expect(f).toEqual(failed[0]);
+      expect(JSON.parse(f.text).errors[0]).toMatchObject({ message: "Unexpected error.", extensions: { code: "internal_error" } });
+    }
+    const ok = JSON.parse((await post(s.url, { query: SERVICE, variables })).text);
+    expect(ok.errors).toBeUndefined();
+    expect(ok.data.service.totals).toBeDefined();
   });
 });

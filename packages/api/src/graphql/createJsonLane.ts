@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { processRegularResult, type YogaServerInstance } from "graphql-yoga";
 import type { GraphqlContext } from "../schema/builder.ts";
+import { createTtlCache } from "../services/createTtlCache.ts";
 import type { CachedResponse, ComputedResponse, createResponseCache } from "./createResponseCache.ts";
 import { getOperationAST, print, type DocumentNode, type ExecutionResult } from "./graphqlJs.ts";
 import { isCacheableOperation } from "./isCacheableOperation.ts";
@@ -10,6 +11,9 @@ import { stableJson } from "./stableJson.ts";
 const JSON_TYPE = "application/json; charset=utf-8";
 
 type Yoga = YogaServerInstance<Record<string, unknown>, GraphqlContext>;
+
+/** Distinct query texts remembered as checked (then forgotten all at once). */
+const MAX_CHECKED = 1_000;
 
 /**
  * The direct lane for the common request — a plain JSON POST of one query, answered as `application/json` — run
@@ -22,11 +26,21 @@ type Yoga = YogaServerInstance<Record<string, unknown>, GraphqlContext>;
  *
  * With a `cache`, operations that only select public cacheable root fields (isCacheableOperation) are answered from
  * it, keyed on the normalized operation (printed document + operation name) and the variables.
+ *
+ * Request coalescing (`coalesce`, default on): any other query sent without credentials (no `Authorization`, no
+ * `Cookie`) that arrives while the same operation with the same variables is being executed shares that execution's
+ * serialized answer; nothing is kept once it is sent. Invariant: without credentials, an answer depends only on the
+ * operation and its variables (queries have no side effects; the principal comes only from those two headers).
  */
-export function createJsonLane(deps: { yoga: Yoga; cache: ReturnType<typeof createResponseCache> | null }) {
+export function createJsonLane(deps: { yoga: Yoga; cache: ReturnType<typeof createResponseCache> | null; coalesce?: boolean }) {
   const { yoga, cache } = deps;
-  // Per parsed document (yoga's parser cache hands out the same object for the same text): its printed form.
-  const printed = new WeakMap<DocumentNode, string>();
+  const inflight = deps.coalesce === false ? null : createTtlCache<ComputedResponse>(0);
+  // Queries already parsed and validated, by operation name and query text. The schema and the validation rules never
+  // change, so a text that passed once passes again: it skips yoga's parse and validation and, when its answer is
+  // cached or being computed, the envelop altogether. Its document is the one yoga's parser cache handed out.
+  const checked = new Map<string, { document: DocumentNode; key: string; cacheable: boolean }>();
+  // kept as bytes: an answer served again for a TTL is written without encoding again
+  const asBytes = (c: ComputedResponse): ComputedResponse => ({ ...c, response: { ...c.response, body: Buffer.from(c.response.body) } });
 
   const execute = async (params: JsonGraphqlParams, document: DocumentNode, enveloped: ReturnType<Yoga["getEnveloped"]>, forCache = false): Promise<ComputedResponse> => {
     const contextValue = await enveloped.contextFactory();
@@ -57,29 +71,36 @@ export function createJsonLane(deps: { yoga: Yoga; cache: ReturnType<typeof crea
   return async function answer(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<boolean> {
     const params = parseJsonGraphqlParams(body);
     if (!params) return false;
-    const enveloped = yoga.getEnveloped({ req, res, params, request: requestView(req, yoga) } as never);
-    let document: DocumentNode;
-    try {
-      document = enveloped.parse(params.query) as DocumentNode;
-      const operation = getOperationAST(document, params.operationName ?? undefined);
-      if (!operation || operation.operation !== "query") return false;
-      // graphql-armor's rules throw instead of reporting; either way yoga answers the request with its error.
-      if (enveloped.validate(enveloped.schema, document).length > 0) return false;
-    } catch {
-      return false; // syntax errors, armor's limits: yoga answers them (from its caches) with its error codes
+    let enveloped: ReturnType<Yoga["getEnveloped"]> | undefined;
+    const envelop = () => (enveloped ??= yoga.getEnveloped({ req, res, params, request: requestView(req, yoga) } as never));
+    const textKey = `${params.operationName ?? ""}\u0000${params.query}`;
+    let query = checked.get(textKey);
+    if (!query) {
+      const e = envelop();
+      try {
+        const document = e.parse(params.query) as DocumentNode;
+        const operation = getOperationAST(document, params.operationName ?? undefined);
+        if (!operation || operation.operation !== "query") return false;
+        // graphql-armor's rules throw instead of reporting; either way yoga answers the request with its error.
+        if (e.validate(e.schema, document).length > 0) return false;
+        query = { document, key: `${operation.name?.value ?? ""}\u0000${print(document)}`, cacheable: isCacheableOperation(document, operation) };
+      } catch {
+        return false; // syntax errors, armor's limits: yoga answers them (from its caches) with its error codes
+      }
+      if (checked.size >= MAX_CHECKED) checked.clear();
+      checked.set(textKey, query);
     }
-    const operation = getOperationAST(document, params.operationName ?? undefined)!;
+    const { document } = query;
+    const key = () => `${query.key}\u0000${stableJson(params.variables ?? {})}`;
 
     let computed: ComputedResponse;
     try {
-      if (cache && isCacheableOperation(document, operation)) {
-        let text = printed.get(document);
-        if (text === undefined) printed.set(document, (text = print(document)));
-        const key = `${operation.name?.value ?? ""}\u0000${text}\u0000${stableJson(params.variables ?? {})}`;
-        // kept as bytes: a hit is written without encoding again
-        computed = await cache.get(key, () => execute(params, document, enveloped, true).then((c) => ({ ...c, response: { ...c.response, body: Buffer.from(c.response.body) } })));
+      if (cache && query.cacheable) {
+        computed = await cache.get(key(), () => execute(params, document, envelop(), true).then(asBytes));
+      } else if (inflight && req.headers.authorization === undefined && req.headers.cookie === undefined) {
+        computed = await inflight.get(key(), () => execute(params, document, envelop()));
       } else {
-        computed = await execute(params, document, enveloped);
+        computed = await execute(params, document, envelop());
       }
     } catch {
       return false; // not expected (errors are results); yoga then answers the request on its own
