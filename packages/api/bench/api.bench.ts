@@ -4,8 +4,9 @@
 // 2. Starts the app in this process (buildApp on port 0) and load-tests it with autocannon (programmatic API, load
 //    generated in a worker thread so it does not share the server's event loop): /api/dashboard?w=all uncached
 //    (cache TTL 0: concurrent misses still share one computation — single-flight — so also with 1 connection, on a
-//    separate app instance, where it cannot help) and cached, /api/services/{id}, /api/search, and the equivalent
-//    GraphQL queries (same fields as the REST bodies).
+//    separate app instance, where it cannot help) and cached, /api/services/{id} (identical reads in flight share one
+//    computation — request coalescing, docs/api.md — so the gateway's detail is also measured with 1 connection, every
+//    request computed), /api/search, and the equivalent GraphQL queries (same fields as the REST bodies).
 // 3. Live feed: 1,000 SSE subscribers on the API as its own process, rows inserted with writeBatch (bench/feedBench.ts),
 //    or "feed: not available yet".
 //
@@ -147,6 +148,8 @@ async function main() {
     { name: "REST dashboard w=all cached", app: "cached", path: "/api/dashboard?w=all", connections: CONNECTIONS },
     { name: "REST service tempo-gateway-mpp", app: "uncached", path: `/api/services/${seed.gatewayId}`, connections: CONNECTIONS },
     { name: `REST service ${seed.busyServiceId}`, app: "uncached", path: `/api/services/${seed.busyServiceId}`, connections: CONNECTIONS },
+    // One connection: no other request in flight to share with, so every request is computed.
+    { name: "REST service tempo-gateway-mpp, 1 conn", app: "uncachedSolo", path: `/api/services/${seed.gatewayId}`, connections: 1 },
     { name: "REST search address", app: "uncached", path: `/api/search?q=${address}`, connections: CONNECTIONS },
     { name: "REST search text", app: "uncached", path: `/api/search?q=${seed.textQuery}`, connections: CONNECTIONS },
     { name: "GraphQL dashboard all uncached", app: "uncached", path: "/graphql", connections: CONNECTIONS, graphql: { query: GQL.dashboard, variables: { w: "all" } } },
@@ -154,6 +157,7 @@ async function main() {
     { name: "GraphQL dashboard all cached", app: "cached", path: "/graphql", connections: CONNECTIONS, graphql: { query: GQL.dashboard, variables: { w: "all" } } },
     { name: "GraphQL service tempo-gateway-mpp", app: "uncached", path: "/graphql", connections: CONNECTIONS, graphql: { query: GQL.service, variables: { id: seed.gatewayId } } },
     { name: `GraphQL service ${seed.busyServiceId}`, app: "uncached", path: "/graphql", connections: CONNECTIONS, graphql: { query: GQL.service, variables: { id: seed.busyServiceId } } },
+    { name: "GraphQL service tempo-gateway-mpp, 1 conn", app: "uncachedSolo", path: "/graphql", connections: 1, graphql: { query: GQL.service, variables: { id: seed.gatewayId } } },
     { name: "GraphQL search address", app: "uncached", path: "/graphql", connections: CONNECTIONS, graphql: { query: GQL.search, variables: { q: address } } },
     { name: "GraphQL search text", app: "uncached", path: "/graphql", connections: CONNECTIONS, graphql: { query: GQL.search, variables: { q: seed.textQuery } } },
   ];
@@ -224,6 +228,7 @@ async function main() {
     ["REST dashboard w=all uncached, 1 conn", "GraphQL dashboard all uncached, 1 conn"],
     ["REST dashboard w=all cached", "GraphQL dashboard all cached"],
     ["REST service tempo-gateway-mpp", "GraphQL service tempo-gateway-mpp"],
+    ["REST service tempo-gateway-mpp, 1 conn", "GraphQL service tempo-gateway-mpp, 1 conn"],
     [`REST service ${seed.busyServiceId}`, `GraphQL service ${seed.busyServiceId}`],
     ["REST search address", "GraphQL search address"],
     ["REST search text", "GraphQL search text"],

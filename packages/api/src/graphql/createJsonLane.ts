@@ -73,7 +73,8 @@ export function createJsonLane(deps: { yoga: Yoga; cache: ReturnType<typeof crea
     if (!params) return false;
     let enveloped: ReturnType<Yoga["getEnveloped"]> | undefined;
     const envelop = () => (enveloped ??= yoga.getEnveloped({ req, res, params, request: requestView(req, yoga) } as never));
-    const textKey = `${params.operationName ?? ""}\u0000${params.query}`;
+    // (no operation name and an empty one are different requests: graphql-js finds no operation named "")
+    const textKey = `${params.operationName ?? "\u0001"}\u0000${params.query}`;
     let query = checked.get(textKey);
     if (!query) {
       const e = envelop();
