@@ -181,6 +181,11 @@ WHERE indexer_checkpoints.last_block = $6`;
 
 type Batch = { streamId: string; chainId: number; startBlock: bigint; previousBlock: bigint; toBlock: bigint; toBlockHash: string | null; prepared: PreparedBatch };
 
+/** UPSERT_CHECKPOINT's parameters: as values of the idempotent path, inlined (inlineParams) in the COPY script. */
+function checkpointParams(batch: Batch): (string | null)[] {
+  return [batch.streamId, String(batch.chainId), batch.startBlock.toString(), batch.toBlock.toString(), batch.toBlockHash, batch.previousBlock.toString()];
+}
+
 /**
  * Stores one indexed block range atomically: raw logs, matched rows with their rollups, the checkpoint, and a NOTIFY
  * (delivered on commit) naming the new rows. Runs on the client that holds the indexer lock.
@@ -230,10 +235,7 @@ async function writeByScript(client: pg.ClientBase, batch: Batch): Promise<Batch
   const statements = [
     "BEGIN",
     `DO ${dollarQuote(`BEGIN
-  INSERT INTO indexer_checkpoints (id, chain_id, start_block, last_block, last_block_hash, updated_at)
-  VALUES (${L(batch.streamId)}, ${batch.chainId}, ${batch.startBlock}, ${to}, ${batch.toBlockHash === null ? "NULL" : L(batch.toBlockHash)}, now())
-  ON CONFLICT (id) DO UPDATE SET last_block = EXCLUDED.last_block, last_block_hash = EXCLUDED.last_block_hash, updated_at = now()
-  WHERE indexer_checkpoints.last_block = ${batch.previousBlock};
+  ${inlineParams(UPSERT_CHECKPOINT, checkpointParams(batch))};
   IF NOT FOUND THEN RAISE EXCEPTION 'checkpoint moved' USING ERRCODE = '${CHECKPOINT_CONFLICT}'; END IF;
 END`)}`,
   ];
@@ -279,9 +281,7 @@ async function writeIdempotent(client: pg.ClientBase, batch: Batch): Promise<Bat
   // BEGIN and the checkpoint are queued together (the driver sends the second once it has read the first's reply).
   // The checkpoint comes first so that a conflicting writer is found before any work; its row stays locked until commit.
   const begin = client.query("BEGIN");
-  const checkpoint = client.query(UPSERT_CHECKPOINT, [
-    batch.streamId, batch.chainId, batch.startBlock.toString(), batch.toBlock.toString(), batch.toBlockHash, batch.previousBlock.toString(),
-  ]);
+  const checkpoint = client.query(UPSERT_CHECKPOINT, checkpointParams(batch));
   checkpoint.catch(() => {}); // awaited below unless BEGIN fails first
   try {
     await begin;
