@@ -6,6 +6,7 @@ import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGraphqlHandler } from "../src/graphql/createGraphqlHandler.ts";
 import { createServices } from "../src/services/createServices.ts";
+import { countingPool } from "./support/countingPool.ts";
 import { seedDevnetLedger, type SeededLedger } from "./support/seedDevnetLedger.ts";
 import { silentLog } from "./support/startTestApp.ts";
 
@@ -19,37 +20,9 @@ let seeded: SeededLedger;
 let pool: pg.Pool;
 const servers: Server[] = [];
 
-/**
- * Counts the SQL statements sent through the pool (per handler); `failNext` fails the next statement containing a
- * text; `hold` makes every statement wait for a promise first (to keep an execution in flight).
- */
-function countingPool(): { db: pg.Pool; count: () => number; failNext: (match: string) => void; hold: (until: Promise<void> | null) => void } {
-  let count = 0;
-  let fail: string | null = null;
-  let held: Promise<void> | null = null;
-  const db = new Proxy(pool, {
-    get(target, prop, receiver) {
-      if (prop === "query")
-        return async (...args: unknown[]) => {
-          count++;
-          const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string }).text ?? "";
-          if (held) await held;
-          if (fail !== null && text.includes(fail)) {
-            fail = null;
-            throw new Error("secret connection detail");
-          }
-          return (target.query as (...a: unknown[]) => unknown)(...args);
-        };
-      const value = Reflect.get(target, prop, receiver);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  return { db, count: () => count, failNext: (match) => void (fail = match), hold: (until) => void (held = until) };
-}
-
 /** A /graphql handler on its own loopback server. */
 async function serve(options: { jit?: boolean; ttlMs?: number; clock?: () => number; dashboardTtlMs?: number } = {}) {
-  const sql = countingPool();
+  const sql = countingPool(pool);
   const services = createServices({ db: sql.db, now: () => seeded.now, dashboardCacheTtlMs: options.dashboardTtlMs ?? 0 });
   const handler = createGraphqlHandler({
     services,

@@ -10,6 +10,7 @@ import { getDashboard } from "../src/rest/getDashboard.ts";
 import type { Route } from "../src/rest/routes.ts";
 import type { RestResponse } from "../src/rest/types.ts";
 import { createServices } from "../src/services/createServices.ts";
+import { countingPool } from "./support/countingPool.ts";
 import { silentLog } from "./support/startTestApp.ts";
 
 // REST request coalescing over real HTTP and a real (migrated) database: identical reads in flight share one
@@ -33,25 +34,6 @@ afterAll(async () => {
   await pool?.end();
   await db?.drop();
 });
-
-/** A pool that counts statements and, while held, makes each wait for the release. */
-function holdingPool() {
-  let count = 0;
-  let held: Promise<void> | null = null;
-  const proxy = new Proxy(pool, {
-    get(target, prop, receiver) {
-      if (prop === "query")
-        return async (...args: unknown[]) => {
-          count++;
-          if (held) await held;
-          return (target.query as (...a: unknown[]) => unknown)(...args);
-        };
-      const value = Reflect.get(target, prop, receiver);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  return { db: proxy, count: () => count, hold: (until: Promise<void> | null) => void (held = until) };
-}
 
 async function serve(options: { routes?: readonly Route[]; db?: pg.Pool; dashboardCacheTtlMs?: number } = {}) {
   const services = createServices({ db: options.db ?? pool, dashboardCacheTtlMs: options.dashboardCacheTtlMs ?? 0 });
@@ -166,7 +148,7 @@ describe("REST request coalescing", () => {
   });
 
   it("applies to the product's routes: concurrent identical searches cost the SQL of one", async () => {
-    const sql = holdingPool();
+    const sql = countingPool(pool);
     const s = await serve({ db: sql.db });
     const url = `${s.url}/api/search?q=demo`;
     await get(url);
