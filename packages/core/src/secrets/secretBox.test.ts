@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { generateToken, hashToken, openSecret, parseMasterKey, sealSecret } from "./secretBox.ts";
+import { SecretBoxError, generateToken, hashToken, openSecret, parseMasterKey, sealSecret } from "./secretBox.ts";
 
 const key = randomBytes(32);
 
@@ -29,5 +29,51 @@ describe("secretBox", () => {
     const t = generateToken("whsec_");
     expect(t).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     expect(generateToken("x")).not.toBe(generateToken("x"));
+  });
+  it("seals and opens the empty string (a payload of exactly IV ‖ tag, 28 bytes)", () => {
+    const sealed = sealSecret("", key, "row-1");
+    expect(Buffer.from(sealed.slice(3), "base64url")).toHaveLength(28);
+    expect(openSecret(sealed, key, "row-1")).toBe("");
+  });
+  it("writes the format `v1.<base64url(iv ‖ tag ‖ ciphertext)>`, decryptable with AES-256-GCM by hand", () => {
+    const sealed = sealSecret("héllo", key, "ctx");
+    expect(sealed).toMatch(/^v1\.[A-Za-z0-9_-]+$/);
+    const raw = Buffer.from(sealed.slice(3), "base64url");
+    expect(raw).toHaveLength(12 + 16 + Buffer.byteLength("héllo"));
+    const d = createDecipheriv("aes-256-gcm", key, raw.subarray(0, 12));
+    d.setAAD(Buffer.from("ctx"));
+    d.setAuthTag(raw.subarray(12, 28));
+    expect(Buffer.concat([d.update(raw.subarray(28)), d.final()]).toString("utf8")).toBe("héllo");
+    // the context defaults to the empty string on both sides
+    expect(openSecret(sealSecret("x", key), key)).toBe("x");
+    expect(openSecret(sealSecret("x", key), key, "")).toBe("x");
+  });
+  it("opens a value sealed by hand in the documented format (known answer)", () => {
+    const iv = Buffer.alloc(12, 7);
+    const c = createCipheriv("aes-256-gcm", key, iv);
+    c.setAAD(Buffer.from("row-9"));
+    const ct = Buffer.concat([c.update("whsec_known", "utf8"), c.final()]);
+    const sealed = `v1.${Buffer.concat([iv, c.getAuthTag(), ct]).toString("base64url")}`;
+    expect(openSecret(sealed, key, "row-9")).toBe("whsec_known");
+  });
+  it("refuses other format tags, a missing payload and a payload shorter than IV ‖ tag", () => {
+    const payload = sealSecret("abc", key).slice(3);
+    for (const bad of [`v2.${payload}`, `V1.${payload}`, `1.${payload}`, payload, "v1.", "v1"]) {
+      expect(() => openSecret(bad, key), bad).toThrow(/unknown sealed secret format/);
+    }
+    const short = `v1.${Buffer.alloc(27).toString("base64url")}`;
+    expect(() => openSecret(short, key)).toThrow(/truncated/);
+    expect(() => openSecret(short, key)).toThrow(SecretBoxError);
+  });
+  it("rejects master keys of other lengths, hex or base64", () => {
+    expect(() => parseMasterKey(randomBytes(31).toString("hex"))).toThrow(/32 bytes/);
+    expect(() => parseMasterKey(randomBytes(33).toString("base64"))).toThrow(/32 bytes/);
+    expect(() => parseMasterKey(`${key.toString("hex")}0`)).toThrow(/32 bytes/); // 65 hex characters are not hex, nor 32 bytes of base64
+    expect(parseMasterKey(key.toString("hex").toUpperCase())).toEqual(key);
+    expect(() => parseMasterKey(`x${key.toString("hex").slice(1)}`)).toThrow(/32 bytes/);
+  });
+  it("generates 32 random bytes by default, or as many as asked", () => {
+    expect(Buffer.from(generateToken("").slice(0), "base64url")).toHaveLength(32);
+    expect(Buffer.from(generateToken("p_", 16).slice(2), "base64url")).toHaveLength(16);
   });
 });

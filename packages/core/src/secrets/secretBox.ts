@@ -33,7 +33,7 @@ export function openSecret(sealed: string, key: Buffer, context = ""): string {
   const [version, payload] = sealed.split(".");
   if (version !== VERSION || !payload) throw new SecretBoxError("unknown sealed secret format");
   const raw = Buffer.from(payload, "base64url");
-  if (raw.length < 29) throw new SecretBoxError("sealed secret is truncated");
+  if (raw.length < 28) throw new SecretBoxError("sealed secret is truncated"); // IV (12) ‖ tag (16) ‖ ciphertext (0+)
   try {
     const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, 12));
     decipher.setAAD(Buffer.from(context));
