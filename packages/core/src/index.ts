@@ -21,6 +21,7 @@ export { computeSignature, signPayload } from "./webhooks/signPayload.ts";
 export { verifyWebhook, WebhookVerificationError, type VerifiedWebhook } from "./webhooks/verifyWebhook.ts";
 export { getRetryDelay, MAX_ATTEMPTS, RETRY_SCHEDULE_MS } from "./webhooks/getRetryDelay.ts";
 export { parseRetryAfter } from "./webhooks/parseRetryAfter.ts";
+export { parseRecoverSince, RECOVER_MAX_AGE_MS, RecoverSinceError } from "./webhooks/parseRecoverSince.ts";
 export { classifyOutcome, type AttemptOutcome, type AttemptResult } from "./webhooks/classifyOutcome.ts";
 export {
   MAX_CONSECUTIVE_FAILURES, VERIFY_TOKEN_TTL_MS, SubscriptionTransitionError, transitionSubscription,
