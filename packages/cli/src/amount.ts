@@ -1,3 +1,5 @@
+import { formatTokenUnits } from "@agent-ledger/core/formatTokenUnits";
+
 /** Token amounts: TIP-20 stablecoins with 6 decimals. Exact bigint string math — never floats. */
 export const TOKEN_DECIMALS = 6;
 
@@ -25,13 +27,7 @@ export function parseBaseUnits(text: string): bigint {
 
 /** 1250000n → "1.25"; at least `minFraction` decimals ("10.00"), no trailing zeros beyond them, no grouping. */
 export function formatAmount(units: bigint | string, decimals = TOKEN_DECIMALS, minFraction = 2): string {
-  let v = typeof units === "bigint" ? units : BigInt(units);
-  const negative = v < 0n;
-  if (negative) v = -v;
-  const base = 10n ** BigInt(decimals);
-  let frac = (v % base).toString().padStart(decimals, "0").replace(/0+$/, "");
-  if (frac.length < minFraction) frac = frac.padEnd(Math.min(minFraction, decimals), "0");
-  return `${negative ? "-" : ""}${v / base}${frac ? `.${frac}` : ""}`;
+  return formatTokenUnits(units, { decimals, minFraction });
 }
 
 const KNOWN_TOKENS: Record<string, string> = {

@@ -2,6 +2,7 @@
 export { LedgerError, InvalidAddressError, InvalidAmountError, InvalidRegistryError, UnknownMethodologyError } from "./errors.ts";
 export { isAddress, normalizeAddress } from "./address/normalizeAddress.ts";
 export { MAX_U256, parseU256, hexWordToBigInt } from "./money/parseU256.ts";
+export { formatTokenUnits } from "./money/formatTokenUnits.ts";
 export {
   EVENT_KINDS, FEE_MANAGER_ADDRESS, GATEWAY_MEMO_MAGIC, INDEXED_TOPICS, SETTLEMENT_TOPIC, SETTLEMENT_TOPIC_MAINNET,
   TRANSFER_TOPIC, TRANSFER_WITH_MEMO_TOPIC, type EventKind,

@@ -1,3 +1,5 @@
+import { formatTokenUnits } from "@agent-ledger/core/formatTokenUnits";
+
 /** Token amounts on Tempo: TIP-20 stablecoins with 6 decimals. Exact bigint string math, never floats. */
 export const TOKEN_DECIMALS = 6;
 
@@ -17,16 +19,9 @@ export function parseTokenAmount(text: string, decimals = TOKEN_DECIMALS): bigin
   return BigInt(whole) * 10n ** BigInt(decimals) + BigInt((frac + "0".repeat(decimals)).slice(0, decimals) || "0");
 }
 
-/** 1250000n → "1.25" (at least two decimals: "10.00"); negative values keep their sign. */
+/** 1250000n → "1,234.25" (grouped, at least two decimals: "10.00"); negative values keep their sign. */
 export function formatTokenAmount(units: bigint | string, decimals = TOKEN_DECIMALS, minFraction = 2): string {
-  let v = typeof units === "bigint" ? units : BigInt(units);
-  const sign = v < 0n ? "-" : "";
-  if (v < 0n) v = -v;
-  const base = 10n ** BigInt(decimals);
-  const whole = (v / base).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  let frac = (v % base).toString().padStart(decimals, "0").replace(/0+$/, "");
-  if (frac.length < minFraction) frac = frac.padEnd(Math.min(minFraction, decimals), "0");
-  return `${sign}${whole}${frac ? "." + frac : ""}`;
+  return formatTokenUnits(units, { decimals, minFraction, group: true });
 }
 
 /** Well-known TIP-20 tokens (same addresses on every Tempo network and the devnet). */
