@@ -32,4 +32,5 @@ export { planAfterAttempt, type AttemptPlan } from "./webhooks/planAfterAttempt.
 export { DELIVERY_STATUSES, SUBSCRIPTION_STATUSES, type DeliveryStatus, type FilterableEvent, type SubscriptionStatus, type WebhookFilter } from "./webhooks/types.ts";
 export { SecretBoxError, generateToken, hashToken, openSecret, parseMasterKey, sealSecret } from "./secrets/secretBox.ts";
 export { isForbiddenAddress } from "./net/isForbiddenAddress.ts";
+export { clientRateKey } from "./net/clientRateKey.ts";
 export * from "./wallet/index.ts";
