@@ -13,6 +13,8 @@ describe("classifyOutcome / planAfterAttempt (spec outcome table)", () => {
     [410, "gone"],
     [429, "retry"], [500, "retry"], [503, "retry"], [599, "retry"],
     [400, "reject"], [401, "reject"], [404, "reject"], [409, "reject"], [301, "reject"], [302, "reject"], [100, "reject"],
+    // the edges: only 200–299 is a success (spec §6: "2xx"), a 3xx is not followed and is no success either
+    [199, "reject"], [300, "reject"], [411, "reject"], [428, "reject"], [430, "reject"], [499, "reject"], [600, "reject"], [0, "reject"],
   ])("HTTP %i → %s", (status, outcome) => {
     expect(classifyOutcome({ type: "response", status })).toBe(outcome);
   });
