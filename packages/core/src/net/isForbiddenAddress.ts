@@ -1,63 +1,53 @@
+import ipaddr from "ipaddr.js";
 import { isIP } from "node:net";
 
-// Ranges a production webhook must never reach (SSRF): loopback, private, link-local (incl. cloud
-// metadata 169.254.169.254), CGNAT, multicast, unspecified/reserved/broadcast, and their IPv6 forms.
-const V4_BLOCKED: [string, number][] = [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["198.51.100.0", 24], ["203.0.113.0", 24],
-  ["224.0.0.0", 4], ["240.0.0.0", 4],
-];
+type IPv4 = ipaddr.IPv4;
+type IPv6 = ipaddr.IPv6;
 
-function v4ToInt(ip: string): number {
-  return ip.split(".").reduce((n, part) => (n << 8) + Number(part), 0) >>> 0;
+// IANA's global unicast space (2000::/3). Everything else in IPv6 — ::/96 (deprecated IPv4-compatible), fec0::/10
+// (deprecated site-local), 5f00::/16 (SRv6), 64:ff9b:1::/48 (local-use NAT64, whose embedded IPv4 position is
+// the operator's choice) — is not a public unicast destination, whatever ipaddr.js calls it.
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR("2000::/3");
+// Special-purpose ranges inside 2000::/3 that ipaddr.js 2.2.0 does not name yet (IANA IPv6 special-purpose registry).
+const EXTRA_NON_PUBLIC_V6 = [ipaddr.IPv6.parseCIDR("3fff::/20")]; // documentation (RFC 9637)
+
+/** IPv6 forms that carry an IPv4 address in their last 32 bits and reach it: judged as that IPv4 address. */
+const EMBEDS_IPV4 = new Set(["ipv4Mapped", "rfc6145", "rfc6052"]); // ::ffff:0:0/96, ::ffff:0:0:0/96, 64:ff9b::/96
+
+function embeddedIpv4(v6: IPv6): IPv4 {
+  const [, , , , , , hi, lo] = v6.parts as [number, number, number, number, number, number, number, number];
+  return new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
 }
 
-function v4Blocked(ip: string): boolean {
-  const n = v4ToInt(ip);
-  return V4_BLOCKED.some(([base, bits]) => {
-    const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
-    return (n & mask) === (v4ToInt(base) & mask);
-  });
+// ipaddr.js reads `::a.b.c.d` (deprecated IPv4-compatible, ::/96) as if it were `::ffff:a.b.c.d`; writing a dotted
+// tail as two hex groups first makes every address parse as exactly the 128 bits it is.
+function hexTail(v6: string): string {
+  return v6.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)(%.*)?$/, (_m, a: string, b: string, c: string, d: string, zone: string | undefined) =>
+    `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}${zone ?? ""}`);
 }
 
-/** Expands an IPv6 address to 8 groups of 16 bits (handles `::` and an embedded dotted IPv4 tail). */
-function v6Groups(ip: string): number[] | null {
-  let text = ip.toLowerCase().split("%")[0]!;
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const n = v4ToInt(dotted[1]!);
-    text = text.slice(0, -dotted[1]!.length) + `${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
-  }
-  const [head, tail] = text.split("::");
-  const h = head ? head.split(":") : [];
-  const t = tail !== undefined ? (tail ? tail.split(":") : []) : [];
-  const missing = 8 - h.length - t.length;
-  if (tail === undefined ? h.length !== 8 : missing < 0) return null;
-  const groups = [...h, ...Array(tail === undefined ? 0 : missing).fill("0"), ...t].map((g) => parseInt(g, 16));
-  return groups.length === 8 && groups.every((g) => g >= 0 && g <= 0xffff) ? groups : null;
+function publicV4(v4: IPv4): boolean {
+  return v4.range() === "unicast";
+}
+
+function publicV6(v6: IPv6): boolean {
+  const range: string = v6.range();
+  if (EMBEDS_IPV4.has(range)) return publicV4(embeddedIpv4(v6));
+  if (range !== "unicast") return false; // loopback, link-local, unique-local, multicast, Teredo, 6to4, 100::/64, 2001::/23, …
+  if (!v6.match(GLOBAL_UNICAST_V6)) return false;
+  return !EXTRA_NON_PUBLIC_V6.some((cidr) => v6.match(cidr));
 }
 
 /**
- * True when `address` (an IP literal, v4 or v6) is not a public unicast address. Anything that is not
- * a valid IP literal counts as forbidden (fail closed). IPv4-mapped/compatible IPv6 is judged as IPv4.
+ * True when `address` (an IP literal, v4 or v6, optionally with an IPv6 zone) is not a public unicast address: the
+ * SSRF rule of webhook deliveries. The ranges come from ipaddr.js (anything whose range is not `unicast` is refused);
+ * IPv4-mapped (`::ffff:a.b.c.d`), IPv4-translated (`::ffff:0:a.b.c.d`) and NAT64 (`64:ff9b::a.b.c.d`) addresses are
+ * judged by the IPv4 address they reach; in IPv6 only the global unicast space 2000::/3 can pass. Anything that is
+ * not a strict IP literal (`1.2.3`, `0x7f.1`, a host name) counts as forbidden (fail closed).
  */
 export function isForbiddenAddress(address: string): boolean {
-  const family = isIP(address.split("%")[0]!);
-  if (family === 4) return v4Blocked(address);
-  if (family !== 6) return true;
-  const g = v6Groups(address);
-  if (!g) return true;
-  const [g0, g1, g2, g3, g4, g5, g6, g7] = g as [number, number, number, number, number, number, number, number];
-  const v4tail = `${g6 >>> 8}.${g6 & 0xff}.${g7 >>> 8}.${g7 & 0xff}`;
-  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0xffff) return v4Blocked(v4tail); // ::ffff:a.b.c.d
-  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return true; // ::, ::1, deprecated ::a.b.c.d
-  if (g0 === 0x64 && g1 === 0xff9b) return v4Blocked(v4tail); // NAT64 well-known prefix
-  if ((g0 & 0xfe00) === 0xfc00) return true; // fc00::/7 unique local
-  if ((g0 & 0xffc0) === 0xfe80) return true; // fe80::/10 link-local
-  if ((g0 & 0xffc0) === 0xfec0) return true; // fec0::/10 site-local (deprecated)
-  if ((g0 & 0xff00) === 0xff00) return true; // ff00::/8 multicast
-  if (g0 === 0x2001 && g1 === 0x0db8) return true; // documentation
-  if (g0 === 0x2002) return v4Blocked(`${g1 >>> 8}.${g1 & 0xff}.${g2 >>> 8}.${g2 & 0xff}`); // 6to4 embeds an IPv4
-  if (g0 === 0xfd00 && g1 === 0x0ec2) return true; // AWS IMDS IPv6 (fd00:ec2::254), already in fc00::/7
-  return false;
+  const family = isIP(address);
+  if (family === 4) return !publicV4(ipaddr.IPv4.parse(address));
+  if (family === 6) return !publicV6(ipaddr.IPv6.parse(hexTail(address)));
+  return true;
 }
