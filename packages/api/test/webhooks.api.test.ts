@@ -138,7 +138,9 @@ describe("POST /api/webhooks", () => {
     try {
       const create = (callback_url: string) => call("POST", "/api/webhooks", { base: prod.url, user: bob, body: { ...valid, callback_url } });
       expect((await create("http://localhost:8080/x")).body.error.code).toBe("invalid_callback_url");
-      for (const url of ["https://127.0.0.1/x", "https://[::1]/x", "https://10.1.2.3/x", "https://172.16.0.1/x", "https://192.168.1.1/x", "https://169.254.169.254/latest", "https://[::ffff:127.0.0.1]/x", "https://rebind.example/x", "https://meta.example/x"]) {
+      for (const url of ["https://127.0.0.1/x", "https://[::1]/x", "https://10.1.2.3/x", "https://172.16.0.1/x", "https://192.168.1.1/x", "https://169.254.169.254/latest", "https://[::ffff:127.0.0.1]/x", "https://rebind.example/x", "https://meta.example/x",
+        // core's shared rule (issue 14 §5): IPv4-translated, Teredo, 100::/64, 2001:10::/28, 192.88.99.0/24, NAT64 of metadata
+        "https://[::ffff:0:7f00:1]/x", "https://[2001::1]/x", "https://[100::1]/x", "https://[2001:10::1]/x", "https://192.88.99.1/x", "https://[64:ff9b::a9fe:a9fe]/x"]) {
         const res = await create(url);
         expect([url, res.status, res.body.error.code]).toEqual([url, 400, "callback_url_forbidden"]);
       }

@@ -21,6 +21,9 @@ function fakeDns(): ResolveHost & { calls: string[] } {
     "metadata.example": ["169.254.169.254"],
     "mixed.example": ["93.184.216.34", "192.168.0.10"],
     "mapped.example": ["::ffff:127.0.0.1"],
+    "translated.example": ["::ffff:0:7f00:1"], // IPv4-translated loopback (RFC 6145)
+    "nat64.example": ["64:ff9b::808:808", "64:ff9b::a9fe:a9fe"], // DNS64: a public and the metadata address
+    "teredo.example": ["2606:4700:4700::1111", "2001:0:4136:e378:8000:63bf:3fff:fdd2"],
   };
   const resolve = (async (hostname: string) => {
     calls.push(hostname);
@@ -56,6 +59,15 @@ describe("SSRF policy: assertCallbackAllowed (create time)", () => {
     ["https://metadata.example/hook", "callback_url_forbidden"],
     ["https://mixed.example/hook", "callback_url_forbidden"], // one bad answer is enough
     ["https://mapped.example/hook", "callback_url_forbidden"],
+    ["https://translated.example/hook", "callback_url_forbidden"],
+    ["https://nat64.example/hook", "callback_url_forbidden"],
+    ["https://teredo.example/hook", "callback_url_forbidden"],
+    ["https://[::ffff:0:a9fe:a9fe]/hook", "callback_url_forbidden"], // IPv4-translated metadata
+    ["https://[2001::1]/hook", "callback_url_forbidden"], // Teredo
+    ["https://[100::1]/hook", "callback_url_forbidden"], // discard-only
+    ["https://[2001:10::1]/hook", "callback_url_forbidden"], // ORCHID (deprecated)
+    ["https://192.88.99.1/hook", "callback_url_forbidden"], // 6to4 relay anycast
+    ["https://[64:ff9b::7f00:1]/hook", "callback_url_forbidden"], // NAT64 of loopback
     ["https://nowhere.example/hook", "callback_url_unresolvable"],
     ["http://public.example/hook", "callback_url_not_https"],
     ["ftp://public.example/hook", "invalid_callback_url"],
@@ -64,7 +76,7 @@ describe("SSRF policy: assertCallbackAllowed (create time)", () => {
     await expect(assertCallbackAllowed(url, { production: true, lookup })).rejects.toMatchObject({ name: "CallbackNotAllowedError", code });
   });
 
-  it.each(["https://public.example/hook", "https://public6.example/hook", "https://93.184.216.34/hook", "https://[2606:4700:4700::1111]/hook"])("production allows %s", async (url) => {
+  it.each(["https://public.example/hook", "https://public6.example/hook", "https://93.184.216.34/hook", "https://[2606:4700:4700::1111]/hook", "https://[64:ff9b::808:808]/hook", "https://[::ffff:8.8.8.8]/hook"])("production allows %s", async (url) => {
     await expect(assertCallbackAllowed(url, { production: true, lookup })).resolves.toMatchObject({ addresses: expect.any(Array) });
   });
 
@@ -80,6 +92,9 @@ describe("SSRF policy: assertCallbackAllowed (create time)", () => {
       createGuardedLookup({ production, resolve: lookup })(host, { all: true }, (err, addresses) => resolve(err ?? addresses));
     });
     expect(await run(true, "internal.example")).toMatchObject({ code: "callback_url_forbidden" });
+    expect(await run(true, "translated.example")).toMatchObject({ code: "callback_url_forbidden" });
+    expect(await run(true, "teredo.example")).toMatchObject({ code: "callback_url_forbidden" }); // one bad answer of two
+    expect(await run(true, "nowhere.example")).toMatchObject({ code: "ENOTFOUND" });
     expect(await run(true, "public.example")).toEqual([{ address: "93.184.216.34", family: 4 }]);
     expect(await run(false, "internal.example")).toEqual([{ address: "10.0.0.5", family: 4 }]);
   });
@@ -118,7 +133,8 @@ describe("SSRF policy at delivery time (production): refused before any connecti
     await expect(assertCallbackAllowed(`https://rebind.example:${port}/`, { production: true, lookup: dns })).resolves.toBeTruthy();
     const urls = [
       `https://127.0.0.1:${port}/`, `https://[::1]:${port}/`, `https://10.0.0.1:${port}/`, `https://172.16.5.5:${port}/`, `https://192.168.0.1:${port}/`,
-      `https://169.254.169.254:${port}/latest/meta-data`, `https://[::ffff:127.0.0.1]:${port}/`, `https://loopback.example:${port}/`,
+      `https://169.254.169.254:${port}/latest/meta-data`, `https://[::ffff:127.0.0.1]:${port}/`, `https://[::ffff:0:7f00:1]:${port}/`,
+      `https://translated.example:${port}/`, `https://nat64.example:${port}/`, `https://loopback.example:${port}/`,
       `https://internal.example:${port}/`, `https://rebind.example:${port}/`, `http://public.example:${port}/`,
     ];
     const agents = urls.map((_, i) => ({ id: `ssrf-${i}`, wallet: randomAddress() }));

@@ -1,13 +1,13 @@
-import { isForbiddenAddress } from "@agent-ledger/core";
-import { isIP } from "node:net";
+import { HostNotPublicError, resolvePublicAddresses } from "@agent-ledger/core";
 import { CallbackNotAllowedError } from "./CallbackNotAllowedError.ts";
-import { bareHost, resolveHost, type ResolveHost } from "./resolveHost.ts";
+import { resolveHost, type ResolveHost } from "./resolveHost.ts";
 
 /**
  * The SSRF policy for a callback URL. Outside production anything http(s) is allowed (tests and local
  * receivers live on loopback). In production the URL must be https and EVERY address its host resolves
- * to must be public (core isForbiddenAddress: loopback, private, link-local incl. 169.254.169.254,
- * CGNAT, multicast, reserved, IPv4-mapped/NAT64/6to4 forms). Returns the addresses it checked.
+ * to must be public (core resolvePublicAddresses — the rule the API applies at create time: anything
+ * ipaddr.js does not call unicast, IPv4-mapped/translated/NAT64 forms judged by their IPv4). Returns the
+ * addresses it checked.
  *
  * At create time this is the whole check; at delivery time the worker repeats it inside the socket's
  * own DNS lookup (createGuardedLookup), so the address connected to is the address checked.
@@ -28,20 +28,12 @@ export async function assertCallbackAllowed(
   }
   if (!options.production) return { url: parsed, addresses: [] };
   if (parsed.protocol !== "https:") throw new CallbackNotAllowedError("callback_url_not_https", "callback_url must use https in production");
-  const host = bareHost(parsed.hostname);
-  let addresses: string[];
-  if (isIP(host)) addresses = [host];
-  else {
-    try {
-      addresses = (await (options.lookup ?? resolveHost)(host)).map((a) => a.address);
-    } catch (cause) {
-      throw new CallbackNotAllowedError("callback_url_unresolvable", `callback_url host ${host} does not resolve`, { cause });
-    }
+  try {
+    const addresses = await resolvePublicAddresses(parsed.hostname, options.lookup ?? resolveHost);
+    return { url: parsed, addresses: addresses.map((a) => a.address) };
+  } catch (error) {
+    if (!(error instanceof HostNotPublicError)) throw error;
+    if (error.code === "host_unresolvable") throw new CallbackNotAllowedError("callback_url_unresolvable", `callback_url host ${parsed.hostname} does not resolve`, { cause: error.cause });
+    throw new CallbackNotAllowedError("callback_url_forbidden", `callback_url resolves to a non-public address (${error.address})`, { cause: error });
   }
-  if (addresses.length === 0) throw new CallbackNotAllowedError("callback_url_unresolvable", `callback_url host ${host} does not resolve`);
-  const bad = addresses.find((a) => isForbiddenAddress(a));
-  if (bad !== undefined) {
-    throw new CallbackNotAllowedError("callback_url_forbidden", `callback_url resolves to a non-public address (${bad})`);
-  }
-  return { url: parsed, addresses };
 }

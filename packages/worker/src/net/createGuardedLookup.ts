@@ -1,4 +1,4 @@
-import { isForbiddenAddress } from "@agent-ledger/core";
+import { HostNotPublicError, resolvePublicAddresses } from "@agent-ledger/core";
 import type { LookupFunction } from "node:net";
 import { CallbackNotAllowedError } from "./CallbackNotAllowedError.ts";
 import { ipFamily, resolveHost, type ResolveHost } from "./resolveHost.ts";
@@ -7,23 +7,19 @@ import { ipFamily, resolveHost, type ResolveHost } from "./resolveHost.ts";
  * A `lookup` for http(s).Agent: the socket connects only to addresses this function returns, so
  * checking here is checking the address actually connected to (a DNS answer that changes between
  * the create-time check and the delivery — rebinding — is caught). In production any forbidden
- * address in the answer refuses the connection before it is attempted.
+ * address in the answer refuses the connection before it is attempted (core resolvePublicAddresses).
  */
 export function createGuardedLookup(options: { production: boolean; resolve?: ResolveHost }): LookupFunction {
   const resolve = options.resolve ?? resolveHost;
   return (hostname, lookupOptions, callback) => {
-    resolve(hostname).then(
-      (answers) => {
-        let list = answers.map((a) => ({ address: a.address, family: a.family ?? ipFamily(a.address) }));
-        if (options.production) {
-          const bad = list.find((a) => isForbiddenAddress(a.address));
-          if (bad) {
-            callback(new CallbackNotAllowedError("callback_url_forbidden", `${hostname} resolves to a non-public address (${bad.address})`), "", 4);
-            return;
-          }
-        }
+    // Production: core's resolvePublicAddresses, the create-time rule, on the answer the socket will use.
+    const answer = options.production
+      ? resolvePublicAddresses(hostname, resolve)
+      : resolve(hostname).then((answers) => answers.map((a) => ({ address: a.address, family: ipFamily(a.address) })));
+    answer.then(
+      (addresses) => {
         const family = lookupOptions.family === 4 || lookupOptions.family === 6 ? lookupOptions.family : 0;
-        if (family) list = list.filter((a) => a.family === family);
+        const list = family ? addresses.filter((a) => a.family === family) : addresses;
         if (list.length === 0) {
           const error = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND", hostname });
           callback(error, "", 4);
@@ -32,7 +28,14 @@ export function createGuardedLookup(options: { production: boolean; resolve?: Re
         if (lookupOptions.all) callback(null, list);
         else callback(null, list[0]!.address, list[0]!.family);
       },
-      (error: unknown) => callback(error as NodeJS.ErrnoException, "", 4),
+      (error: unknown) => {
+        if (error instanceof HostNotPublicError && error.code === "host_forbidden") {
+          callback(new CallbackNotAllowedError("callback_url_forbidden", `${hostname} resolves to a non-public address (${error.address})`, { cause: error }), "", 4);
+        } else if (error instanceof HostNotPublicError) {
+          // The resolver's own error (ENOTFOUND, …) when there is one, so the delivery log reads like a plain DNS failure.
+          callback((error.cause ?? Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND", hostname })) as NodeJS.ErrnoException, "", 4);
+        } else callback(error as NodeJS.ErrnoException, "", 4);
+      },
     );
   };
 }
