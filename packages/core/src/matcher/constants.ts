@@ -23,6 +23,21 @@ export const FEE_MANAGER_ADDRESS = "0xfeec000000000000000000000000000000000000";
 /** First five bytes of a gateway (MPP) memo; bytes 5–14 are the per-service fingerprint. */
 export const GATEWAY_MEMO_MAGIC = "0xef1ed71201";
 
-/** Event kinds written by the matcher (see docs/methodology.md). */
-export const EVENT_KINDS = ["payment_sent", "payment_received", "fee_paid"] as const;
+/** The zero address: a TIP-20 Transfer from it is a mint, to it a burn. */
+export const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
+
+/** Registry categories (address labels or entities) that mark a funding source under methodology v0.2. */
+export const FUNDING_CATEGORIES: ReadonlySet<string> = new Set(["treasury", "exchange", "faucet"]);
+
+/** The entity category of a gateway: only its wallets can make a v0.2 settlement count. */
+export const GATEWAY_CATEGORY = "gateway";
+
+/**
+ * Event kinds written by the matcher (see docs/methodology.md). v0.1 writes only the first three;
+ * v0.2 adds settlement legs and funding moves, which are rows but not activity.
+ */
+export const EVENT_KINDS = ["payment_sent", "payment_received", "fee_paid", "settlement_sent", "settlement_received", "funding_sent", "funding_received"] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
+
+/** Kinds that are activity: counted in txCount / amountSumWei, trends and top lists (every version). */
+export const ACTIVITY_KINDS: ReadonlySet<string> = new Set(["payment_sent", "payment_received"]);

@@ -1,6 +1,7 @@
 import { FEE_MANAGER_ADDRESS, type EventKind } from "./constants.ts";
 import { decodeLog, type DecodedLog } from "./decodeLog.ts";
-import { CURRENT_METHODOLOGY_VERSION, assertMethodologyVersion } from "./methodology.ts";
+import { assertMethodologyVersion } from "./methodology.ts";
+import { matchLogsV02 } from "./matchLogsV02.ts";
 import { parseGatewayMemo } from "./parseGatewayMemo.ts";
 import type { EventDraft, Label, MatchContext, RawLog, WatchedEntity } from "./types.ts";
 
@@ -18,12 +19,14 @@ interface Payment {
 }
 
 /**
- * Turns raw logs into ledger rows under methodology `version` (docs/methodology.md is the prose).
+ * Turns raw logs into ledger rows under methodology `version` (docs/methodology.md is the prose); without a
+ * version, v0.1 (the first rules, kept bit for bit). v0.2 is `matchLogsV02`.
  * Pure and deterministic: the same logs and context always give the same rows in the same order
  * (block, log index, sender side before recipient side).
  */
-export function matchLogs(logs: readonly RawLog[], context: MatchContext, version: string = CURRENT_METHODOLOGY_VERSION): EventDraft[] {
+export function matchLogs(logs: readonly RawLog[], context: MatchContext, version: string = "v0.1"): EventDraft[] {
   assertMethodologyVersion(version);
+  if (version === "v0.2") return matchLogsV02(logs, context);
   const explorerBase = context.explorerBaseUrl.replace(/\/+$/, "");
   const rows: EventDraft[] = [];
   for (const txLogs of groupByTransaction(logs)) {

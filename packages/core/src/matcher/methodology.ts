@@ -4,7 +4,7 @@ import { UnknownMethodologyError } from "../errors.ts";
  * Matcher versions. A version names a fixed set of rules (docs/methodology.md); a change to the rules
  * that can change any row is a new version, and `rematch` re-derives rows under it from raw logs.
  */
-export const METHODOLOGY_VERSIONS = ["v0.1"] as const;
+export const METHODOLOGY_VERSIONS = ["v0.1", "v0.2"] as const;
 export type MethodologyVersion = (typeof METHODOLOGY_VERSIONS)[number];
 export const CURRENT_METHODOLOGY_VERSION: MethodologyVersion = "v0.1";
 

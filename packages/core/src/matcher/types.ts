@@ -6,6 +6,8 @@ export interface RawLog {
   blockHash: string;
   /** Unix seconds of the block. */
   blockTimestamp: number;
+  /** Unix milliseconds of the block when the node provides them (Tempo's `timestampMillis`); v0.2 prefers it. */
+  blockTimestampMs?: number;
   txHash: string;
   txIndex: number;
   logIndex: number;
@@ -36,6 +38,27 @@ export interface MatchContext {
   settlementContracts: ReadonlySet<string>;
   /** Base URL of the block explorer; rows link to `${explorerBaseUrl}/tx/${txHash}`. */
   explorerBaseUrl: string;
+  // ── Used by methodology v0.2 only (v0.1 ignores them) ──
+  /** Token allowlist (registry `tokens`): token address → its description. v0.2: no entry, no payment. */
+  tokens?: ReadonlyMap<string, TokenInfo>;
+  /** Settlement contract → the event it declares (registry `settlement_contracts[].event`); absent: the devnet `Settlement`. */
+  settlementEvents?: ReadonlyMap<string, SettlementEventDefinition>;
+  /** Gateway fingerprint → the provider address it is linked to (registry `fingerprint_labels[].provider_address`). */
+  fingerprintProviders?: ReadonlyMap<string, string>;
+}
+
+export interface TokenInfo {
+  symbol: string;
+  decimals: number;
+  currency: string;
+}
+
+/** How a trusted settlement contract's event is read: its topic0 and which indexed topic (2 or 3) is the provider. */
+export interface SettlementEventDefinition {
+  topic0: string;
+  providerTopic: 2 | 3;
+  /** Checked against a real transaction (docs/methodology.md, rule 7); informative, the matcher uses it either way. */
+  verified: boolean;
 }
 
 /** A matched ledger row before it has a database id. Field meanings follow the API spec's Event row. */

@@ -1,3 +1,4 @@
+import { ACTIVITY_KINDS } from "../matcher/constants.ts";
 import type { EventDraft } from "../matcher/types.ts";
 
 export interface EntityBucketDelta {
@@ -53,7 +54,7 @@ export interface RollupDeltas {
 
 type KindCounters = Omit<EntityTotalDelta, "entityId">;
 
-/** Counts a row as sent, received or fee by its kind. */
+/** Counts a row as sent, received or fee by its kind; v0.2's settlement legs and funding moves are not counted. */
 function addByKind(c: KindCounters, r: EventDraft): void {
   if (r.kind === "payment_sent") {
     c.sentCount++;
@@ -61,10 +62,21 @@ function addByKind(c: KindCounters, r: EventDraft): void {
   } else if (r.kind === "payment_received") {
     c.receivedCount++;
     c.receivedSumWei += r.amountWei;
-  } else {
+  } else if (r.kind === "fee_paid") {
     c.feeCount++;
     c.feeSumWei += r.amountWei;
   }
+}
+
+/**
+ * Whether the first row of a payment counts in the provider rollups. v0.1: every routed payment. v0.2 (methodology
+ * rule 3): what reached the provider — settlement legs (keyed by the provider address) and payments routed by a
+ * fingerprint that is not linked to an address; a linked payment is represented by its provider's settlement legs.
+ */
+function countsForProvider(r: EventDraft, activity: boolean): boolean {
+  if (r.methodologyVersion === "v0.1") return activity && (r.routedToAddress !== "" || r.routedFingerprint !== null);
+  if (r.kind === "settlement_sent" || r.kind === "settlement_received") return r.routedToAddress !== "";
+  return activity && r.routedToAddress === "" && r.routedFingerprint !== null;
 }
 
 const HOUR_MS = 3_600_000;
@@ -73,10 +85,12 @@ const DAY_MS = 86_400_000;
 /**
  * What a set of newly stored ledger rows adds to the rollup tables, per UTC hour and day — the same numbers as the
  * indexer's SQL rollup (`rollupCtes`), computed where the rows already are:
- * - entity buckets count every row of the entity (sent / received / fee by `kind`);
+ * - entity buckets count the entity's `payment_sent` / `payment_received` / `fee_paid` rows by `kind` (v0.2's
+ *   settlement legs and funding moves are rows, not activity);
  * - ledger and provider buckets count each payment once (a payment between two watched entities is two rows with the
- *   same tx hash and log index), fees excluded;
- * - a payment routed to a provider is keyed by the provider address (Pattern A) or else the memo fingerprint (Pattern B).
+ *   same tx hash and log index); the ledger counts activity kinds only (fees excluded);
+ * - a payment routed to a provider is keyed by the provider address (Pattern A, or v0.2's fingerprint link) or else
+ *   the memo fingerprint (Pattern B); which rows count for providers depends on the version (countsForProvider).
  * Invariant: the caller passes only rows that were actually inserted (none already stored), or buckets double-count.
  */
 export function computeRollups(rows: readonly EventDraft[]): RollupDeltas {
@@ -90,17 +104,18 @@ export function computeRollups(rows: readonly EventDraft[]): RollupDeltas {
 
   for (const r of rows) {
     const ms = r.ts.getTime();
-    const isPayment = r.kind !== "fee_paid";
+    const activity = ACTIVITY_KINDS.has(r.kind);
     // One payment, once: the first row seen for its (tx hash, log index) stands for it.
-    let countPayment = false;
-    if (isPayment) {
+    let firstRow = false;
+    if (r.kind !== "fee_paid") {
       const key = `${r.txHash}:${r.logIndex}`;
       if (!seenPayments.has(key)) {
         seenPayments.add(key);
-        countPayment = true;
+        firstRow = true;
       }
     }
-    const routed = r.routedToAddress !== "" || r.routedFingerprint !== null;
+    const countPayment = firstRow && activity;
+    const routed = firstRow && countsForProvider(r, activity);
     const providerKey = r.routedToAddress !== "" ? r.routedToAddress : r.routedFingerprint;
     const pattern = r.routedToAddress !== "" ? "address" : "fingerprint";
 
@@ -120,14 +135,15 @@ export function computeRollups(rows: readonly EventDraft[]): RollupDeltas {
         g.entities.set(ek, e);
       }
       addByKind(e, r);
-      if (!countPayment) continue;
-      let l = g.ledger.get(start);
-      if (!l) {
-        l = { bucket: new Date(start), paymentsCount: 0, amountSumWei: 0n };
-        g.ledger.set(start, l);
+      if (countPayment) {
+        let l = g.ledger.get(start);
+        if (!l) {
+          l = { bucket: new Date(start), paymentsCount: 0, amountSumWei: 0n };
+          g.ledger.set(start, l);
+        }
+        l.paymentsCount++;
+        l.amountSumWei += r.amountWei;
       }
-      l.paymentsCount++;
-      l.amountSumWei += r.amountWei;
       if (!routed) continue;
       const pk = `${providerKey}\u0000${start}`;
       let p = g.providers.get(pk);
@@ -138,7 +154,7 @@ export function computeRollups(rows: readonly EventDraft[]): RollupDeltas {
       p.paymentsCount++;
       p.amountSumWei += r.amountWei;
     }
-    if (countPayment && routed) {
+    if (routed) {
       const hour = Math.floor(ms / HOUR_MS) * HOUR_MS;
       const t = totals.get(providerKey!);
       if (!t) {

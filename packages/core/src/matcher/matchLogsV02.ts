@@ -1,0 +1,243 @@
+import { FEE_MANAGER_ADDRESS, FUNDING_CATEGORIES, GATEWAY_CATEGORY, SETTLEMENT_TOPIC, ZERO_ADDRESS, type EventKind } from "./constants.ts";
+import { decodeLog } from "./decodeLog.ts";
+import { parseGatewayMemo } from "./parseGatewayMemo.ts";
+import type { EventDraft, Label, MatchContext, RawLog, SettlementEventDefinition, WatchedEntity } from "./types.ts";
+
+/** Why a transfer touching a watched wallet produced no row, or not the row v0.1 would produce (rematch --diff). */
+export type V02Note =
+  | "not_allowlisted_token"
+  | "solo_memo"
+  | "fee_amm"
+  | "internal"
+  | "funding"
+  | "settlement_leg"
+  | "fee";
+
+export interface V02Trace {
+  txHash: string;
+  logIndex: number;
+  note: V02Note;
+}
+
+interface Transfer {
+  logIndex: number;
+  token: string;
+  from: string;
+  to: string;
+  amount: bigint;
+  memo: string | null;
+  isMemo: boolean;
+}
+
+interface Settlement {
+  contract: string;
+  provider: string;
+  gateway: string;
+  amountOut: bigint;
+}
+
+const DEFAULT_SETTLEMENT_EVENT: SettlementEventDefinition = { topic0: SETTLEMENT_TOPIC, providerTopic: 2, verified: true };
+const NO_ROUTING = { routedToAddress: "", routedToLabel: "", routedFingerprint: null } as const;
+const WORD = /^0x[0-9a-fA-F]{64}$/;
+const ADDRESS_TOPIC = /^0x0{24}[0-9a-fA-F]{40}$/;
+
+/**
+ * Methodology v0.2 (docs/methodology.md, "Methodology v0.2", rules 1–9): only allowlisted tokens, no solo
+ * TransferWithMemo, funding and settlement legs as their own kinds, only the net fee, Pattern A only for the leg
+ * the watched gateway itself sends, settlement events as registry data, milliseconds, explorer base from context.
+ * Pure and deterministic; rows in (block, log index, sender side before recipient side) order. When `trace` is
+ * given, every transfer that touches a watched wallet but is not (or not plainly) a payment is noted there.
+ */
+export function matchLogsV02(logs: readonly RawLog[], context: MatchContext, trace?: V02Trace[]): EventDraft[] {
+  const explorerBase = context.explorerBaseUrl.replace(/\/+$/, "");
+  const tokens = context.tokens ?? new Map();
+  const watched = (a: string) => context.wallets.has(a);
+  const rows: EventDraft[] = [];
+  for (const txLogs of groupByTransaction(logs)) {
+    const first = txLogs[0]!;
+    const txHash = first.txHash.toLowerCase();
+    const note = (logIndex: number, n: V02Note) => trace?.push({ txHash, logIndex, note: n });
+
+    // Rule 1: only allowlisted tokens; rule 7: settlement logs decoded with their contract's declared event.
+    const transfers: Transfer[] = [];
+    const settlements: Settlement[] = [];
+    for (const log of txLogs) {
+      const address = log.address.toLowerCase();
+      if (context.settlementContracts.has(address)) {
+        const s = decodeSettlement(log, context.settlementEvents?.get(address) ?? DEFAULT_SETTLEMENT_EVENT);
+        if (s) settlements.push(s);
+        continue;
+      }
+      const d = decodeLog(log);
+      if (!d || d.type === "settlement") continue;
+      if (!tokens.has(d.token)) {
+        if (watched(d.from) || watched(d.to)) note(d.logIndex, "not_allowlisted_token");
+        continue;
+      }
+      transfers.push({ logIndex: d.logIndex, token: d.token, from: d.from, to: d.to, amount: d.amount, memo: d.memo, isMemo: d.type === "transferWithMemo" });
+    }
+    const payments = toPayments(transfers, (t) => {
+      if (watched(t.from) || watched(t.to)) note(t.logIndex, "solo_memo");
+    });
+    if (!payments.some((p) => watched(p.from) || watched(p.to))) continue;
+
+    // Rule 5: the last transfer to the FeeManager is the fee; every other FeeManager flow is the fee AMM's.
+    let feeIndex = -1;
+    for (const p of payments) if (p.to === FEE_MANAGER_ADDRESS) feeIndex = p.logIndex;
+
+    // Rule 6: a settlement counts when its gateway is a watched gateway that itself sends the leg it settles.
+    const settledBy = new Map<number, Settlement>();
+    for (const s of settlements) {
+      const gateway = context.wallets.get(s.gateway);
+      if (!gateway || gateway.category !== GATEWAY_CATEGORY) continue;
+      const leg = payments.find((p) => !settledBy.has(p.logIndex) && p.from === s.gateway && p.to === s.provider && p.amount === s.amountOut);
+      if (leg) settledBy.set(leg.logIndex, s);
+    }
+
+    const ms = first.blockTimestampMs ?? first.blockTimestamp * 1000;
+    const base = { ts: new Date(ms), txHash, sourceBlock: first.blockNumber, explorerUrl: `${explorerBase}/tx/${txHash}` };
+    for (const payment of payments) {
+      const sender = context.wallets.get(payment.from);
+      const recipient = context.wallets.get(payment.to);
+      if (!sender && !recipient) continue;
+      if (sender && recipient && sender.id === recipient.id) {
+        note(payment.logIndex, "internal");
+        continue;
+      }
+      if (payment.to === FEE_MANAGER_ADDRESS || payment.from === FEE_MANAGER_ADDRESS) {
+        if (payment.logIndex !== feeIndex) {
+          note(payment.logIndex, "fee_amm");
+          continue;
+        }
+        note(payment.logIndex, "fee");
+        if (sender?.trackFees) rows.push(row(base, payment, sender, "fee_paid", payment.to, NO_ROUTING, context));
+        continue;
+      }
+      const settlement = settledBy.get(payment.logIndex);
+      if (settlement) {
+        note(payment.logIndex, "settlement_leg");
+        const routing = { routedToAddress: settlement.provider, routedToLabel: labelOf(settlement.provider, context)?.label ?? "", routedFingerprint: parseGatewayMemo(payment.memo) };
+        if (sender) rows.push(row(base, payment, sender, "settlement_sent", payment.to, routing, context));
+        if (recipient) rows.push(row(base, payment, recipient, "settlement_received", payment.from, routing, context));
+        continue;
+      }
+      if (isFunding(payment.from, context) || isFunding(payment.to, context)) {
+        note(payment.logIndex, "funding");
+        if (sender) rows.push(row(base, payment, sender, "funding_sent", payment.to, NO_ROUTING, context));
+        if (recipient) rows.push(row(base, payment, recipient, "funding_received", payment.from, NO_ROUTING, context));
+        continue;
+      }
+      const routing = routeByFingerprint(payment.memo, context);
+      if (sender) rows.push(row(base, payment, sender, "payment_sent", payment.to, routing, context));
+      if (recipient) rows.push(row(base, payment, recipient, "payment_received", payment.from, routing, context));
+    }
+  }
+  return rows;
+}
+
+function groupByTransaction(logs: readonly RawLog[]): RawLog[][] {
+  const groups = new Map<string, RawLog[]>();
+  for (const log of logs) {
+    const key = log.txHash.toLowerCase();
+    const group = groups.get(key);
+    if (group) group.push(log);
+    else groups.set(key, [log]);
+  }
+  return [...groups.values()];
+}
+
+/** The settlement as its contract declares it: topic 1 session, `providerTopic` provider, the other of 2/3 gateway. */
+function decodeSettlement(log: RawLog, def: SettlementEventDefinition): Settlement | null {
+  if (log.topics[0]?.toLowerCase() !== def.topic0.toLowerCase() || log.topics.length !== 4 || !WORD.test(log.topics[1] ?? "")) return null;
+  const providerTopic = log.topics[def.providerTopic]!;
+  const gatewayTopic = log.topics[def.providerTopic === 2 ? 3 : 2]!;
+  if (!ADDRESS_TOPIC.test(providerTopic) || !ADDRESS_TOPIC.test(gatewayTopic)) return null;
+  if (!/^0x[0-9a-fA-F]{128}$/.test(log.data)) return null;
+  return {
+    contract: log.address.toLowerCase(),
+    provider: `0x${providerTopic.slice(26).toLowerCase()}`,
+    gateway: `0x${gatewayTopic.slice(26).toLowerCase()}`,
+    amountOut: BigInt(`0x${log.data.slice(66, 130)}`),
+  };
+}
+
+/** Pairing as v0.1 (nearest earlier unpaired Transfer with the same token, parties, amount); a memo left alone is dropped (rule 2). */
+function toPayments(transfers: readonly Transfer[], onSoloMemo: (t: Transfer) => void): Transfer[] {
+  const paired = new Set<Transfer>();
+  const payments: Transfer[] = [];
+  for (const [i, log] of transfers.entries()) {
+    if (!log.isMemo) continue;
+    let partner: Transfer | undefined;
+    for (let j = i - 1; j >= 0; j--) {
+      const t = transfers[j]!;
+      if (!t.isMemo && !paired.has(t) && t.token === log.token && t.from === log.from && t.to === log.to && t.amount === log.amount) {
+        partner = t;
+        break;
+      }
+    }
+    if (!partner) {
+      onSoloMemo(log);
+      continue;
+    }
+    paired.add(partner);
+    payments.push({ ...partner, memo: log.memo });
+  }
+  for (const t of transfers) if (!t.isMemo && !paired.has(t)) payments.push(t);
+  return payments.sort((a, b) => a.logIndex - b.logIndex);
+}
+
+/** Rule 4: the zero address (mint/burn), or an entity or address label whose category is a funding category. */
+function isFunding(address: string, context: MatchContext): boolean {
+  if (address === ZERO_ADDRESS) return true;
+  const entity = context.wallets.get(address);
+  const category = entity ? entity.category : context.addressLabels.get(address)?.category;
+  return category != null && FUNDING_CATEGORIES.has(category);
+}
+
+/** Pattern B, with the fingerprint's provider link (rule 3): the linked address names the provider. */
+function routeByFingerprint(memo: string | null, context: MatchContext) {
+  const fingerprint = parseGatewayMemo(memo);
+  if (!fingerprint) return NO_ROUTING;
+  const fpLabel = context.fingerprintLabels.get(fingerprint)?.label ?? "";
+  const provider = context.fingerprintProviders?.get(fingerprint);
+  if (provider) return { routedToAddress: provider, routedToLabel: labelOf(provider, context)?.label ?? fpLabel, routedFingerprint: fingerprint };
+  return { routedToAddress: "", routedToLabel: fpLabel, routedFingerprint: fingerprint };
+}
+
+function labelOf(address: string, context: MatchContext): Label | undefined {
+  const entity = context.wallets.get(address);
+  if (entity) return { label: entity.label, category: entity.category };
+  return context.addressLabels.get(address);
+}
+
+function row(
+  base: Pick<EventDraft, "ts" | "txHash" | "sourceBlock" | "explorerUrl">,
+  payment: Transfer,
+  entity: WatchedEntity,
+  kind: EventKind,
+  counterparty: string,
+  routing: Pick<EventDraft, "routedToAddress" | "routedToLabel" | "routedFingerprint">,
+  context: MatchContext,
+): EventDraft {
+  const label = labelOf(counterparty, context);
+  return {
+    ts: base.ts,
+    agentId: entity.id,
+    agentLabel: entity.label,
+    agentCategory: entity.category,
+    counterpartyAddress: counterparty,
+    counterpartyLabel: label?.label ?? "",
+    counterpartyCategory: label?.category ?? null,
+    kind,
+    amountWei: payment.amount,
+    tokenAddress: payment.token,
+    txHash: base.txHash,
+    logIndex: payment.logIndex,
+    sourceBlock: base.sourceBlock,
+    methodologyVersion: "v0.2",
+    routedToAddress: routing.routedToAddress,
+    routedToLabel: routing.routedToLabel,
+    routedFingerprint: routing.routedFingerprint,
+    explorerUrl: base.explorerUrl,
+  };
+}
