@@ -20,9 +20,10 @@ export const workerEnvSchema = z.object({
   SECRETS_MASTER_KEY: z.string({ error: "SECRETS_MASTER_KEY is required (32 bytes, base64 or hex)" }).min(1, "SECRETS_MASTER_KEY is required"),
   /** Only agent_events rows of this methodology version are dispatched. */
   METHODOLOGY_VERSION: z.string().regex(/^v\d+\.\d+$/, "must look like v0.N").default("v0.1"),
-  /** Prometheus metrics on http://0.0.0.0:<port>/metrics; 0 picks a free port; -1 disables the server. */
+  /** Prometheus metrics on http://<WORKER_METRICS_HOST>:<port>/metrics; 0 picks a free port; -1 disables the server. */
   WORKER_METRICS_PORT: z.coerce.number().int().min(-1).max(65535).default(9464),
-  WORKER_METRICS_HOST: z.string().default("0.0.0.0"),
+  /** Address the metrics server binds: loopback by default (the metrics are not public); `0.0.0.0` for a remote scraper. */
+  WORKER_METRICS_HOST: z.string().min(1).default("127.0.0.1"),
   /** Whole-attempt timeout of one webhook POST (connect + response + body). */
   DELIVERY_TIMEOUT_MS: ms(10_000),
   /**

@@ -36,6 +36,7 @@ export interface StartWorkerOptions {
   maintenanceIntervalMs?: number;
   /** -1/undefined: no metrics server; 0: a free port. */
   metricsPort?: number;
+  /** Address the metrics server binds (default 127.0.0.1: loopback only). */
   metricsHost?: string;
   shutdownGraceMs?: number;
   // Injection points (tests, benchmarks):
@@ -181,7 +182,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   dispatcher?.start();
 
   const metricsServer = options.metricsPort !== undefined && options.metricsPort >= 0
-    ? await startMetricsServer(metrics.registry, { port: options.metricsPort, host: options.metricsHost ?? "0.0.0.0" })
+    ? await startMetricsServer(metrics.registry, { port: options.metricsPort, host: options.metricsHost ?? "127.0.0.1" })
     : null;
 
   if (deliveryWorker) await deliveryWorker.waitUntilReady();

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
 
-/** GET /metrics (Prometheus text format) and GET /healthz on a small HTTP server. */
+/** GET /metrics (Prometheus text format) and GET /healthz on a small HTTP server, bound to `host` (default loopback only). */
 export async function startMetricsServer(registry: Registry, options: { port: number; host?: string }): Promise<{ port: number; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
@@ -29,7 +29,7 @@ export async function startMetricsServer(registry: Registry, options: { port: nu
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port, options.host ?? "0.0.0.0", () => resolve());
+    server.listen(options.port, options.host ?? "127.0.0.1", () => resolve());
   });
   return {
     port: (server.address() as AddressInfo).port,
