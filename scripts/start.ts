@@ -94,7 +94,15 @@ await waitForRpc(RPC_URL, 30_000);
 // SECRETS_MASTER_KEY, else generate one for this checkout once (.agent-ledger/, git-ignored, mode 0600).
 const SECRETS_MASTER_KEY = process.env.SECRETS_MASTER_KEY ?? loadOrCreateDevMasterKey();
 
-// 5. Services.
+// 5. The web pages (explorer, GraphiQL, approval page): built once here, served by the API (docs/web.md).
+{
+  const t0 = Date.now();
+  const { buildWebAssets } = await import("../packages/web/scripts/build.ts");
+  await buildWebAssets();
+  console.log(`built the web pages in ${Date.now() - t0} ms`);
+}
+
+// 6. Services.
 const common = { DATABASE_URL, REDIS_URL, TEMPO_RPC_URL: RPC_URL, REGISTRY_FILE, SECRETS_MASTER_KEY };
 children.push({ name: "indexer", child: spawnTs("indexer", "packages/indexer/src/main.ts", common) });
 children.push({ name: "worker", child: spawnTs("worker", "packages/worker/src/main.ts", common) });
@@ -121,7 +129,8 @@ for (const { name, child } of children) {
 
 console.log(`
 Agent Ledger is starting:
-  API        http://127.0.0.1:${API_PORT}   (health: /healthz, readiness: /readyz)
+  Explorer   http://127.0.0.1:${API_PORT}/   (live dashboard; GraphiQL at /graphql)
+  API        http://127.0.0.1:${API_PORT}/api   (health: /healthz, readiness: /readyz)
   Tempo RPC  ${RPC_URL}${externalRpc ? "" : "   (local devnet, demo traffic on)"}
   Database   ${DATABASE_URL.replace(/\/\/[^@]*@/, "//…@")}
   Redis      ${REDIS_URL}

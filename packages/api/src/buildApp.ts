@@ -9,6 +9,7 @@ import type { FeedOptions } from "./feed/types.ts";
 import { createOps } from "./ops/createOps.ts";
 import type { ReadinessOptions } from "./ops/createReadiness.ts";
 import { sendError } from "./http/sendError.ts";
+import { answerClientError } from "./http/answerClientError.ts";
 import { sendJson } from "./http/sendJson.ts";
 import { createRestHandler } from "./rest/createRestHandler.ts";
 import { authenticate } from "./auth/authenticate.ts";
@@ -18,7 +19,8 @@ import type { Lookup } from "./webhooks/checkCallbackHost.ts";
 import { createServices, type Services } from "./services/createServices.ts";
 import { createWalletHandler, type WalletDeps } from "./wallet/createWalletHandler.ts";
 import type { WalletOptions } from "./wallet/config.ts";
-import { createApprovalPageHandler } from "@agent-ledger/web";
+import { createApprovalPageHandler, createWebHandler } from "@agent-ledger/web";
+import { pageExists } from "./services/pageExists.ts";
 
 const GRAPHQL_PREFLIGHT_HEADERS = {
   "access-control-allow-origin": "*",
@@ -72,7 +74,10 @@ export function buildApp(deps: AppDeps): App {
   });
   const rest = createRestHandler({ services, log: deps.log });
 
-  const webhookService = createWebhookService({ db: deps.pool, masterKey: deps.webhooks?.masterKey ?? null, production: deps.webhooks?.production ?? false, lookup: deps.webhooks?.lookup, now: deps.now });
+  const webhookService = createWebhookService({
+    db: deps.pool, masterKey: deps.webhooks?.masterKey ?? null, production: deps.webhooks?.production ?? false, lookup: deps.webhooks?.lookup, now: deps.now,
+    methodologyVersion: deps.methodologyVersion,
+  });
   const webhooksRest = createWebhookRestHandler({ db: deps.pool, service: webhookService, log: deps.log, now: deps.now });
   const graphql = createGraphqlHandler({
     services, log: deps.log, limits: deps.graphqlLimits, webhooks: webhookService,
@@ -86,8 +91,9 @@ export function buildApp(deps: AppDeps): App {
 
   const feed = createFeed({ pool: deps.pool, services, log: deps.log, options: deps.feed, graphqlLimits: deps.graphqlLimits });
 
-  // The passkey approval page of device pairing (bundled by packages/web on first request).
-  const approvalPage = createApprovalPageHandler({ onError: (err) => deps.log.error({ err }, "approval page build failed") });
+  // The explorer, GraphiQL and the passkey approval page (packages/web, bundled by `npm run build`; docs/web.md).
+  const web = createWebHandler({ exists: (route) => pageExists(services.context, route) });
+  const approvalPage = createApprovalPageHandler({ manifest: web.manifest });
 
   const ops = createOps({ pool: deps.pool, log: deps.log, readiness: deps.readiness, feedSubscriberCount: deps.feedSubscriberCount ?? (() => feed.subscriberCount()) });
 
@@ -102,6 +108,7 @@ export function buildApp(deps: AppDeps): App {
       if (url.pathname === "/api/feed" || url.pathname === "/api/feed/") return await feed.handleSse(req, res, url);
       if (url.pathname === GRAPHQL_STREAM_PATH) return await feed.handleGraphqlStream(req, res);
       if (url.pathname === "/graphql") {
+        if (await web.handle(req, res, url)) return; // GraphiQL: a browser's GET without a query
         if (req.method === "OPTIONS") {
           res.writeHead(204, GRAPHQL_PREFLIGHT_HEADERS);
           return void res.end();
@@ -123,6 +130,7 @@ export function buildApp(deps: AppDeps): App {
       }
       if (url.pathname === "/readyz") return await ops.readyz(req, res);
       if (url.pathname === "/metrics") return await ops.metricsEndpoint(req, res);
+      if (await web.handle(req, res, url)) return; // explorer pages, /assets/*, the HTML 404 page
       return sendError(res, 404, "not_found", `no route for ${req.method} ${url.pathname}`);
     } catch (error) {
       deps.log.error({ err: error }, "unhandled request error");
@@ -130,6 +138,9 @@ export function buildApp(deps: AppDeps): App {
       else res.destroy();
     }
   }));
+
+  // Requests Node's parser refuses (URL or headers over 16 KiB, malformed) still get the JSON error body.
+  server.on("clientError", answerClientError);
 
   return {
     server,
@@ -150,7 +161,7 @@ export function buildApp(deps: AppDeps): App {
     },
     async stop(): Promise<void> {
       ops.close();
-      await wallet.stopSweeper();
+      await wallet.close(); // sweeper and the rate limits' Redis connection
       await feed.stop(); // ends every feed stream cleanly before the connections are closed
       if (!server.listening) return;
       await new Promise<void>((resolve) => {

@@ -1,5 +1,8 @@
+import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { APPROVAL_PAGE_PATHS, buildApprovalPage, type ApprovalPageAssets } from "./buildApprovalPage.ts";
+import { approvalPageHtml } from "./approve/pageHtml.ts";
+import { DEFAULT_DIST_DIR, readManifest, type WebManifest } from "./serve/manifest.ts";
+import { securityHeaders } from "./serve/securityHeaders.ts";
 
 export interface ApprovalPageHandlerOptions {
   /**
@@ -7,74 +10,48 @@ export interface ApprovalPageHandlerOptions {
    * origin and http on localhost / 127.0.0.1 (a local devnet).
    */
   connectSrc?: string[];
-  /** Where the bundle comes from (tests may inject one). */
-  load?: () => Promise<ApprovalPageAssets>;
-  /** Called when the bundle cannot be built (the request gets a 500). */
-  onError?: (error: unknown) => void;
+  /** The build's manifest (default: read from packages/web/dist, or WEB_DIST_DIR, on first request). */
+  manifest?: () => WebManifest;
 }
 
+export const APPROVAL_PAGE_PATH = "/approve";
 const DEFAULT_CONNECT_SRC = ["https:", "http://localhost:*", "http://127.0.0.1:*"];
 
 /**
- * Serves the passkey approval page: `GET /approve` (HTML), `/approve/app.js` (the bundle), `/approve/app.css`.
- * Returns false when the path is not one of them (the caller answers 404). The HTML is never cached (it is the
- * entry point of a security-relevant flow); the assets revalidate by ETag. Strict CSP, no framing, no referrer
- * (the URL carries the pairing code).
+ * Serves the passkey approval page `GET /approve`: HTML naming the hashed bundle and stylesheet that `npm run build`
+ * wrote (served under /assets/ by the web handler). The HTML is never cached (it is the entry point of a
+ * security-relevant flow). Strict CSP, no framing, no referrer (the URL carries the pairing code).
+ * Returns false when the path is not /approve (the caller answers 404).
  */
 export function createApprovalPageHandler(options: ApprovalPageHandlerOptions = {}) {
-  const load = options.load ?? buildApprovalPage;
-  const csp = [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    `connect-src 'self' ${(options.connectSrc ?? DEFAULT_CONNECT_SRC).join(" ")}`,
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join("; ");
-  const common = {
-    "x-content-type-options": "nosniff",
-    "x-frame-options": "DENY",
-    "referrer-policy": "no-referrer",
-    "cross-origin-opener-policy": "same-origin",
-    "content-security-policy": csp,
+  const manifest = options.manifest ?? (() => readManifest(process.env.WEB_DIST_DIR ?? DEFAULT_DIST_DIR));
+  let page: { html: string; etag: string } | undefined;
+  const current = () => {
+    if (page) return page;
+    const m = manifest();
+    const html = approvalPageHtml({ scriptPath: m.pages.approve.js[0]!, stylePath: m.pages.approve.css[0]! });
+    return (page = { html, etag: `"${createHash("sha256").update(html).digest("base64url").slice(0, 22)}"` });
   };
+  const common = securityHeaders({ connectSrc: options.connectSrc ?? DEFAULT_CONNECT_SRC, referrer: "no-referrer" });
 
   return async function handleApprovalPage(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     const path = url.pathname.length > 1 && url.pathname.endsWith("/") ? url.pathname.slice(0, -1) : url.pathname;
-    const kind = path === APPROVAL_PAGE_PATHS.html ? "html" : path === APPROVAL_PAGE_PATHS.js ? "js" : path === APPROVAL_PAGE_PATHS.css ? "css" : null;
-    if (!kind) return false;
+    if (path !== APPROVAL_PAGE_PATH) return false;
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405, { ...common, allow: "GET, HEAD", "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
       res.end(JSON.stringify({ error: { code: "method_not_allowed", message: `${req.method} is not allowed on ${url.pathname}` } }));
       return true;
     }
-    let assets: ApprovalPageAssets;
+    let html: string, etag: string;
     try {
-      assets = await load();
+      ({ html, etag } = current());
     } catch (error) {
-      options.onError?.(error);
-      res.writeHead(500, { ...common, "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
-      res.end(JSON.stringify({ error: { code: "internal_error", message: "the approval page could not be built" } }));
+      res.writeHead(503, { ...common, "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+      res.end(JSON.stringify({ error: { code: "web_not_built", message: error instanceof Error ? error.message : "run npm run build" } }));
       return true;
     }
-    const body = assets[kind];
-    const type = kind === "html" ? "text/html; charset=utf-8" : kind === "js" ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8";
-    const headers: Record<string, string> = {
-      ...common,
-      "content-type": type,
-      etag: assets.etags[kind],
-      "cache-control": kind === "html" ? "no-store" : "no-cache",
-    };
-    if (kind !== "html" && req.headers["if-none-match"] === assets.etags[kind]) {
-      res.writeHead(304, headers);
-      res.end();
-      return true;
-    }
-    headers["content-length"] = String(Buffer.byteLength(body));
-    res.writeHead(200, headers);
-    res.end(req.method === "HEAD" ? undefined : body);
+    res.writeHead(200, { ...common, "content-type": "text/html; charset=utf-8", "cache-control": "no-store", etag, "content-length": String(Buffer.byteLength(html)) });
+    res.end(req.method === "HEAD" ? undefined : html);
     return true;
   };
 }

@@ -1,4 +1,4 @@
-// The approval page's static HTML and CSS. All behaviour is in main.ts (bundled to /approve/app.js); the markup
+// The approval page's static HTML and CSS. All behaviour is in main.ts (bundled by `npm run build` into a hashed /assets/approve-<hash>.js); the markup
 // works without any framework and every step is a <section> that is shown when it is current.
 
 export const APPROVAL_PAGE_CSS = `

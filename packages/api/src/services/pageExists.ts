@@ -1,0 +1,26 @@
+import type { RouteMatch } from "@agent-ledger/web";
+import { findEntity } from "./getEntityDetail.ts";
+import { loadEventsByIds } from "./loadEventsByIds.ts";
+import type { ServiceContext } from "./types.ts";
+
+/**
+ * Whether the thing an explorer page names exists, so the page answers HTTP 404 for an unknown id (the web handler
+ * asks; the browser app then shows its not-found page). One index probe per page load.
+ */
+export async function pageExists(ctx: ServiceContext, route: RouteMatch & { param: string }): Promise<boolean> {
+  switch (route.name) {
+    case "service":
+      return (await findEntity(ctx, "service", route.param)) !== null;
+    case "agent":
+      return (await findEntity(ctx, "agent", route.param)) !== null;
+    case "event":
+      if (!/^[1-9][0-9]{0,18}$/.test(route.param) || BigInt(route.param) > 9223372036854775807n) return false;
+      return (await loadEventsByIds(ctx, [BigInt(route.param)])).length > 0;
+    case "provider": {
+      const { rows } = await ctx.db.query("SELECT 1 FROM provider_activity_total WHERE provider_key = $1", [route.param.toLowerCase()]);
+      return rows.length > 0;
+    }
+    default:
+      return true;
+  }
+}

@@ -1,0 +1,1 @@
+export function App() { return <main><h1>Agent Ledger</h1></main>; }

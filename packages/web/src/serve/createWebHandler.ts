@@ -1,0 +1,111 @@
+import { createHash } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { matchRoute, routeMeta, type RouteMatch } from "../explorer/routes.ts";
+import { createAssetServer } from "./createAssetServer.ts";
+import { DEFAULT_DIST_DIR, readManifest, type WebManifest } from "./manifest.ts";
+import { pageHtml } from "./pageHtml.ts";
+import { securityHeaders } from "./securityHeaders.ts";
+
+export interface WebHandlerOptions {
+  /** Build output (default packages/web/dist, or WEB_DIST_DIR). */
+  distDir?: string;
+  /**
+   * Whether the thing a page names exists (`/agents/:id`, …), so an unknown id answers HTTP 404 (the app then shows
+   * its not-found page). Absent: every well-formed page path answers 200 and the app decides.
+   */
+  exists?: (route: RouteMatch & { param: string }) => Promise<boolean>;
+}
+
+/** HTML is revalidated on every load (ETag → 304): it names the hashed assets of the current build. */
+export const HTML_CACHE = "no-cache";
+
+const etagOf = (s: string) => `"${createHash("sha256").update(s).digest("base64url").slice(0, 22)}"`;
+
+/**
+ * The explorer and GraphiQL, served by the API process on its own origin (docs/web.md):
+ *   /assets/*                hashed files, a year's immutable cache, br/gzip precompressed
+ *   /, /services, /agents/:id, …  the explorer's HTML shell (per-page title and description; 404 for unknown ids)
+ *   GET /graphql (a browser asking for HTML, no query)  GraphiQL from our own bundle
+ *   any other path a browser asks HTML for: 404 with the explorer's not-found page.
+ * Returns false when the request is not for a page (the API answers it). Without a build (`npm run build`) pages answer 503
+ * `web_not_built` and the API keeps working.
+ */
+export function createWebHandler(options: WebHandlerOptions = {}) {
+  const distDir = options.distDir ?? process.env.WEB_DIST_DIR ?? DEFAULT_DIST_DIR;
+  // Read on first use and kept (a missing build is retried on the next request, so the API runs without one).
+  let built: ReturnType<typeof load> | undefined;
+  const current = () => (built ??= load(distDir));
+  const explorerHeaders = securityHeaders();
+  const graphiqlHeaders = securityHeaders({ extra: { "style-src": "'self' 'unsafe-inline'", "worker-src": "'self'", "font-src": "'self' data:" } });
+
+  function send(req: IncomingMessage, res: ServerResponse, status: number, html: string, etag: string, headers: Record<string, string>) {
+    const h: Record<string, string> = { ...headers, "content-type": "text/html; charset=utf-8", "cache-control": HTML_CACHE, etag, vary: "accept" };
+    if (status === 200 && req.headers["if-none-match"] === etag) {
+      res.writeHead(304, h);
+      return void res.end();
+    }
+    h["content-length"] = String(Buffer.byteLength(html));
+    res.writeHead(status, h);
+    res.end(req.method === "HEAD" ? undefined : html);
+  }
+
+  const wantsHtml = (req: IncomingMessage) => (req.method === "GET" || req.method === "HEAD") && /\btext\/html\b/.test(req.headers.accept ?? "");
+  const notBuilt = (res: ServerResponse, error: unknown) => {
+    res.writeHead(503, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+    res.end(JSON.stringify({ error: { code: "web_not_built", message: error instanceof Error ? error.message : "the web assets are not built: run npm run build" } }));
+  };
+
+  return {
+    /** The build's manifest (throws WebAssetsMissingError when `npm run build` has not run). */
+    manifest: (): WebManifest => current().manifest,
+    async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+      const isPage = url.pathname === "/graphql" ? wantsHtml(req) && !url.searchParams.has("query") : matchRoute(url.pathname) !== null || wantsHtml(req) || url.pathname.startsWith("/assets/");
+      if (!isPage) return false;
+      let b: ReturnType<typeof load>;
+      try {
+        b = current();
+      } catch (error) {
+        built = undefined;
+        notBuilt(res, error);
+        return true;
+      }
+      if (await b.serveAsset(req, res, url.pathname)) return true;
+      if (url.pathname === "/graphql") {
+        send(req, res, 200, b.graphiql.html, b.graphiql.etag, graphiqlHeaders);
+        return true;
+      }
+      const match = matchRoute(url.pathname);
+      // A page path answers any GET (a link, curl); other paths only a browser asking for HTML (APIs keep JSON 404s).
+      if (match ? req.method !== "GET" && req.method !== "HEAD" : !wantsHtml(req)) return false;
+      let status = match ? 200 : 404;
+      if (match?.param !== undefined && options.exists && !(await options.exists(match as RouteMatch & { param: string }))) status = 404;
+      const s = b.shell(status === 404 ? null : match);
+      send(req, res, status, s.html, s.etag, explorerHeaders);
+      return true;
+    },
+  };
+}
+
+function load(distDir: string) {
+  const manifest = readManifest(distDir);
+  const graphiqlHtml = pageHtml({ title: "GraphiQL — Agent Ledger", description: "Run GraphQL queries and live subscriptions against the Agent Ledger API.", assets: manifest.pages.graphiql, module: false, bodyClass: "graphiql", noscript: "GraphiQL needs JavaScript." });
+  const shells = new Map<string, { html: string; etag: string }>();
+  return {
+    manifest,
+    serveAsset: createAssetServer(distDir, manifest),
+    graphiql: { html: graphiqlHtml, etag: etagOf(graphiqlHtml) },
+    shell(match: RouteMatch | null) {
+      const meta = routeMeta(match);
+      const key = `${meta.title}\n${meta.description}`;
+      let s = shells.get(key);
+      if (!s) {
+        const html = pageHtml({ ...meta, assets: manifest.pages.explorer, module: true, noscript: "The Agent Ledger explorer needs JavaScript. The same data is served as JSON under /api and GraphQL at /graphql." });
+        s = { html, etag: etagOf(html) };
+        if (shells.size < 1000) shells.set(key, s);
+      }
+      return s;
+    },
+  };
+}
+
+export type WebHandler = ReturnType<typeof createWebHandler>;
