@@ -11,7 +11,8 @@ export const indexerEnvSchema = z.object({
   START_BLOCK: int(0),
   /** Blocks to stay behind the head. Tempo has deterministic finality, so 0 is safe there. */
   CONFIRMATIONS: int(0),
-  EXPLORER_BASE_URL: z.string().url().default("https://explore.tempo.xyz"),
+  /** Rows link to `${base}/tx/<hash>`. Unset: the registry file's `explorer_base_url`, else DEFAULT_EXPLORER_BASE_URL. */
+  EXPLORER_BASE_URL: z.union([z.literal(""), z.string().url()]).optional().transform((v) => v || undefined),
   REGISTRY_FILE: z.string().min(1).default("registry/demo.json"),
   METHODOLOGY_VERSION: z.enum(METHODOLOGY_VERSIONS).default(CURRENT_METHODOLOGY_VERSION),
   CHUNK_INITIAL_BLOCKS: int(100, 1),
@@ -30,6 +31,14 @@ export const indexerEnvSchema = z.object({
 });
 
 export type IndexerEnv = z.infer<typeof indexerEnvSchema>;
+
+/** Tempo mainnet's explorer: the explorer base when neither EXPLORER_BASE_URL nor the registry names one. */
+export const DEFAULT_EXPLORER_BASE_URL = "https://explore.tempo.xyz";
+
+/** The explorer base as loadMatchContext takes it: EXPLORER_BASE_URL wins, else the registry's, else mainnet's. */
+export function explorerBase(env: IndexerEnv): { override?: string; fallback: string } {
+  return { override: env.EXPLORER_BASE_URL, fallback: DEFAULT_EXPLORER_BASE_URL };
+}
 
 export function parseIndexerEnv(env: NodeJS.ProcessEnv = process.env): IndexerEnv {
   const result = indexerEnvSchema.safeParse(env);

@@ -1,5 +1,5 @@
 import { createPgPool, createPrisma, loadMatchContext, loadRegistryIntoDb } from "@agent-ledger/db";
-import { parseIndexerEnv } from "./env.ts";
+import { explorerBase, parseIndexerEnv } from "./env.ts";
 import { loadRegistryFile } from "./loadRegistryFile.ts";
 import { createLogger } from "./logger.ts";
 import { createRpcClient } from "./rpc/createRpcClient.ts";
@@ -28,7 +28,7 @@ try {
       {
         rpc: createRpcClient(env.TEMPO_RPC_URL, { timeoutMs: env.RPC_TIMEOUT_MS }),
         client,
-        loadContext: () => loadMatchContext(prisma, env.EXPLORER_BASE_URL),
+        loadContext: () => loadMatchContext(prisma, explorerBase(env)),
         log,
       },
       {

@@ -1,6 +1,7 @@
-import { assertMethodologyVersion, matchLogs, type MatchContext, type RawLog } from "@agent-ledger/core";
+import { assertMethodologyVersion, matchLogs, type MatchContext } from "@agent-ledger/core";
 import type pg from "pg";
 import { acquireAdvisoryLock } from "./store/acquireIndexerLock.ts";
+import { readRawLogs } from "./store/readRawLogs.ts";
 import { rebuildRollups } from "./store/rebuildRollups.ts";
 import { eventColumns } from "./store/writeBatch.ts";
 
@@ -18,7 +19,7 @@ export interface RematchResult {
 // Upsert keyed on (version, tx, log index, agent): identical rows keep their id and are not rewritten.
 const UPSERT_EVENTS = `
 WITH src AS (
-  SELECT to_timestamp(u.ts) AS ts, u.agent_id, u.agent_label, u.agent_category, u.cp_addr, u.cp_label, u.cp_cat, u.kind,
+  SELECT timestamptz 'epoch' + u.ts * interval '1 millisecond' AS ts, u.agent_id, u.agent_label, u.agent_category, u.cp_addr, u.cp_label, u.cp_cat, u.kind,
     u.amount::numeric AS amount, u.token, u.tx, u.li, u.block, u.version, u.routed_addr, u.routed_label, u.routed_fp, u.url, u.ord
   FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
     $10::text[], $11::text[], $12::int[], $13::bigint[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::int[])
@@ -68,6 +69,11 @@ export async function rematch(
     context: MatchContext;
     /** True when `version` is the one the indexer writes live: its rollups are rebuilt too. */
     maintainRollups: boolean;
+    /**
+     * With maintainRollups: rebuild the rollups of every page's days, not only of pages whose rows changed — needed
+     * once when the live version switches (the rollup tables hold one version: the live one).
+     */
+    rebuildAllRollups?: boolean;
     pageBlocks?: number;
     fromBlock?: bigint;
     toBlock?: bigint;
@@ -85,22 +91,12 @@ export async function rematch(
     result.blocks = { from: lo.toString(), to: hi.toString() };
     for (let from = lo; from <= hi; from += pageBlocks) {
       const to = from + pageBlocks - 1n < hi ? from + pageBlocks - 1n : hi;
-      const { rows: raw } = await client.query(
-        `SELECT block_number::text, block_hash, extract(epoch FROM block_timestamp)::bigint AS ts, tx_hash, tx_index, log_index, address,
-                topic0, topic1, topic2, topic3, data
-         FROM raw_logs WHERE block_number BETWEEN $1 AND $2 ORDER BY block_number, log_index`,
-        [from.toString(), to.toString()],
-      );
-      const logs: RawLog[] = raw.map((r) => ({
-        blockNumber: BigInt(r.block_number), blockHash: r.block_hash, blockTimestamp: Number(r.ts), txHash: r.tx_hash,
-        txIndex: r.tx_index, logIndex: r.log_index, address: r.address,
-        topics: [r.topic0, r.topic1, r.topic2, r.topic3].filter((t): t is string => t !== null), data: r.data,
-      }));
+      const logs = await readRawLogs(client, from, to);
       const rows = matchLogs(logs, options.context, options.version);
       await client.query("BEGIN");
       try {
         const { rows: [counts] } = await client.query(UPSERT_EVENTS, [...eventColumns(rows), options.version, from.toString(), to.toString(), [...new Set(logs.map((l) => l.txHash))]]);
-        if (options.maintainRollups && logs.length > 0 && counts.inserted + counts.updated + counts.deleted > 0) {
+        if (options.maintainRollups && logs.length > 0 && (options.rebuildAllRollups || counts.inserted + counts.updated + counts.deleted > 0)) {
           await rebuildRollups(client, options.version, new Date(logs[0]!.blockTimestamp * 1000), new Date(logs.at(-1)!.blockTimestamp * 1000));
         }
         await client.query("COMMIT");

@@ -1,26 +1,44 @@
-// `npm run rematch -- [--version v0.1] [--from-block N] [--to-block N]`
+// `npm run rematch -- [--version v0.N] [--rebuild-rollups] [--from-block N] [--to-block N]`
+// `npm run rematch -- --diff v0.1 v0.2 [--from-block N] [--to-block N]`   (reads only; prints the report as JSON)
 import { parseArgs } from "node:util";
-import { CURRENT_METHODOLOGY_VERSION } from "@agent-ledger/core";
 import { createPgPool, createPrisma, loadMatchContext } from "@agent-ledger/db";
-import { parseIndexerEnv } from "./env.ts";
+import { diffMethodologies } from "./diff/diffMethodologies.ts";
+import { explorerBase, parseIndexerEnv } from "./env.ts";
 import { rematch } from "./rematch.ts";
 
-const { values } = parseArgs({
-  options: { version: { type: "string", default: CURRENT_METHODOLOGY_VERSION }, "from-block": { type: "string" }, "to-block": { type: "string" } },
-});
 const env = parseIndexerEnv();
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    version: { type: "string", default: env.METHODOLOGY_VERSION },
+    diff: { type: "boolean", default: false },
+    "rebuild-rollups": { type: "boolean", default: false },
+    "from-block": { type: "string" },
+    "to-block": { type: "string" },
+  },
+});
 const prisma = createPrisma(env.DATABASE_URL);
 const pool = createPgPool(env.DATABASE_URL, { max: 1, applicationName: "agent-ledger-rematch" });
 const client = await pool.connect();
+const range = {
+  fromBlock: values["from-block"] ? BigInt(values["from-block"]) : undefined,
+  toBlock: values["to-block"] ? BigInt(values["to-block"]) : undefined,
+};
 try {
-  const result = await rematch(client, {
-    version: values.version!,
-    maintainRollups: values.version === env.METHODOLOGY_VERSION,
-    context: await loadMatchContext(prisma, env.EXPLORER_BASE_URL),
-    fromBlock: values["from-block"] ? BigInt(values["from-block"]) : undefined,
-    toBlock: values["to-block"] ? BigInt(values["to-block"]) : undefined,
-  });
-  console.log(JSON.stringify(result));
+  const context = await loadMatchContext(prisma, explorerBase(env));
+  if (values.diff) {
+    if (positionals.length !== 2) throw new Error("usage: rematch --diff <from-version> <to-version>");
+    console.log(JSON.stringify(await diffMethodologies(client, { from: positionals[0]!, to: positionals[1]!, context, ...range }), null, 2));
+  } else {
+    const result = await rematch(client, {
+      version: values.version!,
+      maintainRollups: values.version === env.METHODOLOGY_VERSION,
+      rebuildAllRollups: values["rebuild-rollups"],
+      context,
+      ...range,
+    });
+    console.log(JSON.stringify(result));
+  }
 } catch (error) {
   console.error(`rematch failed: ${(error as Error).message}`);
   process.exitCode = 1;

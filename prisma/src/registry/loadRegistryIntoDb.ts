@@ -7,6 +7,7 @@ export interface RegistryLoadResult {
   addressLabels: number;
   fingerprintLabels: number;
   settlementContracts: number;
+  tokens: number;
   deactivated: string[];
 }
 
@@ -37,14 +38,23 @@ export async function loadRegistryIntoDb(prisma: PrismaClient, registry: Registr
       await tx.fingerprintLabel.upsert({ where: { fingerprint: l.fingerprint }, create: { fingerprint: l.fingerprint, ...data }, update: data });
     }
     for (const c of registry.settlementContracts) {
-      await tx.settlementContract.upsert({ where: { address: c.address }, create: { ...c, source }, update: { label: c.label, source } });
+      // A contract without a declared event gets the defaults (the devnet Settlement, provider topic 2, unverified).
+      const data = { label: c.label, source, eventTopic0: c.event?.topic0 ?? null, providerTopic: c.event?.providerTopic ?? 2, eventVerified: c.event?.verified ?? false };
+      await tx.settlementContract.upsert({ where: { address: c.address }, create: { address: c.address, ...data }, update: data });
     }
+    for (const t of registry.tokens) {
+      const data = { symbol: t.symbol, decimals: t.decimals, currency: t.currency, source };
+      await tx.token.upsert({ where: { address: t.address }, create: { address: t.address, ...data }, update: data });
+    }
+    const meta = { network: registry.network, registryVersion: registry.registryVersion, explorerBaseUrl: registry.explorerBaseUrl, loadedAt: new Date() };
+    await tx.registrySource.upsert({ where: { source }, create: { source, ...meta }, update: meta });
     return {
       entities: registry.entities.length,
       wallets: registry.entities.reduce((n, e) => n + e.wallets.length, 0),
       addressLabels: registry.addressLabels.length,
       fingerprintLabels: registry.fingerprintLabels.length,
       settlementContracts: registry.settlementContracts.length,
+      tokens: registry.tokens.length,
       deactivated: stale.map((s) => s.id),
     };
   }, { timeout: 60_000 });

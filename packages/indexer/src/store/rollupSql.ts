@@ -10,9 +10,18 @@ const GRAINS = [
 
 export function rollupCtes(src: string): string {
   const parts: string[] = [
-    // One row per payment (a payment between two watched entities appears twice in src).
-    `pay AS (SELECT DISTINCT ON (tx_hash, log_index) ts, amount_wei, routed_to_address, routed_fingerprint
+    // One row per payment (a payment between two watched entities appears twice in src); all rows of one
+    // (tx_hash, log_index) have the same kind family, so any of them stands for it.
+    `pay AS (SELECT DISTINCT ON (tx_hash, log_index) ts, amount_wei, routed_to_address, routed_fingerprint, kind, methodology_version
              FROM ${src} WHERE kind <> 'fee_paid' ORDER BY tx_hash, log_index)`,
+    // Activity (docs/methodology.md): payments only — v0.2's settlement legs and funding moves are not volume.
+    `act AS (SELECT * FROM pay WHERE kind IN ('payment_sent', 'payment_received'))`,
+    // Provider views, as core's computeRollups: v0.1 every routed payment; v0.2 what reached the provider (settlement
+    // legs by address, and payments routed by a fingerprint not linked to an address).
+    `prv AS (SELECT * FROM pay WHERE CASE WHEN methodology_version = 'v0.1'
+               THEN kind IN ('payment_sent', 'payment_received') AND (routed_to_address <> '' OR routed_fingerprint IS NOT NULL)
+               ELSE (kind IN ('settlement_sent', 'settlement_received') AND routed_to_address <> '')
+                 OR (kind IN ('payment_sent', 'payment_received') AND routed_to_address = '' AND routed_fingerprint IS NOT NULL) END)`,
   ];
   for (const { suffix, unit } of GRAINS) {
     parts.push(`ent_${suffix} AS (
@@ -29,7 +38,7 @@ export function rollupCtes(src: string): string {
       RETURNING 1)`);
     parts.push(`led_${suffix} AS (
       INSERT INTO ledger_activity_${suffix} AS t (bucket, payments_count, amount_sum_wei)
-      SELECT date_trunc('${unit}', ts, 'UTC'), count(*), sum(amount_wei) FROM pay GROUP BY 1
+      SELECT date_trunc('${unit}', ts, 'UTC'), count(*), sum(amount_wei) FROM act GROUP BY 1
       ON CONFLICT (bucket) DO UPDATE SET payments_count = t.payments_count + EXCLUDED.payments_count, amount_sum_wei = t.amount_sum_wei + EXCLUDED.amount_sum_wei
       RETURNING 1)`);
     parts.push(`prov_${suffix} AS (
@@ -38,7 +47,7 @@ export function rollupCtes(src: string): string {
              date_trunc('${unit}', ts, 'UTC'),
              CASE WHEN routed_to_address <> '' THEN 'address' ELSE 'fingerprint' END,
              count(*), sum(amount_wei)
-      FROM pay WHERE routed_to_address <> '' OR routed_fingerprint IS NOT NULL GROUP BY 1, 2, 3
+      FROM prv GROUP BY 1, 2, 3
       ON CONFLICT (provider_key, bucket) DO UPDATE SET payments_count = t.payments_count + EXCLUDED.payments_count, amount_sum_wei = t.amount_sum_wei + EXCLUDED.amount_sum_wei
       RETURNING 1)`);
   }
@@ -61,7 +70,7 @@ export function rollupCtes(src: string): string {
       SELECT CASE WHEN routed_to_address <> '' THEN routed_to_address ELSE routed_fingerprint END,
              min(CASE WHEN routed_to_address <> '' THEN 'address' ELSE 'fingerprint' END),
              count(*), sum(amount_wei), min(date_trunc('hour', ts, 'UTC')), max(date_trunc('hour', ts, 'UTC'))
-      FROM pay WHERE routed_to_address <> '' OR routed_fingerprint IS NOT NULL GROUP BY 1
+      FROM prv GROUP BY 1
       ON CONFLICT (provider_key) DO UPDATE SET pattern = least(t.pattern, EXCLUDED.pattern),
         payments_count = t.payments_count + EXCLUDED.payments_count, amount_sum_wei = t.amount_sum_wei + EXCLUDED.amount_sum_wei,
         first_seen = least(t.first_seen, EXCLUDED.first_seen), last_seen = greatest(t.last_seen, EXCLUDED.last_seen)

@@ -34,7 +34,7 @@ export class CheckpointConflictError extends Error {
 
 const INSERT_RAW_LOGS = `
 INSERT INTO raw_logs (block_number, block_hash, block_timestamp, tx_hash, tx_index, log_index, address, topic0, topic1, topic2, topic3, data)
-SELECT u.bn, u.bh, to_timestamp(u.ts), u.tx, u.ti, u.li, u.addr, u.t0, u.t1, u.t2, u.t3, u.data
+SELECT u.bn, u.bh, timestamptz 'epoch' + u.ts * interval '1 millisecond', u.tx, u.ti, u.li, u.addr, u.t0, u.t1, u.t2, u.t3, u.data
 FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
   AS u(bn, bh, ts, tx, ti, li, addr, t0, t1, t2, t3, data)
 ON CONFLICT (tx_hash, log_index) DO NOTHING`;
@@ -50,7 +50,7 @@ const EVENT_COLUMNS = `ts, agent_id, agent_label, agent_category, counterparty_a
 const INSERT_EVENTS_WITH_ROLLUPS = `
 WITH ins AS (
   INSERT INTO agent_events (${EVENT_COLUMNS})
-  SELECT to_timestamp(u.ts), u.agent_id, u.agent_label, u.agent_category, u.cp_addr, u.cp_label, u.cp_cat, u.kind, u.amount::numeric,
+  SELECT timestamptz 'epoch' + u.ts * interval '1 millisecond', u.agent_id, u.agent_label, u.agent_category, u.cp_addr, u.cp_label, u.cp_cat, u.kind, u.amount::numeric,
     u.token, u.tx, u.li, u.block, u.version, u.routed_addr, u.routed_label, u.routed_fp, u.url
   FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
     $10::text[], $11::text[], $12::int[], $13::bigint[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::int[])
@@ -70,7 +70,7 @@ export function rawLogColumns(logs: readonly RawLog[]): string[] {
     const l = logs[i]!;
     cols[0]![i] = l.blockNumber.toString();
     cols[1]![i] = l.blockHash.toLowerCase();
-    cols[2]![i] = l.blockTimestamp;
+    cols[2]![i] = l.blockTimestampMs ?? l.blockTimestamp * 1000; // milliseconds (the node's, when it gives them)
     cols[3]![i] = l.txHash.toLowerCase();
     cols[4]![i] = l.txIndex;
     cols[5]![i] = l.logIndex;
@@ -90,7 +90,7 @@ export function eventColumns(rows: readonly EventDraft[]): string[] {
   const cols = Array.from({ length: 19 }, () => new Array<string | number | null>(n));
   for (let i = 0; i < n; i++) {
     const r = rows[i]!;
-    cols[0]![i] = Math.floor(r.ts.getTime() / 1000);
+    cols[0]![i] = r.ts.getTime(); // milliseconds
     cols[1]![i] = r.agentId;
     cols[2]![i] = r.agentLabel;
     cols[3]![i] = r.agentCategory;
@@ -139,9 +139,10 @@ export function rawLogCopyText(logs: readonly RawLog[]): Iterable<string> {
   return toCopyText(logs.length, (i) => {
     const l = logs[i]!;
     const t = l.topics;
-    if (l.blockTimestamp !== lastTs) {
-      lastTs = l.blockTimestamp; // logs of one block share it
-      iso = new Date(lastTs * 1000).toISOString();
+    const ms = l.blockTimestampMs ?? l.blockTimestamp * 1000;
+    if (ms !== lastTs) {
+      lastTs = ms; // logs of one block share it
+      iso = new Date(ms).toISOString();
     }
     // Text from the node is escaped like any other input: a malformed field fails its column, never shifts the row.
     return `${l.blockNumber}\t${f(l.blockHash.toLowerCase())}\t${iso}\t${f(l.txHash.toLowerCase())}\t${l.txIndex}\t${l.logIndex}\t${f(l.address.toLowerCase())}\t${f(t[0]?.toLowerCase())}\t${f(t[1]?.toLowerCase())}\t${f(t[2]?.toLowerCase())}\t${f(t[3]?.toLowerCase())}\t${f(l.data.toLowerCase())}`;
