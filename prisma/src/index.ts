@@ -8,3 +8,8 @@ export { Prisma, PrismaClient } from "../generated/client.ts";
 export type * from "../generated/client.ts";
 export { loadRegistryIntoDb, type RegistryLoadResult } from "./registry/loadRegistryIntoDb.ts";
 export { loadMatchContext } from "./loadMatchContext.ts";
+export {
+  EVENT_FILTER_COLUMNS, insertEventDeliveries, matchEventDeliveries, SUBSCRIPTION_FILTER_COLUMNS,
+  type CreatedDelivery, type DeliveryPairs, type EventFilterRow, type SubscriptionFilterRow,
+} from "./webhooks/eventDeliveries.ts";
+export { recoverDeliveries, type RecoverDeliveriesOptions, type RecoverDeliveriesResult } from "./webhooks/recoverDeliveries.ts";

@@ -3,7 +3,8 @@ import { EVENT_ROW_COLUMNS, type EventRowDb } from "./eventRowJson.ts";
 
 export interface ClaimedDelivery {
   id: string;
-  type: "event" | "verify";
+  /** event: a ledger row; verify: the verification ping; test: a test event asked for by the owner. */
+  type: "event" | "verify" | "test";
   attempt: number;
   subscriptionId: string;
   callbackUrl: string;
@@ -17,7 +18,7 @@ export type ClaimResult =
   | { claimed: true; delivery: ClaimedDelivery }
   /**
    * Not claimed. `stale`: the job's attempt was already made, or the delivery is finished (a duplicate or
-   * late job) — nothing to do. `held`: an event delivery whose subscription is not active (paused,
+   * late job) — nothing to do. `held`: an event (or test) delivery whose subscription is not active (paused,
    * disabled, pending) — left as it is; it becomes due again on resume. `closed`: the delivery can never
    * be sent (subscription deleted, verify token expired) — marked dead.
    */
@@ -91,7 +92,7 @@ async function explainUnclaimed(db: pg.Pool | pg.ClientBase, input: ClaimRequest
   let detail: string | null = null;
   if (d.sub_status === "deleted") detail = "subscription deleted";
   else if (d.type === "verify" && d.sub_status === "pending_verify" && (d.verify_token_expires_at as Date) <= now) detail = "verify token expired";
-  if (detail === null) return { claimed: false, reason: d.type === "event" ? "held" : "stale", detail: `subscription ${d.sub_status}` };
+  if (detail === null) return { claimed: false, reason: d.type === "verify" ? "stale" : "held", detail: `subscription ${d.sub_status}` };
   await db.query(
     `UPDATE webhook_deliveries SET status = 'dead', last_error = $3, next_attempt_at = NULL, completed_at = $4, updated_at = now()
       WHERE id = $1 AND attempts = $2 AND status IN ('pending', 'retrying')`,

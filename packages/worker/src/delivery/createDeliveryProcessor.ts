@@ -27,7 +27,7 @@ export interface DeliveryProcessorDeps {
 export interface AttemptInfo {
   deliveryId: string;
   subscriptionId: string;
-  type: "event" | "verify";
+  type: "event" | "verify" | "test";
   attempt: number;
   claimedAt: Date;
   finishedAt: Date;
@@ -88,6 +88,8 @@ export function createDeliveryProcessor(deps: DeliveryProcessorDeps, options: De
       if (d.type === "verify") {
         if (!d.verifyTokenCiphertext) throw new Error("subscription has no sealed verify token");
         content = { type: "verify", deliveryId: d.id, subscriptionId: d.subscriptionId, verifyToken: openSecret(d.verifyTokenCiphertext, deps.masterKey, d.subscriptionId) };
+      } else if (d.type === "test") {
+        content = { type: "test", deliveryId: d.id, subscriptionId: d.subscriptionId };
       } else {
         if (!d.event) {
           await deps.pool.query(

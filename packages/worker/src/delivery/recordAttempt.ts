@@ -3,8 +3,8 @@ import type pg from "pg";
 
 export interface AttemptReport {
   deliveryId: string;
-  /** Verification pings never change the subscription (no failure counting, no pause). */
-  type: "event" | "verify";
+  /** Verification pings and test events never change the subscription (no failure counting, no pause). */
+  type: "event" | "verify" | "test";
   subscriptionId: string;
   attempt: number;
   result: AttemptResult;
@@ -83,11 +83,11 @@ export async function recordAttempt(pool: pg.Pool, report: AttemptReport): Promi
       [report.subscriptionId],
     );
     const before: SubscriptionState = { status: sub.rows[0]?.status ?? "deleted", consecutiveFailures: sub.rows[0]?.consecutive_failures ?? 0 };
-    // A verification ping is planned against an active stand-in: its own retries follow the schedule,
-    // and the subscription row is left alone below.
+    // A verification ping or a test event is planned against an active stand-in: its own retries follow the
+    // schedule, and the subscription row is left alone below.
     const plan = planAfterAttempt({
       attempt: report.attempt, result: report.result, retryAfterMs: report.retryAfterMs,
-      subscription: report.type === "verify" && before.status !== "deleted" ? { status: "active", consecutiveFailures: 0 } : before, now: report.now, random: report.random,
+      subscription: report.type !== "event" && before.status !== "deleted" ? { status: "active", consecutiveFailures: 0 } : before, now: report.now, random: report.random,
     });
     const updated = await client.query(
       `UPDATE webhook_deliveries
