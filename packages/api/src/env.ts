@@ -28,7 +28,7 @@ export const apiEnvSchema = z.object({
   NODE_ENV: z.string().default("development"),
   /** 32-byte key (base64 or hex) sealing webhook signing secrets, verify tokens and agent keys. No default. */
   SECRETS_MASTER_KEY: z.string().optional(),
-  /** Redis that /readyz PINGs. */
+  /** Redis that /readyz PINGs and that holds the wallet rate-limit counters. */
   REDIS_URL: z.string().url().default("redis://127.0.0.1:6379"),
   /** Tempo JSON-RPC whose eth_blockNumber /readyz compares with the indexer checkpoint; unset or empty = lag not checked. */
   TEMPO_RPC_URL: z.union([z.literal(""), z.string().url()]).optional().transform((v) => v || undefined),
@@ -55,6 +55,23 @@ export const apiEnvSchema = z.object({
   WALLET_DEFAULT_TOKEN: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be an address").default("0x20c0000000000000000000000000000000000000"),
   /** How often payments left `reserved` by an interrupted request are settled from the chain (ms; 0 = never). */
   WALLET_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
+  // ── Rate limits (docs/wallet.md § Rate limits): counters in Redis (REDIS_URL), shared by every API process ──
+  /** Proxies in front of the API whose X-Forwarded-For entry is believed for the client address (0 = the socket address). */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /** Prefix of the rate-limit counters in Redis; API processes that share budgets use the same one. */
+  RATE_LIMIT_PREFIX: z.string().min(1).default("al:rl"),
+  /** Per minute and client address (0 = unlimited): device/start. */
+  WALLET_START_PER_MINUTE: z.coerce.number().int().min(0).default(10),
+  /** Per minute and client address: requests carrying a device code (lookup, approve-init, approve-finalize together). */
+  WALLET_CODE_PER_MINUTE: z.coerce.number().int().min(0).default(30),
+  /** Per minute and signed-in passkey user: the same requests. */
+  WALLET_CODE_PER_USER_PER_MINUTE: z.coerce.number().int().min(0).default(20),
+  /** Per minute and client address: webauthn register/options + auth/options (each stores a challenge). */
+  WALLET_WEBAUTHN_OPTIONS_PER_MINUTE: z.coerce.number().int().min(0).default(30),
+  /** Per minute and client address: the sponsoring relay. */
+  WALLET_RELAY_PER_MINUTE: z.coerce.number().int().min(0).default(120),
+  /** Unused WebAuthn challenges kept per client address (older ones are deleted; expired ones at the next options call). */
+  WEBAUTHN_CHALLENGES_PER_CLIENT: positiveInt(20),
   /** The gas sponsor's private key (relay fee payer and payment fee payer). No default. */
   SPONSOR_PRIVATE_KEY: z.union([z.literal(""), z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x + 64 hex")]).optional().transform((v) => v || undefined),
 });

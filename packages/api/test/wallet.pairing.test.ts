@@ -9,6 +9,7 @@ import { Abis, Account } from "viem/tempo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SoftAuthenticator } from "./support/softAuthenticator.ts";
 import { call, registerUser, startWalletApp, SPONSOR_KEY, type WalletTestApp } from "./support/walletApp.ts";
+import { resolveWalletConfig } from "../src/wallet/config.ts";
 import { authorizeOnChain, DEFAULT_GRANT, fund, funder, pageClient, rootAccount, startPairing } from "./support/walletFlow.ts";
 
 // Device pairing against real PostgreSQL, a real devnet (anvil, Tempo T4) and the real HTTP server: start/poll/lookup,
@@ -18,13 +19,13 @@ import { authorizeOnChain, DEFAULT_GRANT, fund, funder, pageClient, rootAccount,
 let anvil: AnvilInstance;
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let fast: WalletTestApp; // poll interval 0: racing polls reach the mint
-let std: WalletTestApp; // defaults: 5 s poll interval, start 10/min
+let std: WalletTestApp; // default poll interval (5 s)
 let sql: pg.Client;
 
 beforeAll(async () => {
   anvil = await startAnvil();
   db = await createTestDatabase();
-  fast = await startWalletApp(db.url, anvil.url, { pollIntervalSeconds: 0, startPerMinute: 1000, lookupPerMinute: 1000 });
+  fast = await startWalletApp(db.url, anvil.url, { pollIntervalSeconds: 0 });
   std = await startWalletApp(db.url, anvil.url);
   sql = new pg.Client({ connectionString: db.url });
   await sql.connect();
@@ -89,7 +90,7 @@ describe("device/start and poll", () => {
   });
 
   it("rate-limits start per client IP (10 per minute) with 429 rate_limited and Retry-After", async () => {
-    const own = await startWalletApp(db.url, anvil.url);
+    const own = await startWalletApp(db.url, anvil.url, { startPerMinute: resolveWalletConfig().startPerMinute });
     try {
       const results = [];
       for (let i = 0; i < 12; i++) results.push(await call(own.url, "POST", "/api/wallet/device/start", { body: {} }));
@@ -126,7 +127,7 @@ describe("device/lookup (approval page)", () => {
   });
 
   it("rate-limits code entry per client IP", async () => {
-    const own = await startWalletApp(db.url, anvil.url, { lookupPerMinute: 5 });
+    const own = await startWalletApp(db.url, anvil.url, { codePerMinute: 5 });
     try {
       const { jar } = await registerUser(own.url, new SoftAuthenticator());
       const statuses = [];

@@ -39,6 +39,7 @@ export const WALLET_ERROR_STATUS = {
   payment_failed: 500,
   not_configured: 503,
   chain_unavailable: 503,
+  rate_limit_unavailable: 503,
 } as const;
 
 export type WalletErrorCode = keyof typeof WALLET_ERROR_STATUS;

@@ -43,6 +43,7 @@ function checkPairing(p: PairingRow | undefined, userId: string): asserts p is P
  */
 export async function approveInit(ctx: WalletContext, req: IncomingMessage): Promise<WalletResponse> {
   const user = await requireUser(ctx, req);
+  await ctx.limits.consume("codeUser", user.id);
   const body = await readJsonObject(req);
   const code = parseCode(body.code);
   const parsed = parseGrant(body);
@@ -118,6 +119,7 @@ export async function approveInit(ctx: WalletContext, req: IncomingMessage): Pro
  */
 export async function approveFinalize(ctx: WalletContext, req: IncomingMessage): Promise<WalletResponse> {
   const user = await requireUser(ctx, req);
+  await ctx.limits.consume("codeUser", user.id);
   const body = await readJsonObject(req);
   const code = parseCode(body.code);
   if (typeof body.tx_hash !== "string" || !TX_HASH.test(body.tx_hash)) throw new WalletError("invalid_tx_hash", "tx_hash must be 0x + 64 hex characters");

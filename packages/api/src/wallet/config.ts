@@ -26,10 +26,26 @@ export interface WalletOptions {
   sponsorPrivateKey?: Hex;
   /** Seconds a device must wait between polls (default 5; 0 disables slow_down — tests). */
   pollIntervalSeconds?: number;
-  /** device/start per client IP per minute (default 10). */
+  /** Redis holding the rate-limit counters, shared by every API process (REDIS_URL; default redis://127.0.0.1:6379). */
+  redisUrl?: string;
+  /** Prefix of the rate-limit keys in Redis (RATE_LIMIT_PREFIX; default "al:rl"). */
+  rateLimitPrefix?: string;
+  /** Proxy hops whose X-Forwarded-For entry is believed for the client address (TRUST_PROXY; default 0 = socket address). */
+  trustProxy?: number;
+  /** device/start per client address per minute (WALLET_START_PER_MINUTE, default 10; 0 = unlimited, as for every limit). */
   startPerMinute?: number;
-  /** device/lookup (code entry) per client IP per minute (default 30). */
+  /** Requests carrying a device code (lookup, approve-init, approve-finalize) per client address per minute (WALLET_CODE_PER_MINUTE, default 30). */
+  codePerMinute?: number;
+  /** @deprecated the old name of codePerMinute (used when codePerMinute is absent). */
   lookupPerMinute?: number;
+  /** The same requests per signed-in passkey user per minute (WALLET_CODE_PER_USER_PER_MINUTE, default 20). */
+  codePerUserPerMinute?: number;
+  /** webauthn register/options + auth/options per client address per minute (WALLET_WEBAUTHN_OPTIONS_PER_MINUTE, default 30). */
+  webauthnOptionsPerMinute?: number;
+  /** Relay requests per client address per minute (WALLET_RELAY_PER_MINUTE, default 120). */
+  relayPerMinute?: number;
+  /** Stored unused WebAuthn challenges per client address; older ones are deleted (WEBAUTHN_CHALLENGES_PER_CLIENT, default 20). */
+  challengesPerClient?: number;
   /** approve-finalize waits this long for the receipt (default 15 s). */
   receiptTimeoutMs?: number;
   /** A payment's transaction is valid this long; its receipt wait is bounded by it (default 15 s). */
@@ -54,8 +70,15 @@ export interface WalletConfig {
   defaultToken: `0x${string}`;
   sponsorPrivateKey: Hex | undefined;
   pollIntervalSeconds: number;
+  redisUrl: string;
+  rateLimitPrefix: string;
+  trustProxy: number;
   startPerMinute: number;
-  lookupPerMinute: number;
+  codePerMinute: number;
+  codePerUserPerMinute: number;
+  webauthnOptionsPerMinute: number;
+  relayPerMinute: number;
+  challengesPerClient: number;
   receiptTimeoutMs: number;
   paymentValiditySeconds: number;
   paymentGas: bigint;
@@ -80,8 +103,15 @@ export function resolveWalletConfig(o: Partial<WalletOptions> = {}): WalletConfi
     defaultToken: (o.defaultToken ?? PATH_USD).toLowerCase() as `0x${string}`,
     sponsorPrivateKey: o.sponsorPrivateKey,
     pollIntervalSeconds: o.pollIntervalSeconds ?? 5,
+    redisUrl: o.redisUrl ?? "redis://127.0.0.1:6379",
+    rateLimitPrefix: o.rateLimitPrefix ?? "al:rl",
+    trustProxy: o.trustProxy ?? 0,
     startPerMinute: o.startPerMinute ?? 10,
-    lookupPerMinute: o.lookupPerMinute ?? 30,
+    codePerMinute: o.codePerMinute ?? o.lookupPerMinute ?? 30,
+    codePerUserPerMinute: o.codePerUserPerMinute ?? 20,
+    webauthnOptionsPerMinute: o.webauthnOptionsPerMinute ?? 30,
+    relayPerMinute: o.relayPerMinute ?? 120,
+    challengesPerClient: Math.max(1, o.challengesPerClient ?? 20),
     receiptTimeoutMs: o.receiptTimeoutMs ?? 15_000,
     paymentValiditySeconds: o.paymentValiditySeconds ?? 15,
     paymentGas: o.paymentGas ?? 1_000_000n,

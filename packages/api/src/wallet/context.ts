@@ -2,7 +2,7 @@ import type pg from "pg";
 import type { Logger } from "pino";
 import type { WalletChain } from "./chain.ts";
 import type { WalletConfig } from "./config.ts";
-import type { RateLimiter } from "./rateLimiter.ts";
+import type { RateLimits } from "./rateLimiter.ts";
 
 /** What every wallet handler gets. */
 export interface WalletContext {
@@ -11,8 +11,8 @@ export interface WalletContext {
   config: WalletConfig;
   chain: WalletChain;
   now: () => Date;
-  startLimiter: RateLimiter;
-  lookupLimiter: RateLimiter;
+  /** Redis-backed rate limits shared by every API process (rateLimiter.ts). */
+  limits: RateLimits;
 }
 
 /** What a handler answers: JSON body, status, extra headers (Set-Cookie may repeat). */

@@ -10,7 +10,7 @@ import { resolveWalletConfig, type WalletOptions } from "./config.ts";
 import type { WalletContext, WalletResponse } from "./context.ts";
 import { lookupPairing, pollPairing, startPairing } from "./pairing.ts";
 import { pay, type PayTiming } from "./pay.ts";
-import { createRateLimiter } from "./rateLimiter.ts";
+import { createRateLimits, type LimitName } from "./rateLimiter.ts";
 import { createRelayHandler } from "./relay.ts";
 import { getSession, revokeSession } from "./session.ts";
 import { authOptions, authVerify, logout, me, registerOptions, registerVerify } from "./webauthn.ts";
@@ -38,8 +38,36 @@ export function createWalletHandler(deps: WalletDeps) {
     config,
     chain: deps.chain ?? createWalletChain(config),
     now: deps.now ?? (() => new Date()),
-    startLimiter: createRateLimiter(config.startPerMinute, 60_000, "device/start"),
-    lookupLimiter: createRateLimiter(config.lookupPerMinute, 60_000, "code entry"),
+    limits: createRateLimits({
+      redisUrl: config.redisUrl,
+      keyPrefix: config.rateLimitPrefix,
+      trustProxy: config.trustProxy,
+      perMinute: {
+        start: config.startPerMinute,
+        code: config.codePerMinute,
+        codeUser: config.codePerUserPerMinute,
+        options: config.webauthnOptionsPerMinute,
+        relay: config.relayPerMinute,
+      },
+    }, deps.log),
+  };
+  /**
+   * Per-client-address limits, counted before anything else (before the session cookie is even looked up): every path
+   * that takes a device code, and every path that stores something without a login. The code paths also count per
+   * signed-in user (in the handlers, after requireUser). docs/wallet.md § Rate limits.
+   */
+  const addressLimits: Record<string, LimitName> = {
+    "/api/wallet/device/start": "start",
+    "/api/wallet/device/lookup": "code",
+    "/api/wallet/device/approve-init": "code",
+    "/api/wallet/device/approve-finalize": "code",
+    "/api/wallet/webauthn/register/options": "options",
+    "/api/wallet/webauthn/auth/options": "options",
+    "/api/wallet/relay": "relay",
+  };
+  const limitAddress = async (req: IncomingMessage, path: string) => {
+    const name = addressLimits[path];
+    if (name) await ctx.limits.consume(name, ctx.limits.clientKey(req));
   };
   const relay = createRelayHandler(ctx);
   const routes: Record<string, Partial<Record<"GET" | "POST", Handler>>> = {
@@ -81,6 +109,13 @@ export function createWalletHandler(deps: WalletDeps) {
       sweeper = null;
       await sweeping;
     },
+    /** Stops the sweeper and closes the rate limits' Redis connection. */
+    async close(): Promise<void> {
+      if (sweeper) clearInterval(sweeper);
+      sweeper = null;
+      await sweeping;
+      ctx.limits.close();
+    },
   });
 
   async function handleWallet(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -89,12 +124,14 @@ export function createWalletHandler(deps: WalletDeps) {
     try {
       if (path === "/api/wallet/relay") {
         if (method !== "POST") throw new WalletError("method_not_allowed", `${method} is not allowed on ${path}`, { allow: "POST" });
+        await limitAddress(req, path);
         return await relay(req, res);
       }
       const route = routes[path];
       if (!route) throw new WalletError("not_found", `no route for ${method} ${url.pathname}`);
       const handler = route[method as "GET" | "POST"] ?? (method === "HEAD" ? route.GET : undefined);
       if (!handler) throw new WalletError("method_not_allowed", `${method} is not allowed on ${path}`, { allow: Object.keys(route).join(", ") });
+      await limitAddress(req, path);
       const out = await handler(ctx, req, url);
       const text = JSON.stringify(out.body);
       res.writeHead(out.status ?? 200, {

@@ -13,14 +13,9 @@ const MAX_LABEL = 100;
 /** Timer jitter allowed between polls. */
 const POLL_TOLERANCE_MS = 500;
 
-export function clientIp(req: IncomingMessage): string {
-  return req.socket.remoteAddress ?? "unknown";
-}
-
-/** POST device/start `{ agent_label? }` → a pending pairing (5 minutes). Rate-limited per client IP. */
+/** POST device/start `{ agent_label? }` → a pending pairing (5 minutes). Rate-limited per client address (createWalletHandler). */
 export async function startPairing(ctx: WalletContext, req: IncomingMessage): Promise<WalletResponse> {
   const now = ctx.now();
-  ctx.startLimiter.hit(clientIp(req), now.getTime());
   const body = await readJsonObject(req);
   const label = body.agent_label;
   if (label !== undefined && label !== null && (typeof label !== "string" || label.length > MAX_LABEL || /[\u0000-\u001f\u007f]/.test(label))) {
@@ -117,11 +112,11 @@ export async function pollPairing(ctx: WalletContext, url: URL): Promise<WalletR
   };
 }
 
-/** GET device/lookup?code= (cookie) → what the approval page shows. Code entry is rate-limited per client IP. */
+/** GET device/lookup?code= (cookie) → what the approval page shows. Code entry is rate-limited per client address and per user. */
 export async function lookupPairing(ctx: WalletContext, req: IncomingMessage, url: URL): Promise<WalletResponse> {
-  await requireUser(ctx, req);
+  const user = await requireUser(ctx, req);
+  await ctx.limits.consume("codeUser", user.id);
   const now = ctx.now();
-  ctx.lookupLimiter.hit(clientIp(req), now.getTime());
   const code = normalizeDeviceCode(url.searchParams.get("code"));
   if (!code) throw new WalletError("invalid_code", "code must look like XXXX-XXXX (letters BCDFGHJKLMNPQRSTVWXZ)");
   const { rows } = await ctx.db.query("SELECT code, agent_label, status, expires_at FROM device_pairings WHERE code = $1", [code]);

@@ -25,13 +25,23 @@ function challengeCookie(ctx: WalletContext, value: string, maxAgeSeconds: numbe
   return serializeCookie(CHALLENGE_COOKIE, value, { maxAgeSeconds, path: CHALLENGE_PATH, secure: ctx.config.production });
 }
 
-async function storeChallenge(ctx: WalletContext, challenge: string, purpose: Purpose, extra: { userId?: string; displayName?: string | null } = {}): Promise<string> {
+/**
+ * Stores a challenge for the requesting client (its rate-limit address key) and bounds what nobody comes back for
+ * (docs/wallet.md § Rate limits): expired challenges are deleted, and a client keeps only its newest
+ * `challengesPerClient` ones (the insert commits before the trim, so the last trim to run sees every insert).
+ */
+async function storeChallenge(ctx: WalletContext, req: IncomingMessage, challenge: string, purpose: Purpose, extra: { userId?: string; displayName?: string | null } = {}): Promise<string> {
   const now = ctx.now();
-  // housekeeping: challenges nobody came back for
-  await ctx.db.query("DELETE FROM webauthn_challenges WHERE expires_at < $1", [new Date(now.getTime() - 3600_000)]);
+  const clientKey = ctx.limits.clientKey(req);
+  await ctx.db.query("DELETE FROM webauthn_challenges WHERE expires_at <= $1", [now]);
   const { rows } = await ctx.db.query(
-    "INSERT INTO webauthn_challenges (challenge, purpose, user_id, display_name, expires_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",
-    [challenge, purpose, extra.userId ?? null, extra.displayName ?? null, new Date(now.getTime() + CHALLENGE_TTL_SECONDS * 1000)],
+    "INSERT INTO webauthn_challenges (challenge, purpose, user_id, display_name, expires_at, client_key) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+    [challenge, purpose, extra.userId ?? null, extra.displayName ?? null, new Date(now.getTime() + CHALLENGE_TTL_SECONDS * 1000), clientKey],
+  );
+  await ctx.db.query(
+    `DELETE FROM webauthn_challenges WHERE id IN (
+       SELECT id FROM webauthn_challenges WHERE client_key = $1 ORDER BY expires_at DESC, id DESC OFFSET $2)`,
+    [clientKey, ctx.config.challengesPerClient],
   );
   return rows[0].id as string;
 }
@@ -89,7 +99,7 @@ export async function registerOptions(ctx: WalletContext, req: IncomingMessage):
     supportedAlgorithmIDs: [ES256],
     timeout: CHALLENGE_TTL_SECONDS * 1000,
   });
-  const id = await storeChallenge(ctx, options.challenge, "register", { userId, displayName: typeof displayName === "string" ? displayName : null });
+  const id = await storeChallenge(ctx, req, options.challenge, "register", { userId, displayName: typeof displayName === "string" ? displayName : null });
   return { body: options, headers: { "set-cookie": challengeCookie(ctx, id, CHALLENGE_TTL_SECONDS) } };
 }
 
@@ -141,7 +151,7 @@ export async function registerVerify(ctx: WalletContext, req: IncomingMessage): 
 export async function authOptions(ctx: WalletContext, req: IncomingMessage): Promise<WalletResponse> {
   await readJsonObject(req);
   const options = await generateAuthenticationOptions({ rpID: ctx.config.rpId, userVerification: "required", allowCredentials: [], timeout: CHALLENGE_TTL_SECONDS * 1000 });
-  const id = await storeChallenge(ctx, options.challenge, "auth");
+  const id = await storeChallenge(ctx, req, options.challenge, "auth");
   return { body: options, headers: { "set-cookie": challengeCookie(ctx, id, CHALLENGE_TTL_SECONDS) } };
 }
 

@@ -29,6 +29,21 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * Rate limits of a test app unless the test sets its own: its own Redis key prefix (test files run in parallel, all
+ * from 127.0.0.1, and must not share budgets) and limits no functional test reaches. The rate-limit tests
+ * (wallet.rateLimit.test.ts) set the numbers they test.
+ */
+export const TEST_RATE_LIMITS = () => ({
+  rateLimitPrefix: `test:${randomBytes(6).toString("hex")}`,
+  startPerMinute: 100_000,
+  codePerMinute: 100_000,
+  codePerUserPerMinute: 100_000,
+  webauthnOptionsPerMinute: 100_000,
+  relayPerMinute: 100_000,
+  challengesPerClient: 100_000,
+});
+
 /** The real app on localhost:<free port> with the wallet configured (devnet RPC, sponsor = dev account 3), logs captured. */
 export async function startWalletApp(databaseUrl: string, rpcUrl: string | undefined, wallet: NonNullable<AppDeps["wallet"]> = {}, masterKey = randomBytes(32)): Promise<WalletTestApp> {
   const pool = createPgPool(databaseUrl, { max: 12, applicationName: "agent-ledger-wallet-test" });
@@ -47,7 +62,7 @@ export async function startWalletApp(databaseUrl: string, rpcUrl: string | undef
     pool,
     log,
     webhooks: { masterKey, production: false },
-    wallet: { masterKey, production: false, publicBaseUrl: url, rpcUrl, sponsorPrivateKey: SPONSOR_KEY, explorerBaseUrl: "https://explore.test", receiptTimeoutMs: 3_000, ...wallet },
+    wallet: { masterKey, production: false, publicBaseUrl: url, rpcUrl, sponsorPrivateKey: SPONSOR_KEY, explorerBaseUrl: "https://explore.test", receiptTimeoutMs: 3_000, ...TEST_RATE_LIMITS(), ...wallet },
   });
   await app.start(port, "127.0.0.1");
   return {
