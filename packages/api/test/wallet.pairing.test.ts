@@ -326,19 +326,101 @@ describe("approve-finalize", () => {
     expect((await call(fast.url, "POST", "/api/wallet/device/approve-init", { body: { code: s.code, ...DEFAULT_GRANT }, jar })).body.error.code).toBe("already_approved");
   });
 
-  it("answers 409 not_initialized without approve-init and 410 code_expired after the grace period", async () => {
+  it("answers 409 not_initialized without approve-init and 410 code_expired (at once, no receipt wait) once expired", async () => {
     const p = await startPairing(fast.url);
     const res = await finalize(`0x${"cd".repeat(32)}`, jar, p.code);
     expect([res.status, res.body.error.code]).toEqual([409, "not_initialized"]);
     await call(fast.url, "POST", "/api/wallet/device/approve-init", { body: { code: p.code, ...DEFAULT_GRANT }, jar });
-    await sql.query("UPDATE device_pairings SET expires_at = now() - interval '3 minutes' WHERE id = $1", [p.pairing_id]);
+    await sql.query("UPDATE device_pairings SET expires_at = now() - interval '1 second' WHERE id = $1", [p.pairing_id]);
+    const started = Date.now();
     const expired = await finalize(`0x${"cd".repeat(32)}`, jar, p.code);
     expect([expired.status, expired.body.error.code]).toEqual([410, "code_expired"]);
+    expect(Date.now() - started).toBeLessThan(2_500); // refused before the (3 s) receipt wait
   });
 
   function funderlessRoot() {
     return rootClient(rootAccount(authn, fast.url));
   }
+});
+
+describe("pairing states: poll and approve-finalize agree (spec §3: no expired → approved)", () => {
+  // finalize waits up to 15 s for a receipt here (the race below mines after the pairing expired)
+  let t: WalletTestApp;
+  beforeAll(async () => {
+    t = await startWalletApp(db.url, anvil.url, { pollIntervalSeconds: 0, receiptTimeoutMs: 15_000 });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  const poll = async (deviceId: string) => (await call(t.url, "GET", `/api/wallet/device/poll?device_id=${deviceId}`)).body;
+  const stored = async (pairingId: string) =>
+    (await sql.query("SELECT p.status, p.authorize_tx_hash, s.on_chain_authorized_at FROM device_pairings p JOIN wallet_sessions s ON s.pairing_id = p.id WHERE p.id = $1", [pairingId])).rows[0];
+
+  /** A pairing approve-init'ed by a fresh user; `authorize` puts the agent key's authorization on chain (sponsored). */
+  async function initialized() {
+    const authn = new SoftAuthenticator();
+    const { jar } = await registerUser(t.url, authn);
+    const s = await startPairing(t.url);
+    const init = (await call(t.url, "POST", "/api/wallet/device/approve-init", { body: { code: s.code, ...DEFAULT_GRANT }, jar })).body;
+    const finalize = (txHash: string) => call(t.url, "POST", "/api/wallet/device/approve-finalize", { body: { code: s.code, tx_hash: txHash }, jar });
+    return { authn, jar, s, init, finalize };
+  }
+
+  it("pending → expired is final: a valid on-chain authorization finalized after expires_at is refused with 410, and poll keeps saying expired", async () => {
+    const { authn, jar, s, init, finalize } = await initialized();
+    const receipt = await authorizeOnChain(t.url, anvil.url, authn, init); // authorized in time, on chain
+    expect(receipt.status).toBe("success");
+    await sql.query("UPDATE device_pairings SET expires_at = now() - interval '1 second' WHERE id = $1", [s.pairing_id]);
+    expect(await poll(s.device_id)).toEqual({ status: "expired" });
+    const res = await finalize(receipt.transactionHash);
+    expect(res.status).toBe(410);
+    expect(res.body).toEqual({ error: { code: "code_expired", message: expect.any(String) } });
+    expect(await poll(s.device_id)).toEqual({ status: "expired" });
+    expect(await stored(s.pairing_id)).toEqual({ status: "pending", authorize_tx_hash: null, on_chain_authorized_at: null });
+    // lookup and approve-init say the same
+    expect((await call(t.url, "GET", `/api/wallet/device/lookup?code=${s.code}`, { jar })).body.error.code).toBe("code_expired");
+    expect((await call(t.url, "POST", "/api/wallet/device/approve-init", { body: { code: s.code, ...DEFAULT_GRANT }, jar })).body.error.code).toBe("code_expired");
+  });
+
+  it("expiry during finalize's receipt wait: refused when the approval would be written; poll never goes expired → approved", async () => {
+    const { authn, s, init, finalize } = await initialized();
+    const client = pageClient(authn, t.url, anvil.url, init.chain.relay_url);
+    const rpc = (method: string, params: unknown[] = []) =>
+      fetch(anvil.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) }).then((r) => r.json());
+    await rpc("evm_setAutomine", [false]);
+    let hash: Hex;
+    try {
+      hash = await client.accessKey.authorize({
+        accessKey: { address: init.agent_key_address, type: "secp256k1" }, expiry: init.expiry_unix,
+        limits: [{ token: init.token, limit: BigInt(init.spend_cap_wei) }], gas: 2_000_000n, feePayer: true, nonceKey: 0n,
+        validBefore: Math.floor(Date.now() / 1000) + 600,
+      } as never) as Hex;
+      // the pairing expires 1 s from now; finalize starts before that and waits for the (not yet mined) receipt
+      await sql.query("UPDATE device_pairings SET expires_at = now() + interval '1 second' WHERE id = $1", [s.pairing_id]);
+      const pending = finalize(hash);
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(await poll(s.device_id)).toEqual({ status: "expired" });
+      await rpc("evm_mine");
+      const res = await pending;
+      expect([res.status, res.body.error?.code]).toEqual([410, "code_expired"]);
+    } finally {
+      await rpc("evm_setAutomine", [true]);
+    }
+    expect((await funder(anvil.url).getTransactionReceipt({ hash })).status).toBe("success"); // it was a valid authorization
+    expect(await poll(s.device_id)).toEqual({ status: "expired" });
+    expect(await stored(s.pairing_id)).toEqual({ status: "pending", authorize_tx_hash: null, on_chain_authorized_at: null });
+  });
+
+  it("pending → approved → claimed before expiry (the transitions that exist)", async () => {
+    const { authn, s, init, finalize } = await initialized();
+    expect(await poll(s.device_id)).toEqual({ status: "pending" });
+    const receipt = await authorizeOnChain(t.url, anvil.url, authn, init);
+    expect((await finalize(receipt.transactionHash)).status).toBe(200);
+    // approved is kept past expires_at (the TTL bounds pending only)
+    await sql.query("UPDATE device_pairings SET expires_at = now() - interval '1 second' WHERE id = $1", [s.pairing_id]);
+    expect((await poll(s.device_id)).status).toBe("approved");
+    expect(await poll(s.device_id)).toEqual({ status: "claimed" });
+  });
 });
 
 /** A client signing as `account` directly on the devnet (pays its own fees; no relay). */

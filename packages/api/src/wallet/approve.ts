@@ -10,8 +10,6 @@ import { readJsonObject } from "../http/readBody.ts";
 import { requireUser } from "./userSession.ts";
 import { WalletError } from "./WalletError.ts";
 
-/** Finalize is accepted this long after the code expired, when approve-init happened in time. */
-export const FINALIZE_GRACE_MS = 120_000;
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 
 interface PairingRow {
@@ -22,6 +20,8 @@ interface PairingRow {
   expires_at: Date;
   user_id: string | null;
 }
+
+const codeExpired = () => new WalletError("code_expired", "this code has expired: start pairing again from the CLI");
 
 function parseCode(value: unknown): string {
   const code = normalizeDeviceCode(value);
@@ -70,9 +70,7 @@ export async function approveInit(ctx: WalletContext, req: IncomingMessage): Pro
     const { rows } = await client.query<PairingRow>("SELECT id, code, agent_label, status, expires_at, user_id FROM device_pairings WHERE code = $1 FOR UPDATE", [code]);
     const p = rows[0];
     checkPairing(p, user.id);
-    if (reportPairingStatus({ status: p.status, expiresAt: new Date(p.expires_at) }, now) === "expired") {
-      throw new WalletError("code_expired", "this code has expired: start pairing again from the CLI");
-    }
+    if (reportPairingStatus({ status: p.status, expiresAt: new Date(p.expires_at) }, now) === "expired") throw codeExpired();
     pairing = p;
     await client.query("UPDATE device_pairings SET user_id = $2 WHERE id = $1", [p.id, user.id]);
     const existing = await client.query<{ id: string }>("SELECT id FROM wallet_sessions WHERE pairing_id = $1", [p.id]);
@@ -133,9 +131,9 @@ export async function approveFinalize(ctx: WalletContext, req: IncomingMessage):
   const p = rows[0];
   checkPairing(p, user.id);
   if (!p.session_id || !p.agent_key_address || p.user_id !== user.id) throw new WalletError("not_initialized", "call approve-init for this code first");
-  if (new Date(p.expires_at).getTime() + FINALIZE_GRACE_MS <= ctx.now().getTime()) {
-    throw new WalletError("code_expired", "this code has expired: start pairing again from the CLI");
-  }
+  // One rule with poll (spec §3: pending → approved, pending → expired, never expired → approved): a pairing that poll
+  // reports `expired` is refused here, before the receipt wait and again when the approval is written.
+  if (reportPairingStatus({ status: p.status, expiresAt: new Date(p.expires_at) }, ctx.now()) === "expired") throw codeExpired();
 
   const receipt = await ctx.chain.waitForReceipt(txHash, ctx.config.receiptTimeoutMs);
   if (!receipt) throw new WalletError("tx_not_found", `no receipt for ${txHash} within ${Math.round(ctx.config.receiptTimeoutMs / 1000)} s`);
@@ -146,11 +144,15 @@ export async function approveFinalize(ctx: WalletContext, req: IncomingMessage):
   const client = await ctx.db.connect();
   try {
     await client.query("BEGIN");
-    const flipped = await client.query(
-      "UPDATE device_pairings SET status = 'approved', authorize_tx_hash = $2, on_chain_authorized_at = $3 WHERE id = $1 AND status = 'pending' AND user_id = $4",
+    const locked = await client.query<{ status: string; expires_at: Date }>("SELECT status, expires_at FROM device_pairings WHERE id = $1 FOR UPDATE", [p.id]);
+    const current = locked.rows[0];
+    if (!current || current.status !== "pending") throw new WalletError("already_approved", "this pairing was already approved");
+    // the receipt wait may have outlasted the pairing: expired by now is expired (what poll reports from this instant on)
+    if (reportPairingStatus({ status: current.status, expiresAt: new Date(current.expires_at) }, ctx.now()) === "expired") throw codeExpired();
+    await client.query(
+      "UPDATE device_pairings SET status = 'approved', authorize_tx_hash = $2, on_chain_authorized_at = $3 WHERE id = $1 AND user_id = $4",
       [p.id, txHash, authorizedAt, user.id],
     );
-    if (flipped.rowCount === 0) throw new WalletError("already_approved", "this pairing was already approved");
     const session = await client.query(
       "UPDATE wallet_sessions SET authorize_tx_hash = $2, on_chain_authorized_at = $3 WHERE pairing_id = $1 AND agent_key_address = $4",
       [p.id, txHash, authorizedAt, p.agent_key_address],
