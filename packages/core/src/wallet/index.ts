@@ -13,7 +13,6 @@ export { encodeMemo, type EncodedMemo } from "./encodeMemo.ts";
 export { parseGrant, type Grant, type GrantResult } from "./parseGrant.ts";
 export { checkSignCounter } from "./checkSignCounter.ts";
 export { decidePoll, type PollDecision } from "./decidePoll.ts";
-export { consumeRateLimit, type RateDecision, type RateWindow } from "./consumeRateLimit.ts";
 export { passkeyAddress } from "./passkeyAddress.ts";
 export { verifyAuthorizationReceipt, type AuthorizationCheck, type AuthorizationRefusal, type ReceiptLike } from "./verifyAuthorizationReceipt.ts";
 export { checkSponsorship, type SponsorCandidate, type SponsorExpectation } from "./checkSponsorship.ts";
