@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SETTLEMENT_TOPIC, TRANSFER_TOPIC } from "./constants.ts";
+import { SETTLEMENT_TOPIC, TRANSFER_TOPIC, TRANSFER_WITH_MEMO_TOPIC } from "./constants.ts";
 import { selectWatchedLogs } from "./selectWatchedLogs.ts";
 import type { RawLog } from "./types.ts";
 
@@ -20,5 +20,28 @@ describe("selectWatchedLogs", () => {
     ];
     const kept = selectWatchedLogs(logs, (a) => a === W);
     expect(kept.map((l) => l.logIndex)).toEqual([1, 2]);
+  });
+  it("keeps a transaction where a watched wallet only sends, for Transfer and TransferWithMemo alike", () => {
+    const memo = "0x" + "0".repeat(64);
+    const logs = [
+      log("0x0A", 0, [TRANSFER_TOPIC, pad(W), pad(X)]),
+      log("0x0b", 1, [TRANSFER_WITH_MEMO_TOPIC.toUpperCase().replace("0X", "0x"), pad(W), pad(X), memo]),
+      log("0x0a", 2, [SETTLEMENT_TOPIC, memo, pad(X), pad(X)]),
+      log("0x0c", 3, [TRANSFER_TOPIC, pad(X), pad(X)]),
+    ];
+    expect(selectWatchedLogs(logs, (a) => a === W).map((l) => l.logIndex)).toEqual([0, 1, 2]);
+  });
+  it("reads the sender and recipient from topics 1 and 2 of Transfer logs only", () => {
+    const logs = [
+      log("0x01", 0, [SETTLEMENT_TOPIC, pad(W), pad(W), pad(W)]), // not a transfer: its topics are no parties
+      log("0x02", 1, [TRANSFER_TOPIC]), // no parties at all
+      log("0x03", 2, []),
+      log("0x04", 3, [TRANSFER_TOPIC, pad(X), pad(X), pad(W)]), // topic 3 is a memo, not a party
+    ];
+    expect(selectWatchedLogs(logs, (a) => a === W)).toEqual([]);
+    expect(selectWatchedLogs(logs, () => true).map((l) => l.logIndex)).toEqual([3]);
+  });
+  it("returns nothing when no wallet is watched", () => {
+    expect(selectWatchedLogs([log("0x01", 0, [TRANSFER_TOPIC, pad(W), pad(X)])], () => false)).toEqual([]);
   });
 });

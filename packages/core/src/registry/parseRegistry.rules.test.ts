@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import { InvalidRegistryError } from "../errors.ts";
+import { ENTITY_ID, entityKind, parseRegistry } from "./parseRegistry.ts";
+
+// Registry rules that the shipped files (registry/*.json, registry_version 1) rely on.
+const wallet = "0x00000000000000000000000000000000000000a1";
+const v1 = (extra: Record<string, unknown> = {}) => ({
+  registry_version: 1,
+  network: "devnet",
+  entities: [{ id: "demo-agent", label: "Agent", category: "agent", wallets: [wallet] }],
+  ...extra,
+});
+const problemsOf = (input: unknown): readonly string[] => {
+  try {
+    parseRegistry(input);
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidRegistryError);
+    return (error as InvalidRegistryError).problems;
+  }
+  return [];
+};
+
+describe("parseRegistry: registry_version 1 files", () => {
+  it("accepts version 1 (what we ship) and refuses 0, negative, fractional and non-numeric versions", () => {
+    expect(parseRegistry(v1()).registryVersion).toBe(1);
+    expect(parseRegistry(v1({ registry_version: 7 })).registryVersion).toBe(7);
+    for (const registry_version of [0, -1, 1.5, "1", null, undefined]) {
+      expect(problemsOf(v1({ registry_version })), String(registry_version)).toEqual(["registry_version must be a positive integer"]);
+    }
+  });
+  it("refuses a file that is not an object, and lists that as the problem", () => {
+    for (const input of [null, [], "registry", 1]) expect(problemsOf(input)[0]).toBe("registry must be an object");
+  });
+  it("keeps the network and the entities in file order, with defaults for active and track_fees", () => {
+    const r = parseRegistry(v1({ network: "tempo-mainnet" }));
+    expect(r.network).toBe("tempo-mainnet");
+    expect(r.entities).toEqual([{ id: "demo-agent", label: "Agent", category: "agent", kind: "agent", active: true, trackFees: false, wallets: [wallet] }]);
+    expect(r).toMatchObject({ addressLabels: [], fingerprintLabels: [], settlementContracts: [] });
+    expect(problemsOf(v1({ entities: [{ id: "a", label: "A", category: "x", active: "yes", track_fees: 1 }] }))).toEqual([
+      "entities[0].active must be true or false",
+      "entities[0].track_fees must be true or false",
+    ]);
+    expect(problemsOf(v1({ entities: {} }))).toEqual(["entities must be an array"]);
+    expect(problemsOf(v1({ entities: [{ id: "a", label: " ", category: "", wallets: "0x" }] }))).toEqual([
+      "entities[0].wallets must be an array",
+      "entities[0].label must be a non-empty string",
+      "entities[0].category must be a non-empty string",
+    ]);
+  });
+  it("keeps label categories, or null when absent", () => {
+    const r = parseRegistry(v1({
+      address_labels: [
+        { address: "0x00000000000000000000000000000000000000BB", label: "Provider", category: "provider" },
+        { address: "0x00000000000000000000000000000000000000cc", label: "Other", category: null },
+        { address: "0x00000000000000000000000000000000000000dd", label: "Plain" },
+      ],
+      fingerprint_labels: [{ fingerprint: "0xAABBCCDDEEFF00112233", label: "Weather", category: "data" }],
+    }));
+    expect(r.addressLabels).toEqual([
+      { address: "0x00000000000000000000000000000000000000bb", label: "Provider", category: "provider" },
+      { address: "0x00000000000000000000000000000000000000cc", label: "Other", category: null },
+      { address: "0x00000000000000000000000000000000000000dd", label: "Plain", category: null },
+    ]);
+    expect(r.fingerprintLabels).toEqual([{ fingerprint: "0xaabbccddeeff00112233", label: "Weather", category: "data", providerAddress: null }]);
+    expect(problemsOf(v1({ address_labels: [{ address: wallet, label: "L", category: "" }] }))).toEqual(["address_labels[0].category must be a non-empty string"]);
+    expect(problemsOf(v1({ address_labels: [{ address: "0x1", label: "" }] }))).toEqual([
+      "address_labels[0].address must be an address (0x + 40 hex)",
+      "address_labels[0].label must be a non-empty string",
+    ]);
+  });
+  it("reads a fingerprint label's provider_address, lowercased, and refuses a bad one", () => {
+    const r = parseRegistry(v1({ fingerprint_labels: [{ fingerprint: "0x0102030405060708090a", label: "FP", provider_address: "0x00000000000000000000000000000000000000EE" }] }));
+    expect(r.fingerprintLabels[0]!.providerAddress).toBe("0x00000000000000000000000000000000000000ee");
+    expect(parseRegistry(v1({ fingerprint_labels: [{ fingerprint: "0x0102030405060708090a", label: "FP", provider_address: null }] })).fingerprintLabels[0]!.providerAddress).toBeNull();
+    expect(problemsOf(v1({ fingerprint_labels: [{ fingerprint: "0x0102030405060708090a", label: "FP", provider_address: "0x12" }] }))).toEqual([
+      "fingerprint_labels[0].provider_address must be an address (0x + 40 hex)",
+    ]);
+  });
+  it("refuses fingerprints that are not 0x + exactly 20 hex characters", () => {
+    for (const fingerprint of ["0x0102030405060708090", "0x0102030405060708090a0", "0102030405060708090a00", "0x0102030405060708090g", " 0x0102030405060708090a", "0x0102030405060708090a ", 42, undefined]) {
+      expect(problemsOf(v1({ fingerprint_labels: [{ fingerprint, label: "FP" }] })), String(fingerprint)).toEqual([
+        "fingerprint_labels[0].fingerprint must be 0x + 20 hex characters",
+      ]);
+    }
+  });
+  it("reads settlement contracts of a version 1 file without an event", () => {
+    const r = parseRegistry(v1({ settlement_contracts: [{ address: "0x33B901018174DDABE4841042AB76BA85D4E24F25", label: "Escrow" }] }));
+    expect(r.settlementContracts).toEqual([{ address: "0x33b901018174ddabe4841042ab76ba85d4e24f25", label: "Escrow", event: null }]);
+  });
+});
+
+describe("entity ids", () => {
+  it("are 1–64 lowercase letters, digits and inner dashes, anchored at both ends", () => {
+    for (const id of ["a", "7", "demo-agent", "weather-api-mpp", "a".repeat(64), `a${"-".repeat(62)}b`]) expect(ENTITY_ID.test(id), id).toBe(true);
+    for (const id of ["", "-a", "a-", "A", "demo_agent", "demo agent", "demo-agent!", "!demo-agent", "demo-agent\n", "a".repeat(65), "démo"]) {
+      expect(ENTITY_ID.test(id), id).toBe(false);
+    }
+    expect(problemsOf(v1({ entities: [{ id: "demo-agent-", label: "A", category: "x" }] }))).toEqual([
+      'entities[0].id "demo-agent-" must be lowercase letters, digits and dashes',
+    ]);
+  });
+  it("ending in -mpp are services, all others agents", () => {
+    expect(entityKind("weather-api-mpp")).toBe("service");
+    expect(entityKind("mpp-agent")).toBe("agent");
+    expect(entityKind("weather-mppx")).toBe("agent");
+  });
+});

@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import type { EventDraft } from "../matcher/types.ts";
+import { computeRollups } from "./computeRollups.ts";
+
+const TX1 = `0x${"1".repeat(64)}`;
+const TX2 = `0x${"2".repeat(64)}`;
+const TX3 = `0x${"3".repeat(64)}`;
+const PROVIDER = "0x00000000000000000000000000000000000a11ce";
+const FP = "0a0b0c0d0e0f10111213";
+
+function row(over: Partial<EventDraft>): EventDraft {
+  return {
+    ts: new Date("2026-11-22T10:15:00Z"), agentId: "agent-a", agentLabel: "A", agentCategory: "c", counterpartyAddress: "0x" + "b".repeat(40),
+    counterpartyLabel: "", counterpartyCategory: null, kind: "payment_sent", amountWei: 5n, tokenAddress: "0x" + "2".repeat(40), txHash: TX1,
+    logIndex: 0, sourceBlock: 1n, methodologyVersion: "v0.1", routedToAddress: "", routedToLabel: "", routedFingerprint: null, explorerUrl: "",
+    ...over,
+  };
+}
+const hour = (iso: string) => new Date(`2026-11-22T${iso}:00:00Z`);
+const day = new Date("2026-11-22T00:00:00Z");
+
+describe("computeRollups: several rows in one bucket", () => {
+  it("adds two payments of one entity in the same hour into one bucket per grain", () => {
+    const rows = [
+      row({ txHash: TX1, amountWei: 5n, ts: new Date("2026-11-22T10:01:00Z"), routedToAddress: PROVIDER }),
+      row({ txHash: TX2, amountWei: 7n, ts: new Date("2026-11-22T10:59:59Z"), routedToAddress: PROVIDER }),
+      row({ txHash: TX2, logIndex: 1, agentId: "shop-mpp", kind: "payment_received", amountWei: 9n, ts: new Date("2026-11-22T10:30:00Z") }),
+      row({ txHash: TX2, logIndex: 1, agentId: "agent-a", kind: "payment_sent", amountWei: 9n, ts: new Date("2026-11-22T10:30:00Z") }), // same payment, other side
+    ];
+    const r = computeRollups(rows);
+    expect(r.hourly.entities).toEqual([
+      { entityId: "agent-a", bucket: hour("10"), sentCount: 3, sentSumWei: 21n, receivedCount: 0, receivedSumWei: 0n, feeCount: 0, feeSumWei: 0n },
+      { entityId: "shop-mpp", bucket: hour("10"), sentCount: 0, sentSumWei: 0n, receivedCount: 1, receivedSumWei: 9n, feeCount: 0, feeSumWei: 0n },
+    ]);
+    expect(r.daily.entities.map((e) => [e.entityId, e.bucket, e.sentCount, e.sentSumWei, e.receivedCount])).toEqual([
+      ["agent-a", day, 3, 21n, 0],
+      ["shop-mpp", day, 0, 0n, 1],
+    ]);
+    expect(r.hourly.ledger).toEqual([{ bucket: hour("10"), paymentsCount: 3, amountSumWei: 21n }]);
+    expect(r.daily.ledger).toEqual([{ bucket: day, paymentsCount: 3, amountSumWei: 21n }]);
+    expect(r.hourly.providers).toEqual([{ providerKey: PROVIDER, bucket: hour("10"), pattern: "address", paymentsCount: 2, amountSumWei: 12n }]);
+    expect(r.providerTotals).toEqual([{ providerKey: PROVIDER, pattern: "address", paymentsCount: 2, amountSumWei: 12n, firstSeen: hour("10"), lastSeen: hour("10") }]);
+    expect(r.entityTotals).toEqual([
+      { entityId: "agent-a", sentCount: 3, sentSumWei: 21n, receivedCount: 0, receivedSumWei: 0n, feeCount: 0, feeSumWei: 0n },
+      { entityId: "shop-mpp", sentCount: 0, sentSumWei: 0n, receivedCount: 1, receivedSumWei: 9n, feeCount: 0, feeSumWei: 0n },
+    ]);
+  });
+  it("adds fees of one entity in one bucket, and a fee never hides the payment at its log index", () => {
+    const rows = [
+      row({ txHash: TX1, logIndex: 3, kind: "fee_paid", amountWei: 2n }),
+      row({ txHash: TX2, logIndex: 3, kind: "fee_paid", amountWei: 4n }),
+      row({ txHash: TX1, logIndex: 3, kind: "payment_sent", amountWei: 10n }),
+    ];
+    const r = computeRollups(rows);
+    expect(r.hourly.entities).toEqual([{ entityId: "agent-a", bucket: hour("10"), sentCount: 1, sentSumWei: 10n, receivedCount: 0, receivedSumWei: 0n, feeCount: 2, feeSumWei: 6n }]);
+    expect(r.hourly.ledger).toEqual([{ bucket: hour("10"), paymentsCount: 1, amountSumWei: 10n }]);
+  });
+  it("keeps a provider's first and last hour whatever order the rows come in, and sums per fingerprint", () => {
+    const rows = [
+      row({ txHash: TX2, ts: new Date("2026-11-22T12:10:00Z"), routedFingerprint: FP, amountWei: 2n }),
+      row({ txHash: TX1, ts: new Date("2026-11-22T09:10:00Z"), routedFingerprint: FP, amountWei: 3n }),
+      row({ txHash: TX3, ts: new Date("2026-11-22T11:10:00Z"), routedFingerprint: FP, amountWei: 4n }),
+    ];
+    const r = computeRollups(rows);
+    expect(r.providerTotals).toEqual([{ providerKey: FP, pattern: "fingerprint", paymentsCount: 3, amountSumWei: 9n, firstSeen: hour("09"), lastSeen: hour("12") }]);
+    expect(r.daily.providers).toEqual([{ providerKey: FP, bucket: day, pattern: "fingerprint", paymentsCount: 3, amountSumWei: 9n }]);
+    expect(r.hourly.providers.map((p) => [p.bucket, p.amountSumWei])).toEqual([[hour("12"), 2n], [hour("09"), 3n], [hour("11"), 4n]]);
+  });
+});
