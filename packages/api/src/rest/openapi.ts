@@ -80,6 +80,17 @@ const schemas = {
     amountSumWei7d: uint256,
     lastEventAt: nullable(dateTime),
   }),
+  ActivitySeries: obj({
+    window: str,
+    bucket: { type: "string", enum: ["hour", "day"] },
+    from: dateTime,
+    to: dateTime,
+    points: { type: "array", items: obj({ t: dateTime, txCount: int, amountSumWei: uint256 }) },
+  }),
+  PreviousWindow: obj({
+    window: str,
+    previous: nullable(obj({ from: dateTime, to: dateTime, txCount: int, amountSumWei: uint256, agentsActive: int, providersDetected: int })),
+  }),
   TrendPoint: obj({ day: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" }, txCount: int, amountSumWei: uint256 }),
   EntityDetail: {
     ...obj({
@@ -199,6 +210,39 @@ export function buildOpenApiDocument() {
           summary: "Events by tx hash or counterparty address; entities by id, label or wallet; labelled addresses",
           parameters: [{ name: "q", in: "query", required: true, schema: { type: "string", minLength: 2, maxLength: 200 } }],
           responses: { "200": ok(ref("SearchResult")), "400": errorResponse("q shorter than 2 or longer than 200 characters after trimming, or with control characters (invalid_query)") },
+        },
+      },
+      "/api/dashboard/previous": {
+        get: {
+          operationId: "getPreviousWindow",
+          summary: "Headline figures of the window just before ?w= (same length, ending where it starts); previous is null for all",
+          parameters: [{ name: "w", in: "query", required: false, schema: { type: "string", enum: ["24h", "7d", "30d", "all"], default: "24h" } }],
+          responses: { "200": ok(ref("PreviousWindow")), "400": errorResponse("unknown window (invalid_window)") },
+        },
+      },
+      "/api/series": {
+        get: {
+          operationId: "getSeries",
+          summary: "Payments count and volume per hour or day over a window, from the rollups: the whole ledger, one entity (entity=) or one provider (provider=)",
+          parameters: [
+            { name: "w", in: "query", required: false, schema: { type: "string", enum: ["24h", "7d", "30d", "all"], default: "24h" } },
+            { name: "bucket", in: "query", required: false, description: "default: hour for 24h and 7d, day beyond", schema: { type: "string", enum: ["hour", "day"] } },
+            { name: "entity", in: "query", required: false, schema: { type: "string" } },
+            { name: "provider", in: "query", required: false, description: "provider address or memo fingerprint", schema: { type: "string" } },
+          ],
+          responses: {
+            "200": ok(ref("ActivitySeries")),
+            "400": errorResponse("unknown window or bucket, hourly buckets with w=all (invalid_window); both entity and provider (invalid_query)"),
+            "404": errorResponse("unknown entity (not_found)"),
+          },
+        },
+      },
+      "/api/providers/{key}": {
+        get: {
+          operationId: "getProvider",
+          summary: "One gateway provider by address or memo fingerprint, all time",
+          parameters: [{ name: "key", in: "path", required: true, schema: { type: "string" } }],
+          responses: { "200": ok(ref("Provider")), "404": errorResponse("unknown provider (not_found)") },
         },
       },
       "/api/openapi.json": {

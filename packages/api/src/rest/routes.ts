@@ -2,6 +2,9 @@ import { getAgent } from "./getAgent.ts";
 import { getDashboard } from "./getDashboard.ts";
 import { getEvent } from "./getEvent.ts";
 import { getOpenApi } from "./getOpenApi.ts";
+import { getPreviousWindow } from "./getPreviousWindow.ts";
+import { getProviderDetail } from "./getProviderDetail.ts";
+import { getSeries } from "./getSeries.ts";
 import { getService } from "./getService.ts";
 import { listAgentEvents } from "./listAgentEvents.ts";
 import { listAgents } from "./listAgents.ts";
@@ -28,5 +31,9 @@ export const ROUTES: readonly Route[] = [
   { path: "/api/agents/:id/events", method: "GET", handle: listAgentEvents },
   { path: "/api/events/:id", method: "GET", handle: getEvent },
   { path: "/api/search", method: "GET", handle: search },
+  // The explorer's reads (docs/web.md).
+  { path: "/api/dashboard/previous", method: "GET", handle: getPreviousWindow },
+  { path: "/api/series", method: "GET", handle: getSeries },
+  { path: "/api/providers/:key", method: "GET", handle: getProviderDetail },
   { path: "/api/openapi.json", method: "GET", handle: getOpenApi },
 ];

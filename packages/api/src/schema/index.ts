@@ -7,6 +7,7 @@ import "./Event.ts";
 import "./Entity.ts";
 import "./Provider.ts";
 import "./Dashboard.ts";
+import "./Explorer.ts";
 import "./Search.ts";
 import "./Feed.ts";
 import "./Webhook.ts";

@@ -1,7 +1,10 @@
 import { createTtlCache } from "./createTtlCache.ts";
 import { findEntity, getEntityDetail } from "./getEntityDetail.ts";
 import { getDashboard } from "./getDashboard.ts";
+import { getActivitySeries } from "./getActivitySeries.ts";
 import { getEvent } from "./getEvent.ts";
+import { getPreviousWindow } from "./getPreviousWindow.ts";
+import { getProvider } from "./getProvider.ts";
 import { listEntities } from "./listEntities.ts";
 import { listProviders } from "./listProviders.ts";
 import { loadEntities } from "./loadEntities.ts";
@@ -59,6 +62,10 @@ export function createServices(options: ServicesOptions) {
     searchEntities: bind(searchEntities),
     searchAddresses: bind(searchAddresses),
     listProviders: bind(listProviders),
+    // The explorer's reads (docs/web.md): time series, the previous window's figures, one provider.
+    getActivitySeries: bind(getActivitySeries),
+    getPreviousWindow: bind(getPreviousWindow),
+    getProvider: bind(getProvider),
     // Batch loaders (GraphQL wraps them in per-request DataLoaders).
     loadEntities: bind(loadEntities),
     loadWallets: bind(loadWallets),

@@ -1,5 +1,6 @@
 import type { RouteMatch } from "@agent-ledger/web";
 import { findEntity } from "./getEntityDetail.ts";
+import { getProvider } from "./getProvider.ts";
 import { loadEventsByIds } from "./loadEventsByIds.ts";
 import type { ServiceContext } from "./types.ts";
 
@@ -15,11 +16,9 @@ export async function pageExists(ctx: ServiceContext, route: RouteMatch & { para
       return (await findEntity(ctx, "agent", route.param)) !== null;
     case "event":
       if (!/^[1-9][0-9]{0,18}$/.test(route.param) || BigInt(route.param) > 9223372036854775807n) return false;
-      return (await loadEventsByIds(ctx, [BigInt(route.param)])).length > 0;
-    case "provider": {
-      const { rows } = await ctx.db.query("SELECT 1 FROM provider_activity_total WHERE provider_key = $1", [route.param.toLowerCase()]);
-      return rows.length > 0;
-    }
+      return (await loadEventsByIds(ctx, [BigInt(route.param)]))[0] != null;
+    case "provider":
+      return (await getProvider(ctx, route.param)) !== null;
     default:
       return true;
   }

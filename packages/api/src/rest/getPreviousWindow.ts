@@ -1,0 +1,20 @@
+import type { RestHandler } from "./types.ts";
+
+/** GET /api/dashboard/previous?w=… — the headline figures of the window before (GraphQL `Dashboard.previous`). */
+export const getPreviousWindow: RestHandler = async ({ query, services }) => {
+  const w = query.get("w") ?? "24h";
+  const p = await services.getPreviousWindow(w);
+  return {
+    body: {
+      window: w,
+      previous: p && {
+        from: p.from.toISOString(),
+        to: p.to.toISOString(),
+        txCount: p.txCount,
+        amountSumWei: p.amountSumWei.toString(),
+        agentsActive: p.agentsActive,
+        providersDetected: p.providersDetected,
+      },
+    },
+  };
+};

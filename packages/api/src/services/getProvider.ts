@@ -1,0 +1,32 @@
+import { labelProvider, type ProviderLabels } from "./labelProvider.ts";
+import type { ProviderDetail, ProviderPattern, ServiceContext } from "./types.ts";
+
+const KEY = /^0x[0-9a-f]{20}(?:[0-9a-f]{20})?$/;
+
+/**
+ * One gateway provider by its key — the provider address (Pattern A) or the memo fingerprint (Pattern B) — with its
+ * labels and all-time totals (provider_activity_total). A Pattern B provider is also found by the address its
+ * fingerprint label names. Case-insensitive; null when unknown or not a key.
+ */
+export async function getProvider(ctx: ServiceContext, key: string): Promise<ProviderDetail | null> {
+  const k = key.trim().toLowerCase();
+  if (!KEY.test(k)) return null;
+  const { rows } = await ctx.db.query<ProviderLabels & { provider_key: string; pattern: ProviderPattern; n: string; s: string; first_seen: Date; last_seen: Date }>(
+    `SELECT t.provider_key, t.pattern, t.payments_count::text AS n, t.amount_sum_wei::text AS s, t.first_seen, t.last_seen,
+            e.label AS entity_label, al.label AS address_label, fl.label AS fp_label, fl.provider_address AS fp_address
+     FROM provider_activity_total t
+     LEFT JOIN entity_wallets w ON w.address = t.provider_key
+     LEFT JOIN entities e ON e.id = w.entity_id
+     LEFT JOIN address_labels al ON al.address = t.provider_key
+     LEFT JOIN fingerprint_labels fl ON fl.fingerprint = t.provider_key
+     WHERE t.provider_key = $1 OR t.provider_key IN (SELECT fingerprint FROM fingerprint_labels WHERE provider_address = $1)
+     ORDER BY (t.provider_key = $1) DESC, t.amount_sum_wei DESC LIMIT 1`,
+    [k],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  const p = labelProvider({ key: r.provider_key, pattern: r.pattern, txCount: Number(r.n), amountSumWei: BigInt(r.s) }, r) as ProviderDetail;
+  p.firstSeenAt = r.first_seen;
+  p.lastSeenAt = r.last_seen;
+  return p;
+}
