@@ -86,9 +86,18 @@ export interface Call {
 /** Every response `call` saw in this test file (path and body text), for leak checks. */
 export const responses: { method: string; path: string; text: string }[] = [];
 
-/** A fetch with a small cookie jar: `jar` sends and collects cookies. */
-export async function call(base: string, method: string, path: string, options: { body?: unknown; raw?: string; jar?: Record<string, string>; bearer?: string; headers?: Record<string, string> } = {}): Promise<Call> {
-  const headers: Record<string, string> = { ...options.headers };
+/**
+ * A fetch with a small cookie jar: `jar` sends and collects cookies. Like a browser on our own page, a request that
+ * may change state carries `Origin: <base>` (the session cookie is refused without it, auth/checkRequestOrigin.ts);
+ * `headers.origin` overrides it, `null` leaves it out.
+ */
+export async function call(base: string, method: string, path: string, options: { body?: unknown; raw?: string; jar?: Record<string, string>; bearer?: string; headers?: Record<string, string | null> } = {}): Promise<Call> {
+  const headers: Record<string, string> = {};
+  if (!["GET", "HEAD", "OPTIONS"].includes(method.toUpperCase())) headers.origin = new URL(base).origin;
+  for (const [k, v] of Object.entries(options.headers ?? {})) {
+    if (v === null) delete headers[k];
+    else headers[k] = v;
+  }
   if (options.body !== undefined || options.raw !== undefined) headers["content-type"] ??= "application/json";
   if (options.jar && Object.keys(options.jar).length) headers.cookie = Object.entries(options.jar).map(([k, v]) => `${k}=${v}`).join("; ");
   if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
