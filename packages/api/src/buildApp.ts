@@ -13,12 +13,13 @@ import { answerClientError } from "./http/answerClientError.ts";
 import { sendJson } from "./http/sendJson.ts";
 import { createRestHandler } from "./rest/createRestHandler.ts";
 import { authenticate } from "./auth/authenticate.ts";
+import { checkRequestOrigin, ownOrigins } from "./auth/checkRequestOrigin.ts";
 import { createWebhookRestHandler } from "./webhooks/createWebhookRestHandler.ts";
 import { createWebhookService } from "./webhooks/createWebhookService.ts";
 import type { Lookup } from "./webhooks/checkCallbackHost.ts";
 import { createServices, type Services } from "./services/createServices.ts";
 import { createWalletHandler, type WalletDeps } from "./wallet/createWalletHandler.ts";
-import type { WalletOptions } from "./wallet/config.ts";
+import { resolveWalletConfig, type WalletOptions } from "./wallet/config.ts";
 import { createApprovalPageHandler, createWebHandler } from "@agent-ledger/web";
 import { pageExists } from "./services/pageExists.ts";
 
@@ -87,6 +88,9 @@ export function buildApp(deps: AppDeps): App {
   });
 
   const { onPayTiming, chain: walletChain, ...walletOptions } = deps.wallet ?? {};
+  // Where our own pages run (PUBLIC_BASE_URL, WEBAUTHN_ORIGIN): the only origins the session cookie may act from.
+  const walletConfig = resolveWalletConfig(walletOptions);
+  const origins = ownOrigins(walletConfig.publicBaseUrl, walletConfig.origins);
   const wallet = createWalletHandler({ db: deps.pool, log: deps.log, options: walletOptions, now: deps.now, onPayTiming, chain: walletChain });
 
   const feed = createFeed({ pool: deps.pool, services, log: deps.log, options: deps.feed, graphqlLimits: deps.graphqlLimits });
@@ -104,6 +108,14 @@ export function buildApp(deps: AppDeps): App {
         url = new URL(req.url ?? "/", "http://localhost");
       } catch {
         return sendError(res, 404, "not_found", "unparsable request target");
+      }
+      // CSRF: a state-changing request carrying the passkey session cookie must come from our origin (auth/checkRequestOrigin.ts).
+      const crossSite = checkRequestOrigin(req.method, req.headers, origins);
+      if (crossSite) {
+        if (url.pathname === "/graphql" || url.pathname === GRAPHQL_STREAM_PATH) {
+          return sendJson(res, 403, { errors: [{ message: crossSite, extensions: { code: "cross_site_request" } }] }, { "cache-control": "no-store" });
+        }
+        return sendError(res, 403, "cross_site_request", crossSite);
       }
       if (url.pathname === "/api/feed" || url.pathname === "/api/feed/") return await feed.handleSse(req, res, url);
       if (url.pathname === GRAPHQL_STREAM_PATH) return await feed.handleGraphqlStream(req, res);
