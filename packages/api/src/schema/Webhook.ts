@@ -78,7 +78,7 @@ const DeliveryRef = builder.objectRef<DeliveryJson>("WebhookDelivery").implement
   fields: (t) => ({
     id: t.exposeID("id", { description: "Svc-Delivery: stable across retries" }),
     eventId: t.id({ nullable: true, resolve: (d) => (d.event_id === null ? null : String(d.event_id)) }),
-    type: t.exposeString("type", { description: "event | verify" }),
+    type: t.exposeString("type", { description: "event | verify | test" }),
     status: t.exposeString("status", { description: "pending | retrying | succeeded | dead" }),
     attempts: t.exposeInt("attempts"),
     lastHttpStatus: t.int({ nullable: true, resolve: (d) => d.last_http_status }),
@@ -122,6 +122,15 @@ const OkStatusRef = builder.objectRef<{ ok: true; status: string }>("WebhookVeri
 });
 const RotatedRef = builder.objectRef<{ signing_secret: string }>("WebhookSecret").implement({
   fields: (t) => ({ signingSecret: t.string({ resolve: (r) => r.signing_secret }) }),
+});
+const RecoveryRef = builder.objectRef<Awaited<ReturnType<WebhookService["recover"]>>>("WebhookRecovery").implement({
+  description: "What a recovery created: deliveries for the matching ledger rows since `since` that had none.",
+  fields: (t) => ({
+    ok: t.exposeBoolean("ok"),
+    since: t.exposeString("since"),
+    matchedEvents: t.int({ description: "rows since `since` that match the filters", resolve: (r) => r.matched_events }),
+    deliveriesCreated: t.int({ description: "new deliveries (matched rows that had none yet)", resolve: (r) => r.deliveries_created }),
+  }),
 });
 
 builder.queryFields((t) => ({
@@ -216,6 +225,24 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       const { service, userId } = await owner(ctx);
       return service.remove(userId, String(args.id));
+    },
+  }),
+  recoverWebhook: t.field({
+    type: RecoveryRef,
+    description: "Deliver the matching ledger rows recorded since `since` (ISO 8601, at most 7 days ago) that have no delivery yet. Active webhooks only.",
+    args: { id: t.arg.id({ required: true }), since: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const { service, userId } = await owner(ctx);
+      return service.recover(userId, String(args.id), { since: args.since });
+    },
+  }),
+  testWebhook: t.field({
+    type: DeliveryRef,
+    description: "Send a signed `svc.webhook.test` event through the normal delivery path. Active webhooks only.",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const { service, userId } = await owner(ctx);
+      return (await service.test(userId, String(args.id))).delivery;
     },
   }),
   redeliverWebhookDelivery: t.field({

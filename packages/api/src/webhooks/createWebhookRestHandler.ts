@@ -22,6 +22,8 @@ const ROUTES: Route[] = [
   { method: "POST", pattern: new RegExp(`^/api/webhooks/${ID}/rotate-secret$`), auth: "required", handle: async ({ owner: o, params, service }) => ({ body: await service.rotateSecret(owner(o), params[0]!) }) },
   { method: "POST", pattern: new RegExp(`^/api/webhooks/${ID}/pause$`), auth: "required", handle: async ({ owner: o, params, service }) => ({ body: await service.pause(owner(o), params[0]!) }) },
   { method: "POST", pattern: new RegExp(`^/api/webhooks/${ID}/resume$`), auth: "required", handle: async ({ owner: o, params, service }) => ({ body: await service.resume(owner(o), params[0]!) }) },
+  { method: "POST", pattern: new RegExp(`^/api/webhooks/${ID}/recover$`), auth: "required", handle: async ({ req, owner: o, params, service }) => ({ status: 202, body: await service.recover(owner(o), params[0]!, await readJsonBody(req)) }) },
+  { method: "POST", pattern: new RegExp(`^/api/webhooks/${ID}/test$`), auth: "required", handle: async ({ owner: o, params, service }) => ({ status: 202, body: await service.test(owner(o), params[0]!) }) },
   { method: "GET", pattern: new RegExp(`^/api/webhooks/${ID}/deliveries$`), auth: "required", handle: async ({ owner: o, params, service, url }) => ({ body: await service.listDeliveries(owner(o), params[0]!, url.searchParams) }) },
   { method: "POST", pattern: new RegExp(`^/api/webhooks/${ID}/deliveries/${ID}/redeliver$`), auth: "required", handle: async ({ owner: o, params, service }) => ({ status: 202, body: await service.redeliver(owner(o), params[0]!, params[1]!) }) },
 ];

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import {
-  generateToken, hashToken, sealSecret, transitionSubscription, SubscriptionTransitionError, VERIFY_TOKEN_TTL_MS,
-  type SubscriptionStatus,
+  CURRENT_METHODOLOGY_VERSION, generateToken, hashToken, parseRecoverSince, RecoverSinceError, sealSecret, transitionSubscription,
+  SubscriptionTransitionError, VERIFY_TOKEN_TTL_MS, type SubscriptionStatus,
 } from "@agent-ledger/core";
+import { recoverDeliveries } from "@agent-ledger/db";
 import type pg from "pg";
 import { checkCallbackHost, type Lookup } from "./checkCallbackHost.ts";
 import { validateCreateInput } from "./validateCreateInput.ts";
@@ -20,6 +21,8 @@ export interface WebhookServiceDeps {
   production: boolean;
   lookup?: Lookup;
   now?: () => Date;
+  /** The methodology version whose rows are delivered (recovery reads only these; default the current one). */
+  methodologyVersion?: string;
 }
 
 const SUB_COLUMNS = `id, status, callback_url, label, filter_agent_id, filter_recipient_address, filter_routed_to_address,
@@ -316,18 +319,73 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       return { items: page.map(deliveryJson), next_cursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
     },
 
+    /**
+     * One more attempt now, same delivery id. Refused (409 delivery_succeeded) once the delivery got a 2xx: a
+     * repeated Svc-Delivery tells the receiver the earlier attempt was not 2xx (spec §6), so it would drop it.
+     */
     async redeliver(owner: string, id: string, deliveryId: string) {
       if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(deliveryId)) throw new WebhookError("not_found", "no such delivery");
       return inTransaction(async (c) => {
         await lockOwned(c, owner, id);
         const { rows } = await c.query(
           `UPDATE webhook_deliveries SET status = 'retrying', next_attempt_at = $3, completed_at = NULL, updated_at = now()
-           WHERE id = $1 AND subscription_id = $2 RETURNING ${DELIVERY_COLUMNS}`,
+           WHERE id = $1 AND subscription_id = $2 AND status <> 'succeeded' RETURNING ${DELIVERY_COLUMNS}`,
           [deliveryId, id, now()],
         );
-        if (!rows[0]) throw new WebhookError("not_found", "no such delivery");
+        if (!rows[0]) {
+          const exists = await c.query("SELECT status FROM webhook_deliveries WHERE id = $1 AND subscription_id = $2", [deliveryId, id]);
+          if (exists.rows[0]?.status === "succeeded") {
+            throw new WebhookError("delivery_succeeded", "this delivery already got a 2xx; sending its Svc-Delivery id again would tell the receiver it had not (use recover or test instead)");
+          }
+          throw new WebhookError("not_found", "no such delivery");
+        }
         await c.query("SELECT pg_notify($1, $2)", [DELIVERIES_CHANNEL, deliveryId]);
         return { ok: true as const, delivery: deliveryJson(rows[0]) };
+      });
+    },
+
+    /**
+     * POST /recover {since}: deliveries for every ledger row recorded since `since` (at most 7 days back, core
+     * parseRecoverSince) that matches the subscription's filter and has no delivery yet — the events it missed
+     * while paused or disabled. Active subscriptions only. Idempotent (unique (subscription, event)).
+     */
+    async recover(owner: string, id: string, body: unknown) {
+      if (typeof body !== "object" || body === null || Array.isArray(body)) throw new WebhookError("invalid_body", 'body must be a JSON object {"since": "<ISO 8601>"}');
+      const extra = Object.keys(body).filter((k) => k !== "since");
+      if (extra.length > 0) throw new WebhookError("invalid_body", `unknown field: ${extra[0]!.slice(0, 40)}`);
+      const at = now();
+      let since: Date;
+      try {
+        since = parseRecoverSince((body as { since?: unknown }).since, at);
+      } catch (error) {
+        if (error instanceof RecoverSinceError) throw new WebhookError(error.code as "invalid_since" | "since_too_old", error.shortMessage);
+        throw error;
+      }
+      await inTransaction(async (c) => {
+        const row = await lockOwned(c, owner, id);
+        if (row.status !== "active") throw new WebhookError("invalid_state", `cannot recover a ${row.status} subscription (resume it first)`);
+      });
+      // Page by page outside one long transaction (each page is idempotent on its own); the announced ids are
+      // enqueued by the worker now, and any announcement lost is covered by its minute job (they are due).
+      const result = await recoverDeliveries(deps.db, { subscriptionId: id, since, methodologyVersion: deps.methodologyVersion ?? CURRENT_METHODOLOGY_VERSION, now: at });
+      for (let i = 0; i < result.created.length; i += 1_000) {
+        await deps.db.query("SELECT pg_notify($1, d) FROM unnest($2::text[]) AS d", [DELIVERIES_CHANNEL, result.created.slice(i, i + 1_000).map((d) => d.id)]);
+      }
+      return { ok: true as const, id, since: since.toISOString(), matched_events: result.matched, deliveries_created: result.created.length };
+    },
+
+    /** POST /test: a signed `svc.webhook.test` delivery through the worker (same signing, headers, retries). Active only. */
+    async test(owner: string, id: string) {
+      return inTransaction(async (c) => {
+        const row = await lockOwned(c, owner, id);
+        if (row.status !== "active") throw new WebhookError("invalid_state", `cannot send a test event to a ${row.status} subscription`);
+        const { rows } = await c.query(
+          `INSERT INTO webhook_deliveries (id, subscription_id, event_id, type, status, next_attempt_at) VALUES ($1, $2, NULL, 'test', 'pending', $3)
+           RETURNING ${DELIVERY_COLUMNS}`,
+          [randomUUID(), id, now()],
+        );
+        await c.query("SELECT pg_notify($1, $2)", [DELIVERIES_CHANNEL, rows[0].id]);
+        return { ok: true as const, delivery_id: rows[0].id as string, delivery: deliveryJson(rows[0]) };
       });
     },
   };
