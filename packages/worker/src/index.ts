@@ -1,4 +1,4 @@
-// Library surface of the webhook worker (the API uses assertCallbackAllowed at create time).
+// Library surface of the webhook worker. The SSRF rule itself is core's resolvePublicAddresses, which the API also calls at create time.
 export { assertCallbackAllowed } from "./net/assertCallbackAllowed.ts";
 export { CallbackNotAllowedError, type CallbackRefusal } from "./net/CallbackNotAllowedError.ts";
 export { createGuardedLookup } from "./net/createGuardedLookup.ts";
