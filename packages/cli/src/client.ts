@@ -23,6 +23,8 @@ export interface ApiResponse<T> {
 export interface RequestOptions {
   body?: unknown;
   bearer?: string;
+  /** Extra request headers (e.g. Idempotency-Key). */
+  headers?: Record<string, string>;
   timeoutMs?: number;
   query?: Record<string, string | undefined>;
   signal?: AbortSignal;
@@ -50,7 +52,7 @@ export function createApiClient(base: string, fetchImpl: typeof fetch = fetch): 
     async request<T>(method: "GET" | "POST" | "DELETE", path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
       const url = new URL(base + path);
       for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
-      const headers: Record<string, string> = { accept: "application/json", "user-agent": USER_AGENT };
+      const headers: Record<string, string> = { accept: "application/json", "user-agent": USER_AGENT, ...options.headers };
       if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
       if (options.body !== undefined) headers["content-type"] = "application/json";
       const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000);

@@ -14,6 +14,8 @@ export const EXIT = {
   EXPIRED: 5,
   /** The API could not be reached (connection refused, DNS, timeout): retrying later may help. */
   UNREACHABLE: 6,
+  /** `pay`: the payment was broadcast but its outcome is not known yet; re-run with the printed --idempotency-key. */
+  PENDING: 7,
   /** Interrupted (Ctrl-C). */
   INTERRUPTED: 130,
 } as const;

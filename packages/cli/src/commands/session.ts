@@ -1,7 +1,9 @@
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { formatAmount, parseAmount, parseBaseUnits, tokenName } from "../amount.ts";
 import { ApiError } from "../client.ts";
 import { note, print, printJson, relativeTime, requireSession, type Context } from "../context.ts";
-import { EXIT, UsageError } from "../exitCodes.ts";
+import { CliError, EXIT, UsageError } from "../exitCodes.ts";
 import { memoProblem } from "../memo.ts";
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -45,12 +47,81 @@ export function payRequest(options: Record<string, string | boolean | undefined>
   return body;
 }
 
-/** `pay`: POST /api/wallet/pay with the stored bearer. */
+interface PendingAnswer {
+  status: "pending";
+  code: "payment_pending";
+  message: string;
+  tx_hash: string | null;
+  explorer_url: string | null;
+  valid_before: string | null;
+  amount_wei: string;
+  to: string;
+  token: string;
+}
+
+/** How long `pay` keeps asking about one payment (retries and a pending outcome) before exiting 7. */
+export const PAY_RETRY_WINDOW_MS = 120_000;
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** Answers worth asking again with the same key: the payment may be in flight or the server briefly unwell. */
+function retryable(error: unknown): boolean {
+  if (error instanceof ApiError) {
+    if (error.code === "idempotency_key_in_use" || error.status === 429) return true;
+    if (error.code === "payment_failed" || error.code === "not_configured") return false;
+    return error.status >= 500;
+  }
+  return error instanceof CliError && error.exitCode === EXIT.UNREACHABLE;
+}
+
+/**
+ * POST /api/wallet/pay with one Idempotency-Key for this invocation: the first attempt and every retry (unreachable,
+ * 5xx other than payment_failed, 409 key in use, 429, and 202 pending) carry the same key, so the server answers the
+ * first attempt's result and never pays twice. Gives up after `windowMs` (exit 7 when still pending).
+ */
+export async function payOnce(ctx: Context, body: ReturnType<typeof payRequest>, bearer: string, key: string, windowMs = PAY_RETRY_WINDOW_MS): Promise<PayAnswer> {
+  const deadline = Date.now() + windowMs;
+  let backoffMs = 1_000;
+  for (let attempt = 1; ; attempt++) {
+    let waitMs: number;
+    try {
+      // The server waits for the receipt (bounded); leave it room.
+      const res = await ctx.client.request<PayAnswer | PendingAnswer>("POST", "/api/wallet/pay", { body, bearer, headers: { "idempotency-key": key }, timeoutMs: 90_000, signal: ctx.signal });
+      if (res.status !== 202) return res.body as PayAnswer;
+      const pending = res.body as PendingAnswer;
+      if (Date.now() >= deadline) {
+        throw new CliError(EXIT.PENDING, `payment pending: ${pending.tx_hash ? `transaction ${pending.tx_hash} was broadcast` : "it is being signed"} and its outcome is not known yet (idempotency key ${key})`, {
+          code: "payment_pending",
+          hint: `check again with: agent-ledger pay ${argsOf(body)} --idempotency-key ${key}`,
+        });
+      }
+      if (attempt === 1 && !ctx.json) note(ctx, `Payment broadcast${pending.tx_hash ? ` (tx ${pending.tx_hash})` : ""}; waiting for its outcome…`);
+      waitMs = Math.max(1, Number(res.headers.get("retry-after") ?? "3") || 3) * 1000;
+    } catch (error) {
+      if (!retryable(error) || Date.now() >= deadline) {
+        if (error instanceof CliError && error.exitCode === EXIT.UNREACHABLE && attempt > 1) {
+          throw new CliError(EXIT.UNREACHABLE, `${error.message}; the payment may have been made: re-run with --idempotency-key ${key} to find out (never pays twice)`, error.details);
+        }
+        throw error;
+      }
+      waitMs = error instanceof ApiError && error.retryAfterSeconds !== null ? error.retryAfterSeconds * 1000 : backoffMs;
+      backoffMs = Math.min(backoffMs * 2, 10_000);
+      if (!ctx.json) note(ctx, `(${error instanceof ApiError ? error.code : "unreachable"}; retrying with the same idempotency key)`);
+    }
+    await sleep(Math.min(waitMs, Math.max(0, deadline - Date.now()) + 1), undefined, { signal: ctx.signal });
+  }
+}
+
+function argsOf(body: ReturnType<typeof payRequest>): string {
+  return [`--to ${body.to}`, `--amount-wei ${body.amount_wei}`, body.memo !== undefined ? `--memo ${JSON.stringify(body.memo)}` : "", body.token ? `--token ${body.token}` : ""].filter(Boolean).join(" ");
+}
+
+/** `pay`: POST /api/wallet/pay with the stored bearer, a fresh Idempotency-Key (or --idempotency-key), retried safely. */
 export async function pay(ctx: Context): Promise<number> {
   const body = payRequest(ctx.options);
+  const given = ctx.options["idempotency-key"];
+  if (given !== undefined && (typeof given !== "string" || !KEY.test(given))) throw new UsageError("--idempotency-key must be 1–255 visible ASCII characters (no spaces)");
   const session = requireSession(ctx);
-  // The server waits for the receipt (bounded); leave it room.
-  const { body: paid } = await ctx.client.request<PayAnswer>("POST", "/api/wallet/pay", { body, bearer: session.access_token, timeoutMs: 90_000, signal: ctx.signal });
+  const paid = await payOnce(ctx, body, session.access_token, typeof given === "string" ? given : randomUUID());
   if (ctx.json) return printJson(ctx, paid), EXIT.OK;
   const unit = tokenName(paid.token);
   print(ctx, `Paid ${formatAmount(paid.amount_wei)} ${unit} to ${paid.to}${paid.memo ? ` (memo "${paid.memo}")` : ""}`);
