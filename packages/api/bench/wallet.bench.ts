@@ -11,8 +11,10 @@
 // 4. Concurrent: 10 sessions paying at once (one payment in flight per session), BENCH_WALLET_N payments in total:
 //    payments/s, and the overhead under that load.
 //
+// Every payment carries a fresh Idempotency-Key, as `agent-ledger pay` sends (BENCH_WALLET_IDEMPOTENCY=0: none).
+//
 // Target: overhead p99 ≤ 15 ms. Env: BENCH_WALLET_N (1000), BENCH_WALLET_SESSIONS (10), BENCH_WALLET_DATABASE_URL.
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import os from "node:os";
 import { resetDatabase } from "@agent-ledger/db";
 import { startAnvil } from "@agent-ledger/devnet";
@@ -24,6 +26,7 @@ import { fund, pairAgent } from "../test/support/walletFlow.ts";
 
 const N = Number(process.env.BENCH_WALLET_N ?? 1_000);
 const SESSIONS = Number(process.env.BENCH_WALLET_SESSIONS ?? 10);
+const KEYS = process.env.BENCH_WALLET_IDEMPOTENCY !== "0";
 const DB = process.env.BENCH_WALLET_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/agent_ledger_bench_wallet";
 
 const pct = (xs: number[], p: number) => {
@@ -34,7 +37,7 @@ const ms = (x: number) => `${x.toFixed(2)} ms`;
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(", ");
 
 async function main() {
-  console.log(`wallet bench: ${N} payments, ${SESSIONS} sessions; load ${load()}`);
+  console.log(`wallet bench: ${N} payments, ${SESSIONS} sessions, ${KEYS ? "an Idempotency-Key on each" : "no idempotency keys"}; load ${load()}`);
   const anvil = await startAnvil();
   await resetDatabase(DB);
 
@@ -55,7 +58,7 @@ async function main() {
     const pay = async (i: number) => {
       const s = sessions[i % sessions.length]!;
       const t0 = performance.now();
-      const res = await call(t.url, "POST", "/api/wallet/pay", { bearer: s.bearer, body: { to: recipients[i % recipients.length], amount_wei: String(1000 + (i % 997)), memo: `bench-${i}` } });
+      const res = await call(t.url, "POST", "/api/wallet/pay", { bearer: s.bearer, body: { to: recipients[i % recipients.length], amount_wei: String(1000 + (i % 997)), memo: `bench-${i}` }, headers: KEYS ? { "idempotency-key": randomUUID() } : {} });
       if (res.status !== 200) throw new Error(`payment ${i}: ${res.status} ${res.text}`);
       return performance.now() - t0;
     };

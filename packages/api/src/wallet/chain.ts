@@ -1,6 +1,7 @@
 import { createClient, http, publicActions, type Hash, type Hex } from "viem";
 import { tempo, tempoDevnet, tempoLocalnet, tempoModerato } from "viem/chains";
 import { Account, Relay, tempoActions } from "viem/tempo";
+import { classifySendError } from "@agent-ledger/core";
 import type { WalletConfig } from "./config.ts";
 import { WalletError } from "./WalletError.ts";
 
@@ -25,7 +26,18 @@ export function normalizeReceipt(r: RawReceipt): WalletReceipt {
   };
 }
 
-/** A JSON-RPC error answered by the node (the transaction was refused), as opposed to a timeout or a network failure. */
+/** A JSON-RPC error object answered by the node (HTTP 200), as opposed to a timeout, a dropped connection or an HTTP error. */
+export class JsonRpcError extends Error {
+  constructor(message: string, readonly code: unknown) {
+    super(message);
+    this.name = "JsonRpcError";
+  }
+}
+
+/**
+ * The node refused the transaction for certain (classifySendError in @agent-ledger/core, docs/wallet.md § Uncertain
+ * outcomes): it is not in the pool and never will be. Any other error of sendRawSync leaves the outcome open.
+ */
 export class NodeRejectedError extends Error {
   constructor(message: string, readonly code: number) {
     super(message);
@@ -50,10 +62,13 @@ export interface WalletChain {
   sponsor: ReturnType<typeof Account.fromSecp256k1> | null;
   /** Cached gas price (refreshed every 30 s in the background). */
   maxFeePerGas(): Promise<bigint>;
-  /** eth_sendRawTransactionSync with a bounded wait; NodeRejectedError when the node refuses it. */
+  /**
+   * eth_sendRawTransactionSync with a bounded wait. NodeRejectedError only when the node definitely refused it; any
+   * other error (timeout, dropped connection, HTTP error, another JSON-RPC error) means the outcome is unknown.
+   */
   sendRawSync(raw: Hex, timeoutMs: number): Promise<WalletReceipt>;
   getReceipt(hash: Hash): Promise<WalletReceipt | null>;
-  /** Polls for a receipt until `timeoutMs` (null when none). */
+  /** Polls for a receipt until `timeoutMs`; null when none was seen (the node said none, or could not be asked). */
   waitForReceipt(hash: Hash, timeoutMs: number, pollMs?: number): Promise<WalletReceipt | null>;
   blockTimestamp(blockNumber: bigint): Promise<Date | null>;
 }
@@ -69,8 +84,12 @@ async function rpc<T>(url: string, method: string, params: unknown[], timeoutMs:
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
     signal: AbortSignal.timeout(timeoutMs),
   });
-  const body = (await res.json()) as { result?: T; error?: { code: number; message: string } };
-  if (body.error) throw new NodeRejectedError(body.error.message, body.error.code);
+  if (res.status !== 200) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new Error(`${method}: the RPC answered HTTP ${res.status}`);
+  }
+  const body = (await res.json()) as { result?: T; error?: { code: unknown; message: unknown } };
+  if (body.error) throw new JsonRpcError(String(body.error.message ?? "JSON-RPC error"), body.error.code);
   return body.result as T;
 }
 
@@ -134,7 +153,14 @@ export function createWalletChain(config: WalletConfig): WalletChain {
       return feeRefresh;
     },
     async sendRawSync(raw, timeoutMs) {
-      const receipt = await rpc<RawReceipt>(need(), "eth_sendRawTransactionSync", [raw], timeoutMs);
+      const u = need();
+      let receipt: RawReceipt;
+      try {
+        receipt = await rpc<RawReceipt>(u, "eth_sendRawTransactionSync", [raw], timeoutMs);
+      } catch (error) {
+        if (error instanceof JsonRpcError && classifySendError(error) === "refused") throw new NodeRejectedError(error.message, error.code as number);
+        throw error;
+      }
       return normalizeReceipt(receipt);
     },
     async getReceipt(hash) {

@@ -1,9 +1,9 @@
 import type pg from "pg";
-import type { Hash } from "viem";
 import type { Logger } from "pino";
 import type { WalletChain } from "./chain.ts";
 import { markPaymentFailed } from "./markPaymentFailed.ts";
-import { markPaymentSent } from "./markPaymentSent.ts";
+import { purgeIdempotencyKeys } from "./purgeIdempotencyKeys.ts";
+import { settleFromReceipt } from "./settleFromReceipt.ts";
 
 export interface SweepPolicy {
   /** A reservation with no transaction hash this old was never signed by a live request: release it. */
@@ -26,14 +26,15 @@ export const DEFAULT_SWEEP_POLICY: SweepPolicy = { unsignedAfterMs: 10 * 60_000,
  *
  * A receipt lookup that fails leaves the row for the next sweep. Every move is conditional on the row still being
  * `reserved` (markPaymentSent/markPaymentFailed), so several API processes may sweep at once. `now` is an input.
+ * Each sweep also purges idempotency keys older than 24 h (purgeIdempotencyKeys).
  */
 export async function sweepReservations(
   deps: { db: pg.Pool; chain: Pick<WalletChain, "getReceipt">; log: Logger },
   now: Date,
   policy: SweepPolicy = DEFAULT_SWEEP_POLICY,
 ): Promise<{ sent: number; failed: number; left: number }> {
-  const { rows } = await deps.db.query<{ id: string; tx_hash: string | null }>(
-    `SELECT id, tx_hash FROM wallet_payments
+  const { rows } = await deps.db.query<{ id: string; tx_hash: string | null; valid_before: Date | null }>(
+    `SELECT id, tx_hash, valid_before FROM wallet_payments
       WHERE status = 'reserved'
         AND ((tx_hash IS NULL AND created_at < $1) OR valid_before < $2)
       ORDER BY created_at LIMIT $3`,
@@ -45,21 +46,14 @@ export async function sweepReservations(
       if (await markPaymentFailed(deps.db, row.id, "released by the reservation sweeper: never broadcast", null)) out.failed++;
       continue;
     }
-    let receipt;
-    try {
-      receipt = await deps.chain.getReceipt(row.tx_hash as Hash);
-    } catch (error) {
+    const settled = await settleFromReceipt(deps, { id: row.id, tx_hash: row.tx_hash, valid_before: row.valid_before }, now, policy.settleAfterMs, "the reservation sweeper");
+    if (settled.lookupError) {
       out.left++;
-      deps.log.warn({ paymentId: row.id, txHash: row.tx_hash, err: (error as Error).message }, "wallet sweeper: receipt lookup failed; left for the next sweep");
-      continue;
-    }
-    if (receipt?.status === "success") {
-      if (await markPaymentSent(deps.db, row.id, receipt.transactionHash)) out.sent++;
-    } else {
-      const why = receipt ? `reverted (${receipt.transactionHash})` : "not mined before it expired";
-      if (await markPaymentFailed(deps.db, row.id, `settled by the reservation sweeper: ${why}`, null)) out.failed++;
-    }
+      deps.log.warn({ paymentId: row.id, txHash: row.tx_hash, err: settled.lookupError }, "wallet sweeper: receipt lookup failed; left for the next sweep");
+    } else if (settled.outcome !== "left") out[settled.outcome]++;
   }
+  const purged = await purgeIdempotencyKeys(deps.db, now);
+  if (purged) deps.log.info({ purged }, "wallet sweeper: purged idempotency keys older than 24 h");
   if (out.sent || out.failed) deps.log.info(out, "wallet sweeper: settled reservations left by an interrupted payment");
   return out;
 }
