@@ -157,6 +157,36 @@ describe("agent-ledger webhooks", () => {
     expect(json(gone.stderr).error).toMatchObject({ code: "not_found", status: 404 });
   });
 
+  it("recover --since (a duration or an ISO time) and test, against the real API and ledger rows", async () => {
+    const dir = await configWith(user.bearer);
+    const { rows: [busiest] } = await sql.query("SELECT agent_id, count(*)::int AS n FROM agent_events GROUP BY agent_id ORDER BY n DESC, agent_id LIMIT 1");
+    expect(busiest.n).toBeGreaterThan(0);
+    const sub = json((await cli(["webhooks", "create", "--json", "--url", "http://127.0.0.1:9/recover", "--agent", busiest.agent_id], dir)).stdout);
+    const early = await cli(["webhooks", "recover", "--since", "1h", sub.id], dir);
+    expect([early.code, early.stderr]).toEqual([1, expect.stringMatching(/\[409 invalid_state\]/)]);
+    expect((await cli(["webhooks", "verify", sub.id, "--token", sub.verify_token], dir)).code).toBe(0);
+
+    const recovered = await cli(["webhooks", "recover", "--since", "1h", "--json", sub.id], dir);
+    expect(recovered.code).toBe(0);
+    const r = json(recovered.stdout);
+    const { rows: [made] } = await sql.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = $1 AND type = 'event'", [sub.id]);
+    expect(r).toMatchObject({ ok: true, id: sub.id, deliveries_created: made.n, matched_events: made.n });
+    expect(made.n).toBeGreaterThanOrEqual(busiest.n);
+    const again = await cli(["webhooks", "recover", "--since", new Date(Date.now() - 3600_000).toISOString(), sub.id], dir);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`0 deliveries created for ${sub.id}`);
+    const tooOld = await cli(["webhooks", "recover", "--since", "8d", sub.id], dir);
+    expect([tooOld.code, tooOld.stderr]).toEqual([2, expect.stringMatching(/since_too_old/)]);
+    expect((await cli(["webhooks", "recover", "--since", "yesterday", sub.id], dir)).code).toBe(2);
+
+    const tested = await cli(["webhooks", "test", sub.id], dir);
+    expect(tested.code).toBe(0);
+    const deliveryId = /delivery ([0-9a-f-]{36})/.exec(tested.stdout)?.[1];
+    const { rows: [test] } = await sql.query("SELECT type, event_id FROM webhook_deliveries WHERE id = $1 AND subscription_id = $2", [deliveryId, sub.id]);
+    expect(test).toEqual({ type: "test", event_id: null });
+    expect((await cli(["webhooks", "deliveries", sub.id], dir)).stdout).toMatch(new RegExp(`${deliveryId}\\s+\\w+\\s+test event`));
+  });
+
   it("maps the server's refusals to exit codes: 400 → 2, unknown bearer → 3, revoked / expired session → 5", async () => {
     const dir = await configWith(user.bearer);
     const invalid = await cli(["webhooks", "create", "--url", "ftp://x", "--agent", "demo-agent-alpha"], dir);

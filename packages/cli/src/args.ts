@@ -100,7 +100,15 @@ export const COMMANDS: CommandSpec[] = [
     args: [{ name: "id", description: "subscription id" }],
     options: { limit: { type: "string", value: "N", description: "page size 1–200 (default 50)" }, cursor: { type: "string", value: "CURSOR", description: "next_cursor of a previous page" } },
   },
-  { name: "webhooks redeliver", summary: "force a new attempt of one delivery", args: [{ name: "id", description: "subscription id" }, { name: "delivery-id", description: "delivery id (UUID)" }] },
+  { name: "webhooks redeliver", summary: "force a new attempt of one delivery (not of one that already got a 2xx)", args: [{ name: "id", description: "subscription id" }, { name: "delivery-id", description: "delivery id (UUID)" }] },
+  {
+    name: "webhooks recover",
+    summary: "deliver the matching ledger rows recorded since a time that have no delivery yet (after a pause or a disable)",
+    args: [{ name: "id", description: "subscription id (must be active: resume it first)" }],
+    options: { since: { type: "string", value: "TIME", required: true, description: "ISO 8601 with an offset (2026-11-25T03:00:00Z) or a duration back from now (90m, 6h, 2d); at most 7 days" } },
+    details: "Example: agent-ledger webhooks recover --since 2h whs_…   (twice is harmless: nothing is delivered twice)",
+  },
+  { name: "webhooks test", summary: "send a signed svc.webhook.test event to the callback (prints the delivery id)", args: [{ name: "id", description: "subscription id (active)" }] },
 ];
 
 export interface ParsedCommandLine {

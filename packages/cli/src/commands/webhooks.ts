@@ -26,6 +26,20 @@ export function webhookCreateRequest(options: Record<string, string | boolean | 
   return { callback_url: String(options.url), label: typeof options.label === "string" ? options.label : "", filters };
 }
 
+const DURATION_UNITS_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/**
+ * `--since` of `webhooks recover`: an ISO 8601 date-time is sent as given (the server checks it and the 7-day
+ * bound); a duration back from `now` (`90m`, `6h`, `2d`, `45s`) becomes the ISO instant that long ago.
+ */
+export function webhookRecoverSince(value: unknown, now: Date): string {
+  if (typeof value !== "string" || value.length === 0) throw new UsageError("--since needs a time (2026-11-25T03:00:00Z) or a duration (6h)");
+  const duration = /^(\d{1,7})([smhd])$/.exec(value);
+  if (duration) return new Date(now.getTime() - Number(duration[1]) * DURATION_UNITS_MS[duration[2] as keyof typeof DURATION_UNITS_MS]).toISOString();
+  if (/^\d{4}-\d{2}-\d{2}T/.test(value)) return value;
+  throw new UsageError(`--since "${value}" is neither an ISO 8601 time (2026-11-25T03:00:00Z) nor a duration (90m, 6h, 2d)`);
+}
+
 function subscriptionLines(ctx: Context, s: Json): void {
   const f = s.filters ?? {};
   const filters = [
@@ -105,7 +119,7 @@ export async function webhooks(ctx: Context, sub: string): Promise<number> {
       if (ctx.json) return printJson(ctx, page), EXIT.OK;
       if (!page.items?.length) print(ctx, "No deliveries.");
       for (const d of page.items ?? []) {
-        const what = d.type === "verify" ? "verify ping" : `event ${d.event_id}`;
+        const what = d.type === "verify" ? "verify ping" : d.type === "test" ? "test event" : `event ${d.event_id}`;
         const last = d.last_http_status ? `HTTP ${d.last_http_status}` : d.last_error ? d.last_error : "";
         print(ctx, `${d.id}  ${d.status.padEnd(9)} ${what}, ${d.attempts} attempt${d.attempts === 1 ? "" : "s"}${last ? `, last: ${last}` : ""}${d.next_attempt_at && d.status !== "succeeded" && d.status !== "dead" ? `, next ${d.next_attempt_at}` : ""}`);
       }
@@ -116,6 +130,17 @@ export async function webhooks(ctx: Context, sub: string): Promise<number> {
       const r = await call("POST", `/api/webhooks/${id}/deliveries/${encodeURIComponent(ctx.args[1] ?? "")}/redeliver`);
       if (ctx.json) return printJson(ctx, r), EXIT.OK;
       return print(ctx, `Delivery ${ctx.args[1]} queued for a new attempt.`), EXIT.OK;
+    }
+    case "recover": {
+      const r = await call("POST", `/api/webhooks/${id}/recover`, { body: { since: webhookRecoverSince(ctx.options.since, new Date()) } });
+      if (ctx.json) return printJson(ctx, r), EXIT.OK;
+      print(ctx, `${r.deliveries_created} deliver${r.deliveries_created === 1 ? "y" : "ies"} created for ${ctx.args[0]} (rows since ${r.since} matching its filters: ${r.matched_events}; the others were already delivered or queued).`);
+      return EXIT.OK;
+    }
+    case "test": {
+      const r = await call("POST", `/api/webhooks/${id}/test`);
+      if (ctx.json) return printJson(ctx, r), EXIT.OK;
+      return print(ctx, `Test event queued: delivery ${r.delivery_id} (see: agent-ledger webhooks deliveries ${ctx.args[0]}).`), EXIT.OK;
     }
     default:
       throw new UsageError(`unknown webhooks subcommand "${sub}"`);
