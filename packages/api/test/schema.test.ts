@@ -15,7 +15,8 @@ describe("GraphQL schema", () => {
     expect(Object.keys(schema.getQueryType()!.getFields()).sort()).toEqual(["activitySeries", "agent", "agents", "dashboard", "event", "provider", "providers", "search", "service", "services", "webhook", "webhookDeliveries", "webhooks"]);
     expect(Object.keys(schema.getSubscriptionType()?.getFields() ?? {})).toEqual(["ledgerEvents"]); // the live feed (schema/Feed.ts)
     expect(Object.keys(schema.getMutationType()!.getFields()).sort()).toEqual([
-      "createWebhook", "deleteWebhook", "pauseWebhook", "redeliverWebhookDelivery", "resumeWebhook", "rotateWebhookSecret", "verifyWebhook",
+      "createWebhook", "deleteWebhook", "pauseWebhook", "recoverWebhook", "redeliverWebhookDelivery", "resumeWebhook", "rotateWebhookSecret", "testWebhook",
+      "verifyWebhook",
     ]);
   });
 });
