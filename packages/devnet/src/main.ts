@@ -49,7 +49,7 @@ try {
   anvil = await startAnvil({ port, ...(blockTime > 0 ? { blockTime } : {}), ...(anvilLog ? { log: anvilLog } : {}) })
   line({ event: 'devnet_started', url: anvil.url, port: anvil.port, pid: anvil.pid, chainId: 31337, hardfork: 'T4', blockTime })
   if (shuttingDown) await anvil.stop()
-  else if (txPerSecond > 0) traffic = await startDemoTraffic({ rpcUrl: anvil.url, txPerSecond, log: line })
+  else if (txPerSecond > 0) traffic = await startDemoTraffic({ rpcUrl: anvil.url, txPerSecond, log: line, adversarial: process.env.DEMO_ADVERSARIAL !== '0' })
   else {
     const client = createDevnetClient({ url: anvil.url })
     line({ event: 'demo_setup', ...(await setupDemo({ client, keys: demoKeys(), sender: createSenderPool(client), log: line })) })

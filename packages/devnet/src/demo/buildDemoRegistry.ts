@@ -16,18 +16,19 @@ export type DemoRegistry = {
   settlement_contracts: { address: Address; label: string }[]
 }
 
-/** Where the demo's rows link: the explorer pages of the API on its default port. */
-export const DEMO_EXPLORER_BASE_URL = 'http://localhost:3000/explorer'
+/** Where the demo's rows link (`${base}/tx/<hash>`): our own explorer, served by the API on its default port. */
+export const DEMO_EXPLORER_BASE_URL = 'http://localhost:3000'
 
 /** The content of registry/demo.json, derived from the deterministic demo keys (all addresses lowercase). */
 export function buildDemoRegistry(keys: DemoKeys = demoKeys()): DemoRegistry {
-  const entity = (id: string, label: string, category: string, address: Address, trackFees = false): RegistryEntity => ({
+  const entity = (id: string, label: string, category: string, address: Address, trackFees = false, active = true): RegistryEntity => ({
     id,
     label,
     category,
-    active: true,
+    active,
     track_fees: trackFees,
-    wallets: [address],
+    // the first agent has a second wallet: a move between the two is internal (no row)
+    wallets: id === keys.alphaSecondWallet.id ? [address, keys.alphaSecondWallet.address] : [address],
   })
   return {
     registry_version: 2,
@@ -38,6 +39,8 @@ export function buildDemoRegistry(keys: DemoKeys = demoKeys()): DemoRegistry {
       entity(keys.gateway.id, keys.gateway.label, 'gateway', keys.gateway.address),
       ...keys.agents.map((a) => entity(a.id, a.label, 'agent', a.address, a.trackFees)),
       ...keys.directServices.map((s) => entity(s.id, s.label, 'service', s.address)),
+      // inactive: not watched, its payments are seen only from the active side
+      entity(keys.retiredAgent.id, keys.retiredAgent.label, 'agent', keys.retiredAgent.address, false, false),
     ],
     address_labels: [
       ...keys.routedServices.map((r) => ({ address: r.provider.address, label: r.provider.label, category: 'provider' })),

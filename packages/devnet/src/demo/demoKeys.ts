@@ -23,6 +23,10 @@ export type DemoKeys = {
   escrowAddress: Address
   /** Anvil dev accounts that fund the demo (one per token). */
   faucets: DemoFaucet[]
+  /** Methodology v0.2 demo cases (issue 15): the adversary's key, a second wallet of the first agent, a retired (inactive) entity. */
+  adversary: DemoIdentity
+  alphaSecondWallet: DemoIdentity
+  retiredAgent: DemoIdentity
 }
 
 const AGENTS = [
@@ -69,5 +73,8 @@ export function demoKeys(): DemoKeys {
     deployer,
     escrowAddress: getContractAddress({ from: deployer.address, nonce: 0n }).toLowerCase() as Address,
     faucets: [faucet(0, PATH_USD), faucet(1, ALPHA_USD)],
+    adversary: identity('adversary', 'Adversary (not in the registry)'),
+    alphaSecondWallet: identity('demo-agent-alpha', 'Demo agent Alpha', 'demo-agent-alpha:second-wallet'),
+    retiredAgent: identity('retired-agent', 'Retired agent (inactive)'),
   }
 }

@@ -5,6 +5,7 @@ import { createDevnetClient } from '../chain.ts'
 import { ALPHA_USD, PATH_USD } from '../constants.ts'
 import { abi as escrowAbi } from '../contracts/GatewayEscrow.artifact.ts'
 import { createSenderPool } from '../createSenderPool.ts'
+import { sendAdversarialTraffic } from '../adversarial/sendAdversarialTraffic.ts'
 import { encodeGatewayMemo } from '../memo/encodeGatewayMemo.ts'
 import { demoKeys, type DemoKeys } from './demoKeys.ts'
 import { fundDemoAccounts } from './fundDemoAccounts.ts'
@@ -38,6 +39,12 @@ export type StartDemoTrafficParams = {
   txTimeoutMs?: number
   /** stop() waits at most this long for in-flight txs (default 10 s). */
   stopTimeoutMs?: number
+  /**
+   * Also send, once after setup, the adversarial cases of methodology v0.2 (sendAdversarialTraffic: spoofed Transfer,
+   * junk token, forged memo and Settlement, outsider escrow call, funding, same-entity move, inactive entity), so the
+   * running demo shows v0.2 ignoring or classifying each (default false; `npm start` turns it on).
+   */
+  adversarial?: boolean
 }
 
 /** One cycle of 20 ticks: 8 direct, 7 gateway, 3 settlements, 2 agent→agent; starts with one of each. */
@@ -175,6 +182,26 @@ export async function startDemoTraffic(p: StartDemoTrafficParams): Promise<{ sto
         .then(() => undefined)
         .catch((e: unknown) => log({ event: 'topup_failed', error: (e as Error).message?.split('\n')[0] }))
         .finally(() => (toppingUp = false)),
+    )
+  }
+
+  if (p.adversarial) {
+    track(
+      sendAdversarialTraffic({
+        client,
+        sender,
+        outsiderKey: keys.adversary.privateKey,
+        funderKey: keys.faucets[0]!.privateKey,
+        agentKey: keys.agents[0]!.privateKey,
+        agentSecondWallet: keys.alphaSecondWallet.address,
+        service: keys.directServices[0]!.address,
+        gateway: keys.gateway.address,
+        inactiveWallet: keys.retiredAgent.address,
+        escrow: keys.escrowAddress,
+        log: (e) => log({ ...e, event: String(e.event) }),
+      })
+        .then((r) => log({ event: 'adversarial_done', ...r.txs }))
+        .catch((e: unknown) => log({ event: 'adversarial_failed', error: (e as Error).message?.split('\n')[0] })),
     )
   }
 
