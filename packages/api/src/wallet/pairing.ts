@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { randomBytes } from "node:crypto";
 import {
-  PAIRING_TTL_MS, decidePoll, formatDeviceCode, generateDeviceCode, generateToken, hashToken, normalizeDeviceCode, reportPairingStatus,
+  PAIRING_TTL_MS, decidePoll, isPlainText, formatDeviceCode, generateDeviceCode, generateToken, hashToken, normalizeDeviceCode, reportPairingStatus,
 } from "@agent-ledger/core";
 import type { WalletContext, WalletResponse } from "./context.ts";
 import { readJsonObject } from "../http/readBody.ts";
@@ -18,7 +18,7 @@ export async function startPairing(ctx: WalletContext, req: IncomingMessage): Pr
   const now = ctx.now();
   const body = await readJsonObject(req);
   const label = body.agent_label;
-  if (label !== undefined && label !== null && (typeof label !== "string" || label.length > MAX_LABEL || /[\u0000-\u001f\u007f]/.test(label))) {
+  if (label !== undefined && label !== null && (typeof label !== "string" || label.length > MAX_LABEL || !isPlainText(label))) {
     throw new WalletError("invalid_label", `agent_label must be a string of at most ${MAX_LABEL} characters without control characters`);
   }
   const deviceId = generateToken("dev_", 32);

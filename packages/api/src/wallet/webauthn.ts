@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { checkSignCounter, hashToken, passkeyAddress } from "@agent-ledger/core";
+import { checkSignCounter, hashToken, isPlainText, passkeyAddress } from "@agent-ledger/core";
 import {
   generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse,
   type AuthenticationResponseJSON, type RegistrationResponseJSON,
@@ -58,13 +58,25 @@ async function consumeChallenge(ctx: WalletContext, req: IncomingMessage, purpos
 }
 
 const isStr = (v: unknown): v is string => typeof v === "string" && v.length > 0 && v.length < 16_384;
+/** A credential id as the browser sends it: base64url without padding, at most 1023 bytes (WebAuthn §6.1). */
+const CREDENTIAL_ID = /^[A-Za-z0-9_-]{1,1364}$/;
+/** An AuthenticatorTransport value ("usb", "nfc", "ble", "smart-card", "hybrid", "internal", and future ones of that shape). */
+const TRANSPORT = /^[a-z][a-z-]{0,31}$/;
+
+/** The credential's `id` and `rawId` (the same base64url string): refused before they reach a query. */
+function checkCredentialIds(body: Record<string, unknown>): void {
+  if (!CREDENTIAL_ID.test(body.id as string) || body.rawId !== body.id) throw new WalletError("invalid_body", "id and rawId must be the same base64url credential id (at most 1023 bytes)");
+}
 
 function asRegistration(body: Record<string, unknown>): RegistrationResponseJSON {
   const r = body.response as Record<string, unknown> | undefined;
   if (!isStr(body.id) || !isStr(body.rawId) || body.type !== "public-key" || typeof r !== "object" || r === null || !isStr(r.clientDataJSON) || !isStr(r.attestationObject)) {
     throw new WalletError("invalid_body", "expected a RegistrationResponseJSON (id, rawId, type, response.clientDataJSON, response.attestationObject)");
   }
-  if (r.transports !== undefined && !(Array.isArray(r.transports) && r.transports.every((t) => typeof t === "string"))) throw new WalletError("invalid_body", "response.transports must be strings");
+  if (r.transports !== undefined && !(Array.isArray(r.transports) && r.transports.length <= 8 && r.transports.every((t) => typeof t === "string" && TRANSPORT.test(t)))) {
+    throw new WalletError("invalid_body", "response.transports must be at most 8 transport names (lowercase letters and dashes)");
+  }
+  checkCredentialIds(body);
   return { ...(body as unknown as RegistrationResponseJSON), clientExtensionResults: (body.clientExtensionResults ?? {}) as RegistrationResponseJSON["clientExtensionResults"] };
 }
 
@@ -74,6 +86,7 @@ function asAuthentication(body: Record<string, unknown>): AuthenticationResponse
     throw new WalletError("invalid_body", "expected an AuthenticationResponseJSON (id, rawId, type, response.clientDataJSON, response.authenticatorData, response.signature)");
   }
   if (r.userHandle !== undefined && r.userHandle !== null && typeof r.userHandle !== "string") throw new WalletError("invalid_body", "response.userHandle must be a string");
+  checkCredentialIds(body);
   return { ...(body as unknown as AuthenticationResponseJSON), clientExtensionResults: (body.clientExtensionResults ?? {}) as AuthenticationResponseJSON["clientExtensionResults"] };
 }
 
@@ -83,8 +96,8 @@ const failed = (error: unknown) => new WalletError("webauthn_verification_failed
 export async function registerOptions(ctx: WalletContext, req: IncomingMessage): Promise<WalletResponse> {
   const body = await readJsonObject(req);
   const displayName = body.display_name;
-  if (displayName !== undefined && displayName !== null && (typeof displayName !== "string" || displayName.length > 64)) {
-    throw new WalletError("invalid_body", "display_name must be a string of at most 64 characters");
+  if (displayName !== undefined && displayName !== null && (typeof displayName !== "string" || displayName.length > 64 || !isPlainText(displayName))) {
+    throw new WalletError("invalid_body", "display_name must be a string of at most 64 characters without control characters");
   }
   const userId = randomUUID();
   const name = typeof displayName === "string" && displayName.trim() !== "" ? displayName.trim() : `agent-ledger-${userId.slice(0, 8)}`;

@@ -1,4 +1,4 @@
-import { isAddress, parseU256 } from "@agent-ledger/core";
+import { ENTITY_ID, isAddress, isPlainText, parseU256 } from "@agent-ledger/core";
 import { WebhookError } from "./WebhookError.ts";
 
 export interface CreateInput {
@@ -19,7 +19,8 @@ const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 /**
  * Validates `POST /api/webhooks` (spec §2, §7): `callback_url` https in production (outside production
  * http only for localhost/127.0.0.1/[::1]); no credentials or fragments in the URL; `label` optional
- * free text up to 200 characters; `filters.agent_id` required; addresses `0x` + 40 hex, normalized to
+ * plain text (core isPlainText) up to 200 characters; `filters.agent_id` required, an entity id (core ENTITY_ID: an id
+ * of another shape names no agent, and is refused before any query); addresses `0x` + 40 hex, normalized to
  * lowercase; `min_amount_wei` a non-negative integer string; any other filter key is refused (the v1
  * filter set has no memo prefix). Agent existence and DNS are checked by the caller.
  */
@@ -52,7 +53,9 @@ export function validateCallbackUrl(value: unknown, options: { production: boole
 
 function validateLabel(value: unknown): string {
   if (value === undefined || value === null) return "";
-  if (typeof value !== "string" || value.length > 200) throw new WebhookError("invalid_label", "label must be a string of at most 200 characters");
+  if (typeof value !== "string" || value.length > 200 || !isPlainText(value)) {
+    throw new WebhookError("invalid_label", "label must be a string of at most 200 characters without control characters");
+  }
   return value;
 }
 
@@ -66,7 +69,8 @@ function validateFilters(value: unknown): CreateInput["filters"] {
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw new WebhookError("invalid_filters", "filters must be an object with at least agent_id");
   const f = value as Record<string, unknown>;
   for (const key of Object.keys(f)) if (!FILTER_KEYS.has(key)) throw new WebhookError("invalid_filters", `filters.${key} is not a v1 filter (allowed: ${[...FILTER_KEYS].join(", ")})`);
-  if (typeof f.agent_id !== "string" || f.agent_id.length === 0 || f.agent_id.length > 100) throw new WebhookError("invalid_filters", "filters.agent_id is required");
+  if (typeof f.agent_id !== "string" || f.agent_id.length === 0) throw new WebhookError("invalid_filters", "filters.agent_id is required");
+  if (!ENTITY_ID.test(f.agent_id)) throw new WebhookError("invalid_filters", "filters.agent_id must be an entity id (lowercase letters, digits and inner dashes, at most 64)");
   let minAmountWei: bigint | null = null;
   if (f.min_amount_wei !== undefined && f.min_amount_wei !== null) {
     try {
