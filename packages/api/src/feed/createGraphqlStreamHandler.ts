@@ -8,6 +8,7 @@ import {
   createSourceEventStream, execute, getOperationAST, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs,
 } from "../graphql/graphqlJs.ts";
 import { createMaskError } from "../graphql/maskError.ts";
+import { rejectedBy } from "../graphql/rejectedBy.ts";
 import { sendError } from "../http/sendError.ts";
 import type { GraphqlContext } from "../schema/builder.ts";
 import { buildSchema } from "../schema/index.ts";
@@ -39,6 +40,24 @@ const json = (status: number, statusText: string, errors: { message: string; ext
   JSON.stringify({ errors }),
   { status, statusText, headers: { "content-type": "application/json; charset=utf-8" } },
 ];
+
+/**
+ * The body of a refusal graphql-sse wrote itself (`{ errors: [{ message }] }`, or nothing for 415), with an
+ * `extensions.code` on each error: `invalid_variables` for its variables check, `unsupported_media_type` for 415,
+ * else `invalid_request`; null when every error already has a code.
+ */
+function codedRefusal(status: number, body: string | null | undefined): string | null {
+  let errors: { message?: unknown; extensions?: Record<string, unknown> }[];
+  try {
+    errors = body ? (JSON.parse(body) as { errors: typeof errors }).errors : [];
+  } catch {
+    errors = [{ message: body }];
+  }
+  if (!Array.isArray(errors) || errors.length === 0) errors = [{ message: status === 415 ? "send the operation as application/json" : "the request was refused" }];
+  if (errors.every((e) => typeof e.extensions?.code === "string")) return null;
+  const codeOf = (message: unknown) => (status === 415 ? "unsupported_media_type" : message === "Invalid variables" ? "invalid_variables" : "invalid_request");
+  return JSON.stringify({ errors: errors.map((e) => ({ ...e, message: String(e.message), extensions: { code: codeOf(e.message), ...e.extensions } })) });
+}
 
 function streamToken(req: IncomingMessage): string | null {
   const header = req.headers[TOKEN_HEADER_KEY];
@@ -77,11 +96,11 @@ export function createGraphqlStreamHandler(core: FeedCore | null, deps: { log: L
   const registry = new StreamRegistry();
   const reservations = new Map<string, NodeJS.Timeout>();
   const armorRules = new ApolloArmor({
-    maxDepth: { n: limits.maxDepth, ignoreIntrospection: true },
-    costLimit: { maxCost: limits.maxCost, ignoreIntrospection: true },
-    maxAliases: { n: limits.maxAliases },
-    maxDirectives: { n: 20 },
-    maxTokens: { n: limits.maxTokens },
+    maxDepth: { n: limits.maxDepth, ignoreIntrospection: true, onReject: [rejectedBy("max_depth")] },
+    costLimit: { maxCost: limits.maxCost, ignoreIntrospection: true, onReject: [rejectedBy("cost_limit")] },
+    maxAliases: { n: limits.maxAliases, onReject: [rejectedBy("max_aliases")] },
+    maxDirectives: { n: 20, onReject: [rejectedBy("max_directives")] },
+    maxTokens: { n: limits.maxTokens, onReject: [rejectedBy("max_tokens")] },
   }).protect().validationRules;
   const rules = [...specifiedRules, ...armorRules];
 
@@ -99,7 +118,8 @@ export function createGraphqlStreamHandler(core: FeedCore | null, deps: { log: L
     validate: (schema, document) =>
       validate(schema, document, rules).map((e) =>
         // no "Did you mean …?" hints (as blockFieldSuggestion does on /graphql)
-        / Did you mean .+\?$/.test(e.message) ? new GraphQLError(e.message.replace(/ Did you mean .+\?$/, ""), { nodes: e.nodes, extensions: e.extensions }) : e,
+        // and each with a code, as on /graphql
+        new GraphQLError(e.message.replace(/ Did you mean .+\?$/, ""), { nodes: e.nodes, extensions: { code: "GRAPHQL_VALIDATION_FAILED", ...e.extensions } }),
       ),
     onSubscribe(req, params) {
       let document: DocumentNode;
@@ -109,7 +129,7 @@ export function createGraphqlStreamHandler(core: FeedCore | null, deps: { log: L
         return json(400, "Bad Request", [{ message: (error as Error).message, extensions: { code: "GRAPHQL_PARSE_FAILED" } }]);
       }
       const operation = getOperationAST(document, params.operationName);
-      if (!operation) return json(400, "Bad Request", [{ message: "Unable to detect the operation (name it with operationName)" }]);
+      if (!operation) return json(400, "Bad Request", [{ message: "Unable to detect the operation (name it with operationName)", extensions: { code: "invalid_request" } }]);
       if (operation.operation !== "subscription") {
         return json(400, "Bad Request", [{ message: `only subscriptions are served at ${GRAPHQL_STREAM_PATH}; send queries to /graphql`, extensions: { code: "subscription_only" } }]);
       }
@@ -183,8 +203,11 @@ export function createGraphqlStreamHandler(core: FeedCore | null, deps: { log: L
         timer.unref();
         reservations.set(token, timer);
       }
+      // graphql-sse's own refusals (parameters, media type) carry no code: give them the GraphQL error shape with one
+      const refused = init.status >= 400 ? codedRefusal(init.status, body) : null;
+      if (refused) headers["content-type"] = "application/json; charset=utf-8";
       res.writeHead(init.status, init.statusText, headers);
-      res.end(body ?? undefined);
+      res.end(refused ?? body ?? undefined);
       return;
     }
 

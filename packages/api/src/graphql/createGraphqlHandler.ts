@@ -15,7 +15,9 @@ import { createResponseCache } from "./createResponseCache.ts";
 import { createMaskError } from "./maskError.ts";
 import { readBodyBuffer } from "./readBodyBuffer.ts";
 import { runsCompiled } from "./runsCompiled.ts";
+import { rejectedBy } from "./rejectedBy.ts";
 import { useErrorNodes } from "./useErrorNodes.ts";
+import { useRequestErrors } from "./useRequestErrors.ts";
 import { useReleaseRequestCache } from "./useReleaseRequestCache.ts";
 
 export interface GraphqlLimits {
@@ -88,13 +90,14 @@ export function createGraphqlHandler(deps: {
     },
     plugins: [
       EnvelopArmorPlugin({
-        maxDepth: { n: limits.maxDepth, ignoreIntrospection: true },
-        costLimit: { maxCost: limits.maxCost, ignoreIntrospection: true },
-        maxAliases: { n: limits.maxAliases },
-        maxTokens: { n: limits.maxTokens },
-        maxDirectives: { n: 20 },
+        maxDepth: { n: limits.maxDepth, ignoreIntrospection: true, onReject: [rejectedBy("max_depth")] },
+        costLimit: { maxCost: limits.maxCost, ignoreIntrospection: true, onReject: [rejectedBy("cost_limit")] },
+        maxAliases: { n: limits.maxAliases, onReject: [rejectedBy("max_aliases")] },
+        maxTokens: { n: limits.maxTokens, onReject: [rejectedBy("max_tokens")] },
+        maxDirectives: { n: 20, onReject: [rejectedBy("max_directives")] },
         blockFieldSuggestion: { enabled: true },
       }),
+      useRequestErrors(),
       useReleaseRequestCache(),
       // Queries run compiled (graphql-jit; compiled once per parsed document); mutations stay on the normal executor,
       // and subscriptions are served by the graphql-sse endpoint with graphql-js (feed/).

@@ -1,0 +1,34 @@
+import { GraphQLError } from "./graphqlJs.ts";
+import type { Plugin } from "graphql-yoga";
+
+const JSON_TYPE = "application/json; charset=utf-8";
+
+/**
+ * Refusals of the GraphQL HTTP request itself, coded like every other error (docs/api.md, GraphQL errors):
+ * - a request parser that throws something other than a GraphQL error (a GET whose `variables` or `extensions` is not
+ *   JSON: yoga's parser lets JSON.parse's SyntaxError through, which would be masked as `internal_error`) → 400
+ *   `invalid_request`;
+ * - a request no parser takes (a POST that is neither JSON, GraphQL, form nor multipart; yoga answers a bare 415) →
+ *   415 `unsupported_media_type` with a JSON body.
+ * Placed after yoga's own parser plugins, so `requestParser` is the one they chose.
+ */
+export function useRequestErrors(): Plugin {
+  return {
+    onRequestParse({ requestParser, setRequestParser, endResponse, fetchAPI }) {
+      if (!requestParser) {
+        const body = JSON.stringify({ errors: [{ message: "send the GraphQL request as application/json (POST) or in the query string (GET)", extensions: { code: "unsupported_media_type" } }] });
+        return endResponse(new fetchAPI.Response(body, { status: 415, headers: { "content-type": JSON_TYPE } }));
+      }
+      setRequestParser(async (request) => {
+        try {
+          return await requestParser(request);
+        } catch (error) {
+          if (error instanceof GraphQLError) throw error;
+          throw new GraphQLError("the request's parameters could not be read: variables and extensions must be JSON objects", {
+            extensions: { code: "invalid_request", http: { status: 400 } },
+          });
+        }
+      });
+    },
+  };
+}
