@@ -1,23 +1,118 @@
+import { randomBytes, randomUUID } from "node:crypto";
 import { createTestDatabase } from "@agent-ledger/db/testing";
+import { parseRegistry } from "@agent-ledger/core";
+import { createPgPool, createPrisma, loadRegistryIntoDb } from "@agent-ledger/db";
+import { startAnvil, type AnvilInstance } from "@agent-ledger/devnet";
+import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp, type App } from "../src/buildApp.ts";
+import { getNamedType, isInputObjectType, isLeafType, isObjectType, type GraphQLField, type GraphQLInputType } from "graphql/index.js";
+import { ROUTES as REST_ROUTES } from "../src/rest/routes.ts";
+import { buildSchema } from "../src/schema/index.ts";
+import { createWalletHandler } from "../src/wallet/createWalletHandler.ts";
+import { ROUTES as WEBHOOK_ROUTES } from "../src/webhooks/createWebhookRestHandler.ts";
+import { BAD_BODIES, BAD_STRINGS, BAD_VALUES, leafPaths, replaceAt, toJsonText, urlEncode } from "./support/fuzzValues.ts";
 import { getJson, gql } from "./support/http.ts";
-import { startTestApp, type TestApp } from "./support/startTestApp.ts";
+import { SoftAuthenticator } from "./support/softAuthenticator.ts";
+import { silentLog } from "./support/startTestApp.ts";
+import { pino } from "pino";
+import { registerUser, SPONSOR_KEY } from "./support/walletApp.ts";
+import { createTestUser, type TestUser } from "./support/walletFixtures.ts";
 
-// Bad input never produces a 500: every case gets the documented 4xx and error body (REST), or a GraphQL error
-// that is not a masked internal error. Runs on an empty migrated database (no chain needed to be wrong).
+// No input produces a 5xx (issue 14, point 3). Two parts, on one real app (buildApp on loopback: REST, wallet with a
+// devnet, webhooks, live feed) over a real test database:
+// - the read paths' documented answers: each bad input gets its exact 4xx and code;
+// - a table-driven fuzz over EVERY route of the three route tables (rest/routes.ts, the wallet handler's `routes`,
+//   the webhook handler's ROUTES) and every GraphQL field that takes arguments: NUL and other control characters,
+//   lone surrogates, huge strings, wrong types, overflowing numbers, bad cursors, bad bodies and credentials, each
+//   put in every path parameter, query parameter and body field of a valid sample request. Every answer must be
+//   < 500, and every 4xx must carry `{ error: { code, message } }` (GraphQL: every error an `extensions.code`).
+//   A route or field without a sample in SAMPLES / GRAPHQL_SAMPLES fails "every route has a fuzz sample".
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
-let t: TestApp;
+let anvil: AnvilInstance;
+let pool: pg.Pool;
+let app: App;
+const t = { url: "" };
+
+const REGISTRY = {
+  registry_version: 1, network: "devnet",
+  entities: [
+    { id: "demo-agent", label: "Demo agent", category: "agent", wallets: ["0x00000000000000000000000000000000000000a1"] },
+    { id: "weather-api-mpp", label: "Weather", category: "service", wallets: ["0x00000000000000000000000000000000000000b2"] },
+  ],
+};
+
+/** What the samples refer to: real sessions, a real subscription and delivery, a registered passkey, a pending pairing. */
+interface Fixtures {
+  user: TestUser;
+  /** Users whose sessions a route ends (logout, revoke): they must not end the main user's. */
+  throwaway: TestUser;
+  subscriptionId: string;
+  verifyToken: string;
+  deliveryId: string;
+  authn: SoftAuthenticator;
+  pairing: { code: string; deviceId: string };
+}
+let fx: Fixtures;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  t = await startTestApp(db.url);
-});
+  const prisma = createPrisma(db.url);
+  await loadRegistryIntoDb(prisma, parseRegistry(REGISTRY), "registry:fuzz.json");
+  await prisma.$disconnect();
+  anvil = await startAnvil();
+  pool = createPgPool(db.url, { max: 10, applicationName: "agent-ledger-fuzz-test" });
+  pool.on("error", () => {});
+  const port = await freePort();
+  const url = `http://localhost:${port}`;
+  const masterKey = randomBytes(32);
+  app = buildApp({
+    pool, log: process.env.TEST_LOG_LEVEL ? pino({ level: process.env.TEST_LOG_LEVEL }) : silentLog, dashboardCacheTtlMs: 0,
+    feed: { enabled: true },
+    webhooks: { masterKey, production: false },
+    wallet: {
+      masterKey, production: false, publicBaseUrl: url, rpcUrl: anvil.url, sponsorPrivateKey: SPONSOR_KEY, receiptTimeoutMs: 3_000,
+      // every rate limit off (0), in this run's own Redis keys: the fuzz must reach the validation behind them
+      rateLimitPrefix: `al:rl:fuzz:${randomUUID()}`, startPerMinute: 0, codePerMinute: 0, codePerUserPerMinute: 0, webauthnOptionsPerMinute: 0, relayPerMinute: 0,
+    },
+  });
+  await app.start(port, "127.0.0.1");
+  t.url = url;
+
+  const [user, throwaway] = await Promise.all([createTestUser(db.url), createTestUser(db.url)]);
+  const created = await getJson(t.url, "/api/webhooks", {
+    method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${user.bearer}` },
+    body: JSON.stringify({ callback_url: "http://127.0.0.1:9/hook", label: "fuzz", filters: { agent_id: "demo-agent" } }),
+  });
+  if (created.status !== 201) throw new Error(`webhook create: ${created.status} ${JSON.stringify(created.body)}`);
+  const { rows } = await pool.query("SELECT id FROM webhook_deliveries WHERE subscription_id = $1", [created.body.id]);
+  const authn = new SoftAuthenticator();
+  await registerUser(t.url, authn, "fuzz passkey");
+  const start = await getJson(t.url, "/api/wallet/device/start", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  if (start.status !== 200) throw new Error(`device/start: ${start.status} ${JSON.stringify(start.body)}`);
+  fx = {
+    user, throwaway, authn,
+    subscriptionId: created.body.id, verifyToken: created.body.verify_token, deliveryId: rows[0].id,
+    pairing: { code: start.body.code, deviceId: start.body.device_id },
+  };
+}, 180_000);
 
 afterAll(async () => {
-  await t?.close();
+  await app?.stop();
+  await pool?.end();
+  await anvil?.stop();
   await db?.drop();
 });
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import("node:net");
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
 
 const BAD_IDS = ["abc", "-1", "0", "1e3", "1.0", "+1", "0x10", " 1", "99999999999999999999999", "9223372036854775808", "%00", "%ff", "%E0%A4%A", "%", "1%00", "NaN", "Infinity"];
 
@@ -47,7 +142,7 @@ const REST_CASES: [string, number, string][] = [
 
 const REST_OK = ["/api/search?q=%25%25", "/api/search?q=__", "/api/search?q=%5C%5C", "/api/search?q=%27%3B%20DROP%20TABLE%20entities%3B--", "/api/search?q=%F0%9F%98%80%F0%9F%98%80", "/api/search?q=%ff%fe", "/api/search?q=0x", "/api/search?q=0X" + "F".repeat(40), "/api/dashboard?w=all", "/api/dashboard?w=24h&w=bogus"];
 
-describe("REST: invalid input is a 4xx with the error body", () => {
+describe("REST read paths: invalid input is the documented 4xx with the error body", () => {
   it.each(REST_CASES)("GET %s → %i %s", async (path, status, code) => {
     const res = await getJson(t.url, path);
     expect(res.status).toBe(status);
@@ -121,5 +216,469 @@ describe("GraphQL: invalid input is an error, never a 500 or a masked internal e
     expect((await getJson(t.url, `/graphql?query=${encodeURIComponent("{ services { id } }")}`)).status).toBe(200);
     expect((await getJson(t.url, "/graphql", { method: "POST", headers: { "content-type": "application/json" }, body: "[" })).status).toBe(400);
     expect((await getJson(t.url, "/graphql", { method: "PUT", body: "{}" })).status).toBeLessThan(500);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// The fuzz over every route.
+
+type Auth = "none" | "bearer" | "cookie" | "throwaway-bearer" | "throwaway-cookie";
+
+/** A valid (or nearly valid) request per route: the fuzz replaces one part of it at a time. */
+interface Sample {
+  auth: Auth;
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+  /** Per request: a body (and cookie) that must be fresh each time (WebAuthn ceremonies consume their challenge). */
+  prepare?: () => Promise<{ body: unknown; cookie?: string }>;
+}
+
+const SESSION_TOKEN = "0x20c0000000000000000000000000000000000000";
+
+/** Inserts a WebAuthn challenge row the way the options endpoints do; returns the cookie and the challenge. */
+async function challengeRow(purpose: "register" | "auth"): Promise<{ cookie: string; challenge: string; userId: string }> {
+  const challenge = randomBytes(32).toString("base64url");
+  const userId = randomUUID();
+  const { rows } = await pool.query(
+    "INSERT INTO webauthn_challenges (challenge, purpose, user_id, expires_at) VALUES ($1, $2, $3, now() + interval '5 minutes') RETURNING id",
+    [challenge, purpose, purpose === "register" ? userId : null],
+  );
+  return { cookie: `al_webauthn=${rows[0].id}`, challenge, userId };
+}
+
+/** Samples by "METHOD /template" (webhook templates name their parameters :p1, :p2 in order). */
+const SAMPLES: Record<string, (f: Fixtures) => Sample> = {
+  "GET /api/dashboard": () => ({ auth: "none", query: { w: "24h" } }),
+  "GET /api/services": () => ({ auth: "none" }),
+  "GET /api/services/:id": () => ({ auth: "none", params: { id: "weather-api-mpp" } }),
+  "GET /api/services/:id/events": () => ({ auth: "none", params: { id: "weather-api-mpp" }, query: { limit: "10" } }),
+  "GET /api/agents": () => ({ auth: "none" }),
+  "GET /api/agents/:id": () => ({ auth: "none", params: { id: "demo-agent" } }),
+  "GET /api/agents/:id/events": () => ({ auth: "none", params: { id: "demo-agent" }, query: { limit: "10" } }),
+  "GET /api/events/:id": () => ({ auth: "none", params: { id: "1" } }),
+  "GET /api/search": () => ({ auth: "none", query: { q: "demo" } }),
+  "GET /api/openapi.json": () => ({ auth: "none" }),
+  "GET /api/dashboard/previous": () => ({ auth: "none", query: { w: "24h" } }),
+  "GET /api/series": () => ({ auth: "none", query: { w: "7d", bucket: "day", entity: "demo-agent" } }),
+  "GET /api/providers/:key": () => ({ auth: "none", params: { key: "0x00000000000000000000000000000000000000b2" } }),
+
+  "POST /api/wallet/webauthn/register/options": () => ({ auth: "none", body: { display_name: "Alice" } }),
+  "POST /api/wallet/webauthn/register/verify": () => ({
+    auth: "none",
+    prepare: async () => {
+      const c = await challengeRow("register");
+      const body = new SoftAuthenticator().register({ challenge: c.challenge, user: { id: Buffer.from(c.userId.replace(/-/g, ""), "hex").toString("base64url") } }, t.url);
+      return { body, cookie: c.cookie };
+    },
+  }),
+  "POST /api/wallet/webauthn/auth/options": () => ({ auth: "none", body: {} }),
+  "POST /api/wallet/webauthn/auth/verify": (f) => ({
+    auth: "none",
+    prepare: async () => {
+      const c = await challengeRow("auth");
+      return { body: f.authn.assert({ challenge: c.challenge }, t.url), cookie: c.cookie };
+    },
+  }),
+  "GET /api/wallet/me": () => ({ auth: "cookie" }),
+  "POST /api/wallet/logout": () => ({ auth: "throwaway-cookie", body: {} }),
+  "POST /api/wallet/device/start": () => ({ auth: "none", body: { agent_label: "fuzz agent" } }),
+  "GET /api/wallet/device/poll": (f) => ({ auth: "none", query: { device_id: f.pairing.deviceId } }),
+  "GET /api/wallet/device/lookup": (f) => ({ auth: "cookie", query: { code: f.pairing.code } }),
+  "POST /api/wallet/device/approve-init": (f) => ({ auth: "cookie", body: { code: f.pairing.code, spend_cap_wei: "1000", per_call_cap_wei: "100", session_ttl_seconds: 3600, token: SESSION_TOKEN } }),
+  "POST /api/wallet/device/approve-finalize": (f) => ({ auth: "cookie", body: { code: f.pairing.code, tx_hash: `0x${"ab".repeat(32)}` } }),
+  // above the session's per-call cap (100000): a body that passes validation is refused before the chain
+  "POST /api/wallet/pay": () => ({ auth: "bearer", body: { to: "0x00000000000000000000000000000000000000b2", amount_wei: "100001", memo: "fuzz", token: SESSION_TOKEN } }),
+  "GET /api/wallet/session": () => ({ auth: "bearer" }),
+  "POST /api/wallet/session/revoke": () => ({ auth: "throwaway-bearer", body: {} }),
+  "POST /api/wallet/relay": () => ({ auth: "bearer", body: { jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] } }),
+
+  "POST /api/webhooks": () => ({
+    auth: "bearer",
+    body: {
+      callback_url: "http://127.0.0.1:9/hook", label: "fuzz",
+      filters: { agent_id: "demo-agent", recipient_address: "0x00000000000000000000000000000000000000b2", routed_to_address: "0x00000000000000000000000000000000000000b2", min_amount_wei: "1", token_address: SESSION_TOKEN },
+    },
+  }),
+  "GET /api/webhooks": () => ({ auth: "bearer" }),
+  "GET /api/webhooks/:p1": (f) => ({ auth: "bearer", params: { p1: f.subscriptionId } }),
+  "DELETE /api/webhooks/:p1": (f) => ({ auth: "bearer", params: { p1: f.subscriptionId } }),
+  "POST /api/webhooks/:p1/verify": (f) => ({ auth: "bearer", params: { p1: f.subscriptionId }, body: { verify_token: f.verifyToken } }),
+  "POST /api/webhooks/:p1/rotate-secret": (f) => ({ auth: "bearer", params: { p1: f.subscriptionId }, body: {} }),
+  "POST /api/webhooks/:p1/pause": (f) => ({ auth: "bearer", params: { p1: f.subscriptionId }, body: {} }),
+  "POST /api/webhooks/:p1/resume": (f) => ({ auth: "bearer", params: { p1: f.subscriptionId }, body: {} }),
+  "GET /api/webhooks/:p1/deliveries": (f) => ({ auth: "bearer", params: { p1: f.subscriptionId }, query: { limit: "10" } }),
+  "POST /api/webhooks/:p1/deliveries/:p2/redeliver": (f) => ({ auth: "bearer", params: { p1: f.subscriptionId, p2: f.deliveryId }, body: {} }),
+  "POST /api/webhooks/:p1/recover": (f) => ({ auth: "bearer", params: { p1: f.subscriptionId }, body: { since: new Date(Date.now() - 3_600_000).toISOString() } }),
+  "POST /api/webhooks/:p1/test": (f) => ({ auth: "bearer", params: { p1: f.subscriptionId }, body: {} }),
+};
+
+/** Query parameters tried on every GET route besides its own (a handler must ignore or refuse them cleanly). */
+const GENERIC_QUERY = ["limit", "cursor", "w", "q", "code", "device_id", "since", "bucket", "entity", "provider"];
+
+interface RouteRef {
+  method: string;
+  /** `/api/…/:name/…` */
+  template: string;
+}
+
+/** The webhook handler's regex routes as templates: each `([^/]+)` becomes :p1, :p2… */
+function webhookTemplate(pattern: RegExp): string {
+  let n = 0;
+  return pattern.source.replace(/^\^|\$$/g, "").replace(/\\\//g, "/").replace(/\(\[\^\/\]\+\)/g, () => `:p${++n}`);
+}
+
+// The wallet handler keeps its table inside the factory; one built without a database only lists it.
+const listing = createWalletHandler({ db: null as never, log: silentLog });
+const walletRoutes = listing.routes;
+void listing.close();
+
+const ALL_ROUTES: RouteRef[] = [
+  ...REST_ROUTES.map((r) => ({ method: r.method, template: r.path })),
+  ...walletRoutes.map((r) => ({ method: r.method, template: r.path })),
+  ...WEBHOOK_ROUTES.map((r) => ({ method: r.method, template: webhookTemplate(r.pattern) })),
+];
+const routeKey = (r: RouteRef) => `${r.method} ${r.template}`;
+
+interface FuzzRequest {
+  label: string;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+}
+
+interface Answer {
+  status: number;
+  text: string;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+async function send(r: FuzzRequest): Promise<Answer> {
+  try {
+    const res = await fetch(t.url + r.path, { method: r.method, headers: r.headers, body: typeof r.body === "string" || r.body === undefined ? r.body : new Uint8Array(r.body) });
+    const text = await res.text();
+    let body: unknown = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON
+    }
+    return { status: res.status, text, body };
+  } catch (error) {
+    return { status: 0, text: `request failed: ${(error as Error).cause ?? error}`, body: null };
+  }
+}
+
+const isErrorBody = (b: any) => // eslint-disable-line @typescript-eslint/no-explicit-any
+  b && typeof b === "object" && b.error && typeof b.error.code === "string" && /^[a-z][a-z0-9_]*$/.test(b.error.code) && typeof b.error.message === "string" && b.error.message.length > 0;
+
+/** What is wrong with an answer, or null: a 5xx, a connection failure, or a 4xx without the error body. */
+function restProblem(a: Answer): string | null {
+  if (a.status === 0 || a.status >= 500) return `${a.status} ${a.text.slice(0, 200)}`;
+  if (a.status >= 400 && !isErrorBody(a.body)) return `${a.status} without { error: { code, message } }: ${a.text.slice(0, 200)}`;
+  return null;
+}
+
+/** Runs requests a few at a time; returns "label → problem" for each bad answer. */
+async function runAll<T>(items: T[], send1: (item: T) => Promise<string | null>, concurrency = 6): Promise<string[]> {
+  const problems: string[] = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      const problem = await send1(item);
+      if (problem) problems.push(problem);
+    }
+  }));
+  return problems;
+}
+
+function authHeaders(auth: Auth, f: Fixtures): Record<string, string> {
+  switch (auth) {
+    case "bearer": return { authorization: `Bearer ${f.user.bearer}` };
+    case "cookie": return { cookie: `al_session=${f.user.cookie}`, origin: t.url };
+    case "throwaway-bearer": return { authorization: `Bearer ${f.throwaway.bearer}` };
+    case "throwaway-cookie": return { cookie: `al_session=${f.throwaway.cookie}`, origin: t.url };
+    default: return {};
+  }
+}
+
+/** Every request the fuzz sends for one route (a function: some bodies are prepared per request). */
+function fuzzRequests(route: RouteRef, sample: Sample, f: Fixtures): (() => Promise<FuzzRequest>)[] {
+  const out: (() => Promise<FuzzRequest>)[] = [];
+  const path = (params: Record<string, string>) => route.template.replace(/:([a-z0-9]+)/g, (_m, name: string) => params[name] ?? urlEncode(sample.params?.[name] ?? "x"));
+  const query = (q: Record<string, string>) => {
+    const entries = Object.entries(q);
+    return entries.length ? `?${entries.map(([k, v]) => `${k}=${v}`).join("&")}` : "";
+  };
+  const baseQuery = Object.fromEntries(Object.entries(sample.query ?? {}).map(([k, v]) => [k, urlEncode(v)]));
+  const hasBody = route.method !== "GET" && (sample.body !== undefined || sample.prepare !== undefined);
+  const make = (label: string, parts: { params?: Record<string, string>; query?: Record<string, string>; headers?: Record<string, string>; body?: (b: unknown) => string | Buffer; contentType?: string }) => async (): Promise<FuzzRequest> => {
+    const prepared = sample.prepare ? await sample.prepare() : { body: sample.body };
+    const headers: Record<string, string> = { ...authHeaders(sample.auth, f), ...parts.headers };
+    if (prepared.cookie) headers.cookie = headers.cookie ? `${headers.cookie}; ${prepared.cookie}` : prepared.cookie;
+    let body: string | Buffer | undefined;
+    if (hasBody) {
+      body = parts.body ? parts.body(prepared.body) : toJsonText(prepared.body);
+      headers["content-type"] = parts.contentType ?? "application/json";
+    }
+    return { label: `${route.method} ${label}`, method: route.method, path: path(parts.params ?? {}) + query(parts.query ?? baseQuery), headers, body };
+  };
+
+  // path parameters
+  for (const name of route.template.match(/:([a-z0-9]+)/g)?.map((m) => m.slice(1)) ?? []) {
+    for (const [what, value] of BAD_STRINGS) if (value !== "") out.push(make(`${route.template} with :${name} = ${what}`, { params: { [name]: urlEncode(value) } }));
+    for (const raw of ["%", "%E0%A4%A", "%ED%A0%80", "%C0%80", "%00%00", "..", "%2F"]) out.push(make(`${route.template} with :${name} = raw ${raw}`, { params: { [name]: raw } }));
+  }
+  // query parameters (GET only: the others change state)
+  if (route.method === "GET") {
+    for (const key of new Set([...Object.keys(sample.query ?? {}), ...GENERIC_QUERY])) {
+      for (const [what, value] of BAD_STRINGS) out.push(make(`${route.template}?${key} = ${what}`, { query: { ...baseQuery, [key]: urlEncode(value) } }));
+      out.push(make(`${route.template}?${key} twice`, { query: { ...baseQuery, [`${key}=a&${key}`]: "b" } }));
+      out.push(make(`${route.template}?${key} = raw %ED%A0%80`, { query: { ...baseQuery, [key]: "%ED%A0%80" } }));
+    }
+  }
+  // bodies
+  if (hasBody) {
+    for (const [what, raw, contentType] of BAD_BODIES) out.push(make(`${route.template} body ${what}`, { body: () => raw, contentType }));
+    const shape = sample.body ?? { id: "", rawId: "", type: "", response: { clientDataJSON: "", attestationObject: "", authenticatorData: "", signature: "", userHandle: "", transports: [""] }, clientExtensionResults: {} };
+    for (const at of leafPaths(shape)) {
+      for (const [what, value] of BAD_VALUES) {
+        out.push(make(`${route.template} body.${at.join(".") || "(root)"} = ${what}`, { body: (b) => toJsonText(replaceAt(b, at, value)) }));
+      }
+    }
+    for (const [what, value] of [["unknown field", "x"], ["unknown field with a NUL name", "x"]] as const) {
+      const key = what.includes("NUL") ? "a\u0000b" : "not_a_field";
+      out.push(make(`${route.template} body with an ${what}`, { body: (b) => toJsonText(b && typeof b === "object" && !Array.isArray(b) ? { ...b, [key]: value } : b) }));
+    }
+  }
+  // credentials
+  for (const [what, headers] of [
+    ["no credentials", { authorization: "", cookie: "" }],
+    ["an unknown bearer", { authorization: `Bearer alt_${"x".repeat(43)}` }],
+    ["a huge bearer", { authorization: `Bearer ${"x".repeat(8_000)}` }],
+    ["a bearer with odd characters", { authorization: "Bearer %00\u00ff\u00fe" }],
+    ["a malformed cookie", { cookie: "al_session=%ff%00; al_webauthn=%%%; al_session=x" }],
+    ["a huge cookie", { cookie: `al_session=${"x".repeat(8_000)}` }],
+  ] as const) {
+    out.push(make(`${route.template} with ${what}`, { headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== "")) }));
+  }
+  return out;
+}
+
+describe("fuzz: every REST, wallet and webhook route answers hostile input with a 4xx and the error body", () => {
+  it("every route has a fuzz sample, and every sample a route", () => {
+    const keys = new Set(ALL_ROUTES.map(routeKey));
+    expect(ALL_ROUTES.length).toBeGreaterThan(30);
+    expect([...keys].filter((k) => !SAMPLES[k]), "routes without a sample in SAMPLES (add one)").toEqual([]);
+    expect(Object.keys(SAMPLES).filter((k) => !keys.has(k)), "samples of routes that no longer exist").toEqual([]);
+  });
+
+  it.each(ALL_ROUTES.filter((r) => SAMPLES[routeKey(r)]).map((r) => [routeKey(r), r] as const))("%s", async (_key, route) => {
+    const requests = fuzzRequests(route, SAMPLES[routeKey(route)]!(fx), fx);
+    const problems = await runAll(requests, async (build) => {
+      const r = await build();
+      const problem = restProblem(await send(r));
+      return problem && `${r.label} → ${problem}`;
+    });
+    expect(problems).toEqual([]);
+  }, 300_000);
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// The fuzz over every GraphQL field that takes arguments (queries, mutations, nested fields, the subscription).
+
+interface GraphqlSample {
+  /** Valid arguments: the fuzz replaces one leaf at a time. */
+  args: (f: Fixtures) => Record<string, unknown>;
+  /** For a nested field: the selection around it, from the root. */
+  wrap?: (inner: string) => string;
+}
+
+/** Samples by "Type.field" for every field with arguments (a new one without a sample fails the coverage test). */
+const GRAPHQL_SAMPLES: Record<string, GraphqlSample> = {
+  "Query.agent": { args: () => ({ id: "demo-agent" }) },
+  "Query.service": { args: () => ({ id: "weather-api-mpp" }) },
+  "Query.dashboard": { args: () => ({ window: "24h" }) },
+  "Query.event": { args: () => ({ id: "1" }) },
+  "Query.providers": { args: () => ({ first: 10, after: null }) },
+  "Query.search": { args: () => ({ q: "demo" }) },
+  "Query.provider": { args: () => ({ key: "0x00000000000000000000000000000000000000b2" }) },
+  "Query.activitySeries": { args: () => ({ window: "7d", bucket: "day", entityId: "demo-agent", providerKey: null }) },
+  "Query.webhook": { args: (f) => ({ id: f.subscriptionId }) },
+  "Query.webhookDeliveries": { args: (f) => ({ id: f.subscriptionId, first: 10, after: null }) },
+  "Entity.providers": { args: () => ({ first: 10, after: null }), wrap: (inner) => `service(id: "weather-api-mpp") { ${inner} }` },
+  "Entity.recentEvents": { args: () => ({ first: 10, after: null }), wrap: (inner) => `agent(id: "demo-agent") { ${inner} }` },
+  "SearchResult.addresses": { args: () => ({ first: 10, after: null }), wrap: (inner) => `search(q: "demo") { ${inner} }` },
+  "SearchResult.entities": { args: () => ({ first: 10, after: null }), wrap: (inner) => `search(q: "demo") { ${inner} }` },
+  "SearchResult.events": { args: () => ({ first: 10, after: null }), wrap: (inner) => `search(q: "demo") { ${inner} }` },
+  "Mutation.createWebhook": {
+    args: () => ({
+      input: {
+        callbackUrl: "http://127.0.0.1:9/hook", label: "fuzz",
+        filters: { agentId: "demo-agent", recipientAddress: "0x00000000000000000000000000000000000000b2", routedToAddress: null, minAmountWei: "1", tokenAddress: SESSION_TOKEN },
+      },
+    }),
+  },
+  "Mutation.deleteWebhook": { args: (f) => ({ id: f.subscriptionId }) },
+  "Mutation.pauseWebhook": { args: (f) => ({ id: f.subscriptionId }) },
+  "Mutation.resumeWebhook": { args: (f) => ({ id: f.subscriptionId }) },
+  "Mutation.rotateWebhookSecret": { args: (f) => ({ id: f.subscriptionId }) },
+  "Mutation.verifyWebhook": { args: (f) => ({ id: f.subscriptionId, verifyToken: f.verifyToken }) },
+  "Mutation.redeliverWebhookDelivery": { args: (f) => ({ id: f.subscriptionId, deliveryId: f.deliveryId }) },
+  "Mutation.recoverWebhook": { args: (f) => ({ id: f.subscriptionId, since: new Date(Date.now() - 3_600_000).toISOString() }) },
+  "Mutation.testWebhook": { args: (f) => ({ id: f.subscriptionId }) },
+  "Subscription.ledgerEvents": { args: () => ({ afterId: "0", agentId: "demo-agent", minAmountWei: "1" }) },
+};
+
+interface GraphqlField {
+  key: string;
+  root: "query" | "mutation" | "subscription";
+  field: GraphQLField<unknown, unknown>;
+}
+
+/** Every field with arguments, on the root types and on the object types below them. */
+function graphqlFieldsWithArgs(): GraphqlField[] {
+  const schema = buildSchema();
+  const roots = new Map([[schema.getQueryType(), "query"], [schema.getMutationType(), "mutation"], [schema.getSubscriptionType(), "subscription"]] as const);
+  const rootOf = (typeName: string) => [...roots].find(([type]) => type?.name === typeName)?.[1] ?? "query";
+  const out: GraphqlField[] = [];
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith("__")) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (field.args.length > 0) out.push({ key: `${type.name}.${field.name}`, root: rootOf(type.name), field });
+    }
+  }
+  return out;
+}
+
+const GRAPHQL_FIELDS = graphqlFieldsWithArgs();
+
+/** The operation selecting `field` with every argument as a variable. */
+function operationOf(f: GraphqlField, sample: GraphqlSample): string {
+  const vars = f.field.args.map((a) => `$${a.name}: ${String(a.type)}`).join(", ");
+  const args = f.field.args.map((a) => `${a.name}: $${a.name}`).join(", ");
+  const selection = isLeafType(getNamedType(f.field.type)) ? "" : " { __typename }";
+  const inner = `${f.field.name}(${args})${selection}`;
+  return `${f.root} Fuzz(${vars}) { ${sample.wrap ? sample.wrap(inner) : inner} }`;
+}
+
+/** What is wrong with a GraphQL answer: a 5xx, not JSON, an error without `extensions.code`, or a masked internal error. */
+function graphqlProblem(a: Answer): string | null {
+  if (a.status === 0 || a.status >= 500) return `${a.status} ${a.text.slice(0, 200)}`;
+  if (!a.body || typeof a.body !== "object") return `${a.status} not JSON: ${a.text.slice(0, 200)}`;
+  const errors: { message?: string; extensions?: { code?: unknown } }[] = a.body.errors ?? [];
+  if (a.status >= 400 && errors.length === 0) return `${a.status} without errors: ${a.text.slice(0, 200)}`;
+  for (const e of errors) {
+    if (typeof e.extensions?.code !== "string") return `${a.status} an error without extensions.code: ${JSON.stringify(e).slice(0, 200)}`;
+    if (e.extensions.code === "internal_error") return `${a.status} a masked internal error: ${JSON.stringify(e).slice(0, 200)}`;
+  }
+  return null;
+}
+
+/** One GraphQL request: POST JSON (the direct lane and yoga), or over graphql-sse for the subscription (first answer only). */
+async function sendGraphql(root: GraphqlField["root"], bodyText: string, auth: Record<string, string>): Promise<Answer> {
+  if (root !== "subscription") {
+    return send({ label: "", method: "POST", path: "/graphql", headers: { "content-type": "application/json", accept: "application/json", ...auth }, body: bodyText });
+  }
+  // graphql-sse, distinct connections: a refused operation is a JSON answer; an accepted one starts a stream (closed here).
+  const abort = new AbortController();
+  try {
+    const res = await fetch(`${t.url}/graphql/stream`, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream", ...auth }, body: bodyText, signal: abort.signal });
+    if ((res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+      const reader = res.body!.getReader();
+      const first = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), 1_000))]);
+      abort.abort();
+      const text = first && first.value ? Buffer.from(first.value).toString("utf8") : "";
+      // an event stream: its first `next` event may carry errors (each must have a code), else it is a live stream
+      const data = /^data: (.*)$/m.exec(text)?.[1];
+      let body: unknown = {};
+      try {
+        body = data ? JSON.parse(data) : {};
+      } catch {
+        // the first chunk ended inside the event: a live stream all the same
+      }
+      return { status: res.status, text, body };
+    }
+    const text = await res.text();
+    let body: unknown = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON
+    }
+    return { status: res.status, text, body };
+  } catch (error) {
+    return { status: 0, text: `request failed: ${(error as Error).cause ?? error}`, body: null };
+  }
+}
+
+describe("fuzz: every GraphQL field with arguments answers hostile variables with coded errors", () => {
+  it("every field with arguments has a fuzz sample, and every sample a field", () => {
+    const keys = new Set(GRAPHQL_FIELDS.map((f) => f.key));
+    expect(keys.size).toBeGreaterThan(15);
+    expect([...keys].filter((k) => !GRAPHQL_SAMPLES[k]), "fields without a sample in GRAPHQL_SAMPLES (add one)").toEqual([]);
+    expect(Object.keys(GRAPHQL_SAMPLES).filter((k) => !keys.has(k)), "samples of fields that no longer exist").toEqual([]);
+  });
+
+  it.each(GRAPHQL_FIELDS.filter((f) => GRAPHQL_SAMPLES[f.key]).map((f) => [f.key, f] as const))("%s", async (_key, f) => {
+    const sample = GRAPHQL_SAMPLES[f.key]!;
+    const query = operationOf(f, sample);
+    const args = sample.args(fx);
+    const auth = { authorization: `Bearer ${fx.user.bearer}` };
+    const cases: [string, string][] = [];
+    for (const at of leafPaths(args)) {
+      if (at.length === 0) continue;
+      for (const [what, value] of BAD_VALUES) cases.push([`$${at.join(".")} = ${what}`, toJsonText({ query, variables: replaceAt(args, at, value) })]);
+    }
+    for (const [what, value] of BAD_VALUES) cases.push([`variables = ${what}`, toJsonText({ query, variables: value })]);
+    cases.push(["without credentials", toJsonText({ query, variables: args })]);
+    const problems = await runAll(cases, async ([label, bodyText]) => {
+      const problem = graphqlProblem(await sendGraphql(f.root, bodyText, label === "without credentials" ? {} : auth));
+      return problem && `${label} → ${problem}`;
+    });
+    expect(problems).toEqual([]);
+  }, 300_000);
+
+  it("the HTTP layer: GET with undecodable parameters, bad bodies, batching, limits — every error coded, none 5xx", async () => {
+    const q = encodeURIComponent("{ services { id } }");
+    const deep = `{ dashboard { recentEvents { entity { recentEvents { items { entity { recentEvents { items { entity { recentEvents { items { id } } } } } } } } } } } }`;
+    const cases: [string, RequestInit & { path: string }][] = [
+      ...["notjson", "%7B", "%00", "[]", "1", "%22x%22", "%ED%A0%80", encodeURIComponent("{\"a\":\u0000}")].flatMap((v): [string, RequestInit & { path: string }][] => [
+        [`GET variables=${v}`, { path: `/graphql?query=${q}&variables=${v}` }],
+        [`GET extensions=${v}`, { path: `/graphql?query=${q}&extensions=${v}` }],
+      ]),
+      ["GET operationName that names nothing", { path: `/graphql?query=${q}&operationName=nope` }],
+      ["GET operationName with NUL", { path: `/graphql?query=${q}&operationName=%00` }],
+      ["GET query with NUL", { path: "/graphql?query=%00" }],
+      ["GET query with a lone surrogate", { path: "/graphql?query=%ED%A0%80" }],
+      ["GET without a query (JSON accept)", { path: "/graphql", headers: { accept: "application/json" } }],
+      ["GET a mutation", { path: `/graphql?query=${encodeURIComponent("mutation { deleteWebhook(id: \"x\") { ok } }")}` }],
+      ["GET over-deep", { path: `/graphql?query=${encodeURIComponent(deep)}` }],
+      ["POST over-deep", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: deep }) }],
+      ["POST too many aliases", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: `{ ${Array.from({ length: 16 }, (_, i) => `a${i}: services { id }`).join(" ")} }` }) }],
+      ["POST too many tokens", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: `{ ${"__typename ".repeat(3_000)} }` }) }],
+      ["POST too many directives", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: `{ __typename ${"@include(if: true) ".repeat(25)} }` }) }],
+      ["POST too costly", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: `{ ${Array.from({ length: 15 }, (_, i) => `a${i}: agents { recentEvents { entity { id label } } }`).join(" ")} }` }) }],
+      ["POST a batch", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify([{ query: "{ services { id } }" }]) }],
+      ["POST unknown parameter", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ services { id } }", nope: 1 }) }],
+      ["POST query not a string", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: 1 }) }],
+      ["POST operationName not a string", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ services { id } }", operationName: 1 }) }],
+      ["POST variables a string", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ services { id } }", variables: "{}" }) }],
+      ["POST extensions a string", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ services { id } }", extensions: "x" }) }],
+      ["POST a subscription", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "subscription { ledgerEvents { id } }" }) }],
+      ["POST text/plain", { path: "/graphql", method: "POST", headers: { "content-type": "text/plain" }, body: "{ services { id } }" }],
+      ["POST application/graphql", { path: "/graphql", method: "POST", headers: { "content-type": "application/graphql" }, body: "{ services { id } }" }],
+      ["POST too large", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: `{ services { id } } # ${"x".repeat(200_000)}` }) }],
+      ["POST a lone surrogate in the query", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ search(q: \"\ud800x\") { q } }" }) }],
+      ...BAD_BODIES.map(([what, body, contentType]): [string, RequestInit & { path: string }] => [`POST body ${what}`, { path: "/graphql", method: "POST", headers: { "content-type": contentType ?? "application/json" }, body: typeof body === "string" ? body : new Uint8Array(body) }]),
+    ];
+    const problems = await runAll(cases, async ([label, { path, ...init }]) => {
+      const a = await send({ label, method: init.method ?? "GET", path, headers: { accept: "application/json", ...(init.headers as Record<string, string>) }, body: init.body as never });
+      const problem = graphqlProblem(a);
+      return problem && `${label} → ${problem}`;
+    });
+    expect(problems).toEqual([]);
   });
 });

@@ -98,6 +98,11 @@ export function createWalletHandler(deps: WalletDeps) {
   };
 
   return Object.assign(handleWallet, {
+    /** Every path and method this handler serves (the input fuzz test enumerates them: test/invalidInput.test.ts). */
+    routes: [
+      ...Object.entries(routes).flatMap(([path, methods]) => Object.keys(methods).map((method) => ({ method: method as "GET" | "POST", path }))),
+      { method: "POST" as const, path: "/api/wallet/relay" },
+    ],
     /** Starts the reservation sweeper (only with a chain and a non-zero interval). */
     startSweeper(): void {
       if (sweeper || !config.rpcUrl || config.sweepIntervalMs <= 0) return;

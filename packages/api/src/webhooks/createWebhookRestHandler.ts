@@ -9,11 +9,12 @@ import { BodyError, readJsonBody } from "../http/readBody.ts";
 import { WEBHOOK_ERROR_STATUS, WebhookError } from "./WebhookError.ts";
 
 type Handler = (ctx: { req: IncomingMessage; owner: string | null; params: string[]; service: WebhookService; url: URL }) => Promise<{ status?: number; body: unknown }>;
-interface Route { method: "GET" | "POST" | "DELETE"; pattern: RegExp; auth: "required" | "optional"; handle: Handler }
+export interface Route { method: "GET" | "POST" | "DELETE"; pattern: RegExp; auth: "required" | "optional"; handle: Handler }
 
 const ID = "([^/]+)";
 const owner = (o: string | null) => o!;
-const ROUTES: Route[] = [
+/** Every webhook path (exported for the input fuzz test, which enumerates them: test/invalidInput.test.ts). */
+export const ROUTES: Route[] = [
   { method: "POST", pattern: /^\/api\/webhooks$/, auth: "required", handle: async ({ req, owner: o, service }) => ({ status: 201, body: await service.create(owner(o), await readJsonBody(req)) }) },
   { method: "GET", pattern: /^\/api\/webhooks$/, auth: "required", handle: async ({ owner: o, service }) => ({ body: await service.list(owner(o)) }) },
   { method: "GET", pattern: new RegExp(`^/api/webhooks/${ID}$`), auth: "required", handle: async ({ owner: o, params, service }) => ({ body: await service.get(owner(o), params[0]!) }) },
