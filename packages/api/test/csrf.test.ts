@@ -85,7 +85,8 @@ describe("a forged cross-site request with the session cookie", () => {
   it("is refused when it proves no origin at all (no Origin; Sec-Fetch-Site absent or not same-origin)", async () => {
     const before = await sealedSecret(hookId);
     const cookie = `al_session=${alice.cookie}`;
-    for (const headers of [{ cookie }, { cookie, "sec-fetch-site": "cross-site" }, { cookie, "sec-fetch-site": "same-site" }, { cookie, "sec-fetch-site": "none" }]) {
+    const attempts: Record<string, string>[] = [{ cookie }, { cookie, "sec-fetch-site": "cross-site" }, { cookie, "sec-fetch-site": "same-site" }, { cookie, "sec-fetch-site": "none" }];
+    for (const headers of attempts) {
       const res = await send("POST", `/api/webhooks/${hookId}/rotate-secret`, headers);
       expect([JSON.stringify(headers), res.status, res.body.error.code]).toEqual([JSON.stringify(headers), 403, "cross_site_request"]);
     }
@@ -128,7 +129,8 @@ describe("a forged cross-site request with the session cookie", () => {
 
 describe("requests that are not forged", () => {
   it("same origin: Origin of PUBLIC_BASE_URL, or no Origin with Sec-Fetch-Site: same-origin, rotates the secret", async () => {
-    for (const headers of [{ origin: OUR_ORIGIN }, { "sec-fetch-site": "same-origin" }]) {
+    const proofs: Record<string, string>[] = [{ origin: OUR_ORIGIN }, { "sec-fetch-site": "same-origin" }];
+    for (const headers of proofs) {
       const before = await sealedSecret(hookId);
       const res = await send("POST", `/api/webhooks/${hookId}/rotate-secret`, { cookie: `al_session=${alice.cookie}`, ...headers });
       expect(res.status).toBe(200);
