@@ -13,7 +13,7 @@ export { matchLogs } from "./matcher/matchLogs.ts";
 export { matchLogsV02, type V02Note, type V02Trace } from "./matcher/matchLogsV02.ts";
 export { parseGatewayMemo } from "./matcher/parseGatewayMemo.ts";
 export { selectWatchedLogs } from "./matcher/selectWatchedLogs.ts";
-export { CURRENT_METHODOLOGY_VERSION, METHODOLOGY_VERSIONS, assertMethodologyVersion, type MethodologyVersion } from "./matcher/methodology.ts";
+export { CURRENT_METHODOLOGY_VERSION, DEFAULT_METHODOLOGY_VERSION, METHODOLOGY_VERSIONS, assertMethodologyVersion, type MethodologyVersion } from "./matcher/methodology.ts";
 export type { EventDraft, Label, MatchContext, RawLog, SettlementEventDefinition, TokenInfo, WatchedEntity } from "./matcher/types.ts";
 export { nextChunkSize, type ChunkOutcome, type ChunkPolicy } from "./sync/nextChunkSize.ts";
 export { getBackoffDelay } from "./sync/getBackoffDelay.ts";

@@ -1,4 +1,4 @@
-import { CURRENT_METHODOLOGY_VERSION, METHODOLOGY_VERSIONS } from "@agent-ledger/core";
+import { DEFAULT_METHODOLOGY_VERSION, METHODOLOGY_VERSIONS } from "@agent-ledger/core";
 import { z } from "zod";
 
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
@@ -14,7 +14,8 @@ export const indexerEnvSchema = z.object({
   /** Rows link to `${base}/tx/<hash>`. Unset: the registry file's `explorer_base_url`, else DEFAULT_EXPLORER_BASE_URL. */
   EXPLORER_BASE_URL: z.union([z.literal(""), z.string().url()]).optional().transform((v) => v || undefined),
   REGISTRY_FILE: z.string().min(1).default("registry/demo.json"),
-  METHODOLOGY_VERSION: z.enum(METHODOLOGY_VERSIONS).default(CURRENT_METHODOLOGY_VERSION),
+  /** v0.2 for new installs; v0.1 stays selectable (docs/methodology.md, "Migration from v0.1"). */
+  METHODOLOGY_VERSION: z.enum(METHODOLOGY_VERSIONS).default(DEFAULT_METHODOLOGY_VERSION),
   CHUNK_INITIAL_BLOCKS: int(100, 1),
   CHUNK_MIN_BLOCKS: int(1, 1),
   CHUNK_MAX_BLOCKS: int(10_000, 1),

@@ -1,6 +1,7 @@
 import { assertMethodologyVersion, matchLogs, type MatchContext } from "@agent-ledger/core";
 import type pg from "pg";
 import { acquireAdvisoryLock } from "./store/acquireIndexerLock.ts";
+import { claimRollupsVersion, recordRollupsVersion } from "./store/claimRollupsVersion.ts";
 import { readRawLogs } from "./store/readRawLogs.ts";
 import { rebuildRollups } from "./store/rebuildRollups.ts";
 import { eventColumns } from "./store/writeBatch.ts";
@@ -83,6 +84,8 @@ export async function rematch(
   const pageBlocks = BigInt(options.pageBlocks ?? 5_000);
   const release = await acquireAdvisoryLock(client, `agent-ledger:rematch:${options.version}`);
   try {
+    // Rebuilding some days of rollups that hold another version would mix two versions' numbers.
+    if (options.maintainRollups && !options.rebuildAllRollups) await claimRollupsVersion(client, options.version);
     const bounds = await client.query("SELECT min(block_number)::text AS lo, max(block_number)::text AS hi FROM raw_logs");
     const result: RematchResult = { version: options.version, blocks: null, logs: 0, rows: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0 };
     if (bounds.rows[0].lo === null) return result;
@@ -110,6 +113,10 @@ export async function rematch(
         await client.query("ROLLBACK").catch(() => {});
         throw error;
       }
+    }
+    // A rebuild of every page's days over the whole stored range: the rollups now hold this version.
+    if (options.maintainRollups && options.rebuildAllRollups && options.fromBlock === undefined && options.toBlock === undefined) {
+      await recordRollupsVersion(client, options.version);
     }
     return result;
   } finally {

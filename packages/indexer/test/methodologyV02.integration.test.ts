@@ -13,6 +13,7 @@ import { diffMethodologies } from "../src/diff/diffMethodologies.ts";
 import { rematch } from "../src/rematch.ts";
 import { deployEscrowForTest, settleThroughEscrow } from "./escrow.ts";
 import { EXPLORER, indexUntil, loadRegistry } from "./helpers.ts";
+import { compareRollups } from "./rollups.ts";
 
 // Methodology v0.2 end to end on a real devnet and PostgreSQL: the adversarial transactions of issue 15 produce
 // exactly the rows v0.2 specifies; the ledger totals equal an independent brute-force sum over the chain's
@@ -217,6 +218,25 @@ describe("methodology v0.2 on a devnet", () => {
       expect(report.global.after).toMatchObject({ payments: 5, volume_wei: rollups.daily.s });
       expect(BigInt(report.global.before.volume_wei)).toBeGreaterThan(10n ** 30n);
       expect(report.entities["test-agent"]!.after.received_count).toBe(0);
+    } finally {
+      await client.end();
+      await prisma.$disconnect();
+    }
+  });
+
+  it("the rollups hold one version: the indexer refuses another until rematch --rebuild-rollups switches them", async () => {
+    const tip = await createDevnetClient({ url: anvil.url }).getBlockNumber();
+    await expect(indexUntil(db.url, anvil.url, tip, { methodologyVersion: "v0.1" })).rejects.toThrow(/rollup tables hold methodology v0.2, not v0.1/);
+    const prisma = createPrisma(db.url);
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const context = await loadMatchContext(prisma, EXPLORER);
+      await expect(rematch(client, { version: "v0.1", maintainRollups: true, context })).rejects.toThrow(/hold methodology v0.2/);
+      await rematch(client, { version: "v0.1", maintainRollups: true, rebuildAllRollups: true, context });
+      for (const [name, { stored, brute }] of Object.entries(await compareRollups(db.url, "v0.1"))) expect(stored, name).toEqual(brute);
+      await indexUntil(db.url, anvil.url, tip, { methodologyVersion: "v0.1" }); // accepted now
+      await expect(indexUntil(db.url, anvil.url, tip, { methodologyVersion: "v0.2" })).rejects.toThrow(/hold methodology v0.1, not v0.2/);
     } finally {
       await client.end();
       await prisma.$disconnect();

@@ -6,6 +6,7 @@ import type pg from "pg";
 import type { Logger } from "pino";
 import type { RpcClient } from "../rpc/createRpcClient.ts";
 import { fetchLogs } from "../rpc/fetchLogs.ts";
+import { claimRollupsVersion } from "../store/claimRollupsVersion.ts";
 import { isLogRangeError } from "../rpc/isLogRangeError.ts";
 import { acquireAdvisoryLock } from "../store/acquireIndexerLock.ts";
 import { findNewestRawLog } from "../store/findNewestRawLog.ts";
@@ -145,7 +146,9 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
         log.warn({ stored: checkpoint.startBlock.toString(), configured: options.startBlock.toString() }, "START_BLOCK differs from the stored checkpoint; resuming from the checkpoint");
       }
       await assertSameChain(checkpoint ? checkpoint.lastBlock : null, signal);
-      log.info({ streamId, resumeFrom: (last + 1n).toString() }, "indexer starting");
+      // the rollup tables hold one methodology version: never add another version's rows to them
+      await claimRollupsVersion(client, version);
+      log.info({ streamId, resumeFrom: (last + 1n).toString(), methodologyVersion: version }, "indexer starting");
       let context = await deps.loadContext();
       let contextLoadedAt = Date.now();
       let caughtUp = false;
