@@ -123,6 +123,12 @@ describe("a forged cross-site request with the session cookie", () => {
     expect(res.body.errors[0].extensions.code).toBe("cross_site_request");
     const form = await send("POST", "/graphql", forged(), `query=${encodeURIComponent(`mutation { rotateWebhookSecret(id: "${hookId}") { signingSecret } }`)}`);
     expect([form.status, form.body.errors[0].extensions.code]).toEqual([403, "cross_site_request"]);
+    // GET is not checked (safe method), so a mutation in a cross-site link or <img> must be refused by GraphQL over HTTP itself.
+    const viaGet = await fetch(`${t.url}/graphql?query=${encodeURIComponent(`mutation { pauseWebhook(id: "${hookId}") { status } }`)}`, {
+      headers: { cookie: `al_session=${alice.cookie}`, accept: "application/json", "sec-fetch-site": "cross-site" },
+    });
+    await viaGet.text();
+    expect(viaGet.status).toBe(405);
     expect(await status(hookId)).toBe("active");
   });
 });
