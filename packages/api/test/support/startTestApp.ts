@@ -2,6 +2,7 @@ import { createPgPool } from "@agent-ledger/db";
 import type pg from "pg";
 import { pino } from "pino";
 import { buildApp, type App, type AppDeps } from "../../src/buildApp.ts";
+import { TEST_RATE_LIMITS } from "./walletApp.ts";
 
 export const silentLog = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
 
@@ -26,7 +27,8 @@ export async function startTestApp(databaseUrl: string, deps: Partial<Omit<AppDe
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-  const app = buildApp({ pool: counting, log: silentLog, dashboardCacheTtlMs: 0, ...deps });
+  // wallet rate limits on this app's own Redis key prefix, out of the way of functional tests (support/walletApp.ts)
+  const app = buildApp({ pool: counting, log: silentLog, dashboardCacheTtlMs: 0, ...deps, wallet: { ...TEST_RATE_LIMITS(), ...deps.wallet } });
   const url = await app.start(0);
   return {
     app,
