@@ -201,6 +201,21 @@ describe("state created without a login is bounded", () => {
     expect(await challengeRows("ip4:203.0.113.99")).toBe(20);
   });
 
+  it("pairings nobody approved are deleted a day after they expired; approve-init'ed ones stay", async () => {
+    const a = await app({});
+    const start = async () => (await call(a.url, "POST", "/api/wallet/device/start", { body: {} })).body;
+    const [old, recent, taken] = [await start(), await start(), await start()];
+    const { jar } = await registerUser(a.url, new SoftAuthenticator());
+    expect((await guesses.init(a.url, jar, taken.code)).status).toBe(200);
+    await sql.query("UPDATE device_pairings SET expires_at = now() - interval '24 hours 1 minute' WHERE id = ANY($1::uuid[])", [[old.pairing_id, taken.pairing_id]]);
+    await sql.query("UPDATE device_pairings SET expires_at = now() - interval '23 hours 59 minutes' WHERE id = $1", [recent.pairing_id]);
+    expect((await call(a.url, "GET", `/api/wallet/device/poll?device_id=${old.device_id}`)).body).toEqual({ status: "expired" });
+    await start(); // the next start purges
+    const { rows } = await sql.query("SELECT id FROM device_pairings WHERE id = ANY($1::uuid[]) ORDER BY created_at", [[old.pairing_id, recent.pairing_id, taken.pairing_id]]);
+    expect(rows.map((r) => r.id)).toEqual([recent.pairing_id, taken.pairing_id]);
+    expect((await call(a.url, "GET", `/api/wallet/device/poll?device_id=${old.device_id}`)).status).toBe(404);
+  });
+
   it("device/start and the relay are limited per address", async () => {
     const a = await app({ startPerMinute: 3, relayPerMinute: 2 });
     const starts = [];

@@ -10,6 +10,8 @@ import { WalletError } from "./WalletError.ts";
 
 const DEVICE_ID = /^dev_[A-Za-z0-9_-]{43}$/;
 const MAX_LABEL = 100;
+/** An expired pairing nobody approve-init'ed is kept this long (then deleted by the next device/start). */
+export const UNCLAIMED_PAIRING_KEEP_MS = 24 * 3600_000;
 /** Timer jitter allowed between polls. */
 const POLL_TOLERANCE_MS = 500;
 
@@ -21,6 +23,9 @@ export async function startPairing(ctx: WalletContext, req: IncomingMessage): Pr
   if (label !== undefined && label !== null && (typeof label !== "string" || label.length > MAX_LABEL || !isPlainText(label))) {
     throw new WalletError("invalid_label", `agent_label must be a string of at most ${MAX_LABEL} characters without control characters`);
   }
+  // housekeeping (docs/wallet.md § Rate limits): pairings nobody approved are deleted a day after they expired (poll
+  // answers `expired` until then, 404 after); approve-init'ed ones stay with their session
+  await ctx.db.query("DELETE FROM device_pairings WHERE expires_at < $1 AND status = 'pending' AND user_id IS NULL", [new Date(now.getTime() - UNCLAIMED_PAIRING_KEEP_MS)]);
   const deviceId = generateToken("dev_", 32);
   const expiresAt = new Date(now.getTime() + PAIRING_TTL_MS);
   for (let attempt = 0; ; attempt++) {
