@@ -14,6 +14,12 @@ describe("describeError", () => {
     expect(describeError(new ApiError(410, "pairing_expired", "This code expired."))).toMatchObject({ kind: "expired" });
     expect(describeError(new ApiError(401, "unauthorized", "sign in again"))).toMatchObject({ kind: "signin" });
   });
+  it("says when the code endpoints are rate limited (429) or cannot count attempts (503)", () => {
+    expect(describeError(new ApiError(429, "rate_limited", "too many device code requests; retry in 42 s"))).toEqual({
+      kind: "server", title: "Too many attempts", detail: "too many device code requests; retry in 42 s Nothing was approved; wait, then try again.",
+    });
+    expect(describeError(new ApiError(503, "rate_limit_unavailable", "the rate limiter is unavailable"))).toMatchObject({ kind: "server", title: "The server cannot check this code right now" });
+  });
   it("falls back to the message", () => {
     expect(describeError(new Error("boom"))).toMatchObject({ kind: "unknown", detail: "boom" });
     expect(describeError(Object.assign(new Error("x"), { shortMessage: "Execution reverted" }))).toMatchObject({ kind: "chain", detail: "Execution reverted" });

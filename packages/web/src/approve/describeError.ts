@@ -44,6 +44,12 @@ export function describeError(error: unknown): DescribedError {
     if (api.code === "code_not_found" || api.code === "invalid_code") {
       return { kind: "not_found", title: "This pairing code is not valid", detail: `${api.message} Check the code shown in your terminal and enter it again.` };
     }
+    if (api.code === "rate_limited") {
+      return { kind: "server", title: "Too many attempts", detail: `${api.message} Nothing was approved; wait, then try again.` };
+    }
+    if (api.code === "rate_limit_unavailable") {
+      return { kind: "server", title: "The server cannot check this code right now", detail: "Nothing was approved. Try again in a few seconds." };
+    }
     if (api.code === "already_approved") return { kind: "server", title: "Already approved", detail: `${api.message} Go back to your terminal.` };
     if (api.status === 401 && api.code === "unauthorized") return { kind: "signin", title: "Please sign in again", detail: `${api.message}` };
     if (api.status === 401) return { kind: "signin", title: "Your passkey was not accepted", detail: `${api.message} (${api.code})` };
