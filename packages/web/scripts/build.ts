@@ -64,16 +64,20 @@ async function graphiql(outDir: string): Promise<{ js: string; css: string }> {
     json: await writeHashed(outDir, "graphiql-json-worker", "js", g.jsonWorker),
     graphql: await writeHashed(outDir, "graphiql-graphql-worker", "js", g.graphqlWorker),
   };
-  const boot = `
-self.MonacoEnvironment = { globalAPI: false, getWorkerUrl: (_id, label) => ${JSON.stringify(workers)}[label] };
+  const ours = await build({
+    entryPoints: [path.join(SRC, "graphiql", "boot.ts")],
+    bundle: true,
+    format: "iife",
+    platform: "browser",
+    target: "es2022",
+    minify: true,
+    write: false,
+    legalComments: "none",
+    logLevel: "silent",
+  });
+  const boot = `self.MonacoEnvironment = { globalAPI: false, getWorkerUrl: (_id, label) => (${JSON.stringify(workers)})[label] };
 ${g.js};
-YogaGraphiQL.renderYogaGraphiQL(document.querySelector("#root"), {
-  endpoint: location.origin + "/graphql",
-  subscriptionsProtocol: "GRAPHQL_SSE",
-  subscriptionsEndpoint: location.origin + "/graphql/stream",
-  title: "Agent Ledger GraphQL",
-  defaultQuery: "# The public, read-only ledger API. Try:\\n{ dashboard(window: \\"24h\\") { txCount amountSumWei agentsActive providersDetected } }\\n\\n# Live rows (runs until you stop it):\\n# subscription { ledgerEvents { id agentId kind amountWei ts } }\\n",
-});`;
+${ours.outputFiles[0]!.text}`;
   return { js: await writeHashed(outDir, "graphiql", "js", boot), css: await writeHashed(outDir, "graphiql", "css", g.css) };
 }
 

@@ -2,6 +2,7 @@ import type { RouteMatch } from "@agent-ledger/web";
 import { findEntity } from "./getEntityDetail.ts";
 import { getProvider } from "./getProvider.ts";
 import { loadEventsByIds } from "./loadEventsByIds.ts";
+import { loadEventsByTxHash } from "./loadEventsByTxHash.ts";
 import type { ServiceContext } from "./types.ts";
 
 /**
@@ -17,6 +18,9 @@ export async function pageExists(ctx: ServiceContext, route: RouteMatch & { para
     case "event":
       if (!/^[1-9][0-9]{0,18}$/.test(route.param) || BigInt(route.param) > 9223372036854775807n) return false;
       return (await loadEventsByIds(ctx, [BigInt(route.param)]))[0] != null;
+    case "tx":
+      if (!/^0x[0-9a-fA-F]{64}$/.test(route.param)) return false;
+      return ((await loadEventsByTxHash(ctx, [route.param.toLowerCase()]))[0]?.length ?? 0) > 0;
     case "provider":
       return (await getProvider(ctx, route.param)) !== null;
     default:

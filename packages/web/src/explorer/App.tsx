@@ -1,1 +1,27 @@
-export function App() { return <main><h1>Agent Ledger</h1></main>; }
+import { NotFound, Layout } from "./components.tsx";
+import { Dashboard } from "./pages/Dashboard.tsx";
+import { EntityList, EntityPage } from "./pages/Entity.tsx";
+import { EventPage } from "./pages/Event.tsx";
+import { ProviderPage } from "./pages/Provider.tsx";
+import { TxPage } from "./pages/Tx.tsx";
+import { useLocation } from "./router.tsx";
+import { matchRoute } from "./routes.ts";
+
+/** Which page a URL shows (routes.ts names them; add a case here when you add a route). */
+export function App() {
+  const url = useLocation();
+  const route = matchRoute(url.pathname);
+  let page;
+  switch (route?.name) {
+    case "dashboard": page = <Dashboard />; break;
+    case "services": page = <EntityList kind="service" url={url} />; break;
+    case "agents": page = <EntityList kind="agent" url={url} />; break;
+    case "service": page = <EntityPage key={`s:${route.param}`} kind="service" id={route.param!} />; break;
+    case "agent": page = <EntityPage key={`a:${route.param}`} kind="agent" id={route.param!} />; break;
+    case "event": page = <EventPage id={route.param!} />; break;
+    case "tx": page = <TxPage hash={route.param!} />; break;
+    case "provider": page = <ProviderPage providerKey={route.param!} />; break;
+    default: page = <NotFound />;
+  }
+  return <Layout>{page}</Layout>;
+}

@@ -2,5 +2,9 @@ import "uplot/dist/uPlot.min.css";
 import "./styles.css";
 import { render } from "preact";
 import { App } from "./App.tsx";
+import { startRouter } from "./router.tsx";
 
-render(<App />, document.getElementById("root")!);
+startRouter();
+const root = document.getElementById("root")!;
+root.textContent = "";
+render(<App />, root);

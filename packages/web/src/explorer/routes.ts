@@ -2,7 +2,7 @@
 // so both agree on which paths are pages (200 + the app) and which are not (404 + the app's not-found page).
 // To add a page: add a route here, a component in explorer/pages/, and a case in explorer/App.tsx (docs/web.md).
 
-export type RouteName = "dashboard" | "services" | "service" | "agents" | "agent" | "event" | "provider";
+export type RouteName = "dashboard" | "services" | "service" | "agents" | "agent" | "event" | "tx" | "provider";
 
 export interface RouteMatch {
   name: RouteName;
@@ -27,6 +27,7 @@ export const ROUTES: readonly RouteDef[] = [
   { name: "agents", pattern: "/agents", title: () => `Agents — ${SITE_NAME}`, description: () => "Every watched AI agent on the ledger, with its payments and volume over 24 hours and 7 days." },
   { name: "agent", pattern: "/agents/:id", title: (id) => `Agent ${id} — ${SITE_NAME}`, description: (id) => `Payments, 30-day trend and recent ledger rows of the agent ${id}.` },
   { name: "event", pattern: "/events/:id", title: (id) => `Ledger row ${id} — ${SITE_NAME}`, description: (id) => `Provenance of ledger row ${id}: amounts, parties, transaction, block and methodology.` },
+  { name: "tx", pattern: "/tx/:hash", title: (h) => `Transaction ${h} — ${SITE_NAME}`, description: (h) => `The ledger rows of transaction ${h}.` },
   { name: "provider", pattern: "/providers/:key", title: (k) => `Provider ${k} — ${SITE_NAME}`, description: (k) => `What the MPP gateway routed to the provider ${k}, over time.` },
 ];
 

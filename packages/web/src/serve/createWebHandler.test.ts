@@ -115,14 +115,15 @@ describe("pages", () => {
     expect(api.status).toBe(404);
     expect((await api.json()).error.message).toBe("api");
   });
-  it("serve GraphiQL from our own bundle at GET /graphql for a browser, and leave queries to the API", async () => {
+  it("serve GraphiQL from our own bundle at GET /graphql for a browser, and leave API requests to the API", async () => {
     const res = await fetch(`${base}/graphql`, { headers: html });
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).toContain(manifest.pages.graphiql.js[0]!);
     expect(text).not.toMatch(/https?:\/\//); // no CDN
     expect(res.headers.get("content-security-policy")).toContain("script-src 'self';");
-    expect((await fetch(`${base}/graphql?query={__typename}`, { headers: html })).status).toBe(404); // the API's
+    expect((await fetch(`${base}/graphql?query={__typename}`, { headers: html })).status).toBe(200); // GraphiQL reads ?query=
+    expect((await fetch(`${base}/graphql?query={__typename}`, { headers: { accept: "application/json" } })).status).toBe(404); // the API's
     expect((await fetch(`${base}/graphql`, { method: "POST" })).status).toBe(404);
   });
   it("serve the approval page with its hashed bundle, never cached, no referrer", async () => {

@@ -25,7 +25,7 @@ const etagOf = (s: string) => `"${createHash("sha256").update(s).digest("base64u
  * The explorer and GraphiQL, served by the API process on its own origin (docs/web.md):
  *   /assets/*                hashed files, a year's immutable cache, br/gzip precompressed
  *   /, /services, /agents/:id, …  the explorer's HTML shell (per-page title and description; 404 for unknown ids)
- *   GET /graphql (a browser asking for HTML, no query)  GraphiQL from our own bundle
+ *   GET /graphql (a browser asking for HTML)  GraphiQL from our own bundle (it reads ?query= itself)
  *   any other path a browser asks HTML for: 404 with the explorer's not-found page.
  * Returns false when the request is not for a page (the API answers it). Without a build (`npm run build`) pages answer 503
  * `web_not_built` and the API keeps working.
@@ -59,7 +59,7 @@ export function createWebHandler(options: WebHandlerOptions = {}) {
     /** The build's manifest (throws WebAssetsMissingError when `npm run build` has not run). */
     manifest: (): WebManifest => current().manifest,
     async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
-      const isPage = url.pathname === "/graphql" ? wantsHtml(req) && !url.searchParams.has("query") : matchRoute(url.pathname) !== null || wantsHtml(req) || url.pathname.startsWith("/assets/");
+      const isPage = url.pathname === "/graphql" ? wantsHtml(req) : matchRoute(url.pathname) !== null || wantsHtml(req) || url.pathname.startsWith("/assets/");
       if (!isPage) return false;
       let b: ReturnType<typeof load>;
       try {

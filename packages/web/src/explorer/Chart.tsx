@@ -1,0 +1,94 @@
+// A time-series chart (uPlot, canvas). The chart's geometry uses floating-point numbers — a position on screen —
+// but every number written as text (axis values aside) comes from the exact bigint values: the legend under the
+// chart shows the hovered bucket's exact figures.
+import { useEffect, useRef, useState } from "preact/hooks";
+import uPlot from "uplot";
+import { amount, count, localDateTime, localDay, utcTitle } from "./format.ts";
+
+export interface SeriesPoint {
+  t: string;
+  txCount: number;
+  amountSumWei: string;
+}
+
+interface ChartProps {
+  points: SeriesPoint[];
+  metric: "volume" | "count";
+  bucket: "hour" | "day";
+  label: string;
+}
+
+const cssVar = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || "#888";
+
+/** Volume in whole token units for plotting only (bigint → number after dividing: no precision matters here). */
+const plotValue = (p: SeriesPoint, metric: ChartProps["metric"]) => (metric === "count" ? p.txCount : Number(BigInt(p.amountSumWei) / 10_000n) / 100);
+
+export function Chart({ points, metric, bucket, label }: ChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const [hover, setHover] = useState<number | null>(null);
+  const [scheme, setScheme] = useState(() => matchMedia("(prefers-color-scheme: dark)").matches);
+
+  useEffect(() => {
+    const mq = matchMedia("(prefers-color-scheme: dark)");
+    const onChange = () => setScheme(mq.matches);
+    mq.addEventListener("change", onChange);
+    return () => mq.removeEventListener("change", onChange);
+  }, []);
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const xs = points.map((p) => new Date(p.t).getTime() / 1000);
+    const ys = points.map((p) => plotValue(p, metric));
+    const fg = cssVar("--muted");
+    const grid = cssVar("--line");
+    const accent = metric === "volume" ? cssVar("--accent") : cssVar("--accent-2");
+    const width = Math.max(200, el.clientWidth);
+    const bars = uPlot.paths.bars!({ size: [0.8, 24] });
+    const plot = new uPlot(
+      {
+        width,
+        height: 180,
+        legend: { show: false },
+        cursor: { y: false, points: { show: false } },
+        scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+        axes: [
+          { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } },
+          { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, size: 56, values: (_u, v) => v.map((x) => (x >= 1e6 ? `${x / 1e6}M` : x >= 1e3 ? `${x / 1e3}k` : String(x))) },
+        ],
+        series: [{}, { stroke: accent, fill: `${accent}55`, width: 1, paths: bars, points: { show: false } }],
+        hooks: { setCursor: [(u) => setHover(u.cursor.idx ?? null)] },
+      },
+      [xs, ys],
+      el,
+    );
+    const ro = new ResizeObserver(() => plot.setSize({ width: Math.max(200, el.clientWidth), height: 180 }));
+    ro.observe(el);
+    return () => {
+      ro.disconnect();
+      plot.destroy();
+    };
+  }, [points, metric, scheme]);
+
+  const p = hover !== null ? points[hover] : undefined;
+  const total = metric === "count" ? count(points.reduce((a, x) => a + x.txCount, 0)) : amount(points.reduce((a, x) => a + BigInt(x.amountSumWei), 0n));
+  return (
+    <figure class="chart">
+      <figcaption>
+        <span class="chart-title">{label}</span>
+        <span class="chart-legend" aria-live="off">
+          {p ? (
+            <>
+              <time dateTime={p.t} title={utcTitle(p.t)}>{bucket === "hour" ? localDateTime(p.t) : localDay(p.t)}</time>
+              {": "}
+              <strong>{metric === "count" ? count(p.txCount) : amount(p.amountSumWei)}</strong>
+            </>
+          ) : (
+            <>total <strong>{total}</strong></>
+          )}
+        </span>
+      </figcaption>
+      <div ref={box} class="chart-canvas" role="img" aria-label={`${label}: ${points.length} ${bucket === "hour" ? "hourly" : "daily"} bars, total ${total}`} />
+    </figure>
+  );
+}

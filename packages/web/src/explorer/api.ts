@@ -1,0 +1,52 @@
+// The explorer's only data source: the public GraphQL API on the same origin (POST /graphql), exactly as any other
+// client calls it. A network failure or a 5xx marks the API as down (the layout shows a banner) until a call works.
+import { createStore } from "./store.ts";
+
+export const apiDown = createStore(false);
+
+export class GraphqlError extends Error {
+  constructor(message: string, readonly code: string | undefined) {
+    super(message);
+  }
+}
+
+export async function gql<T>(query: string, variables: Record<string, unknown> = {}, signal?: AbortSignal): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch("/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ query, variables }),
+      signal,
+    });
+  } catch (error) {
+    if ((error as Error).name !== "AbortError") apiDown.set(true);
+    throw error;
+  }
+  if (res.status >= 500) {
+    apiDown.set(true);
+    throw new GraphqlError(`the API answered ${res.status}`, "unavailable");
+  }
+  apiDown.set(false);
+  const body = (await res.json()) as { data?: T; errors?: { message: string; extensions?: { code?: string } }[] };
+  if (body.errors?.length) throw new GraphqlError(body.errors[0]!.message, body.errors[0]!.extensions?.code);
+  return body.data as T;
+}
+
+/** The fields of a ledger row the tables show. */
+export const ROW_FIELDS = "id ts kind agentId agentLabel counterpartyAddress counterpartyLabel amountWei tokenAddress txHash routedToLabel routedFingerprint";
+
+export interface Row {
+  id: string;
+  ts: string;
+  kind: string;
+  agentId: string;
+  agentLabel: string;
+  counterpartyAddress: string;
+  counterpartyLabel: string;
+  amountWei: string;
+  tokenAddress: string;
+  txHash: string;
+  routedToLabel: string;
+  routedFingerprint: string | null;
+}

@@ -1,0 +1,336 @@
+import type { ComponentChildren } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { apiDown, gql, ROW_FIELDS, type Row } from "./api.ts";
+import { amount, barWidth, change, count, KIND_LABEL, localTime, shortHex, tokenName, utcTitle } from "./format.ts";
+import { navigate, useLocation } from "./router.tsx";
+import { useStore } from "./store.ts";
+
+export function Time({ iso }: { iso: string }) {
+  return <time dateTime={iso} title={utcTitle(iso)}>{localTime(iso)}</time>;
+}
+
+/** An exact amount with its unit. */
+export function Amount({ units, token }: { units: string; token?: string }) {
+  return <span class="num">{amount(units)}{token ? <span class="unit"> {tokenName(token)}</span> : null}</span>;
+}
+
+const NAV = [
+  { href: "/", label: "Dashboard" },
+  { href: "/services", label: "Services" },
+  { href: "/agents", label: "Agents" },
+];
+
+export function Layout({ children }: { children: ComponentChildren }) {
+  const down = useStore(apiDown);
+  const url = useLocation();
+  const section = "/" + (url.pathname.split("/")[1] ?? "");
+  return (
+    <>
+      <a class="skip" href="#main">Skip to content</a>
+      <header class="top">
+        <div class="top-inner">
+          <a class="brand" href="/" aria-label="Agent Ledger, dashboard">
+            <span class="brand-mark" aria-hidden="true">◆</span> Agent Ledger
+          </a>
+          <nav aria-label="Main">
+            {NAV.map((n) => (
+              <a href={n.href} aria-current={section === n.href ? "page" : undefined}>{n.label}</a>
+            ))}
+            <a href="/graphql" data-external="">GraphQL</a>
+          </nav>
+          <Search />
+        </div>
+      </header>
+      {down ? (
+        <div class="banner" role="alert">
+          <strong>The ledger API is not answering.</strong> The figures below may be out of date; this page retries on its own.
+        </div>
+      ) : null}
+      <main id="main" tabIndex={-1}>{children}</main>
+      <footer class="foot">
+        <p>
+          A public ledger of AI agents and paid services on the Tempo payments chain. Everything here comes from the public API:{" "}
+          <a href="/graphql" data-external="">GraphQL</a> (with live subscriptions) and <a href="/api/openapi.json" data-external="">REST</a>.
+          Amounts are token units (6 decimals), shown exactly; times are in your time zone (hover for UTC).
+        </p>
+      </footer>
+    </>
+  );
+}
+
+interface SearchData {
+  search: {
+    q: string;
+    entities: { items: { id: string; kind: string; label: string }[] };
+    events: { items: Row[] };
+    addresses: { items: { address: string; label: string; category: string | null }[] };
+  };
+}
+
+const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const FINGERPRINT = /^0x[0-9a-fA-F]{20}$/;
+
+/** The search box of every page (shortcut "/"): an exact tx hash, address, event id or entity id jumps directly. */
+function Search() {
+  const input = useRef<HTMLInputElement>(null);
+  const [q, setQ] = useState("");
+  const [result, setResult] = useState<SearchData["search"] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const url = useLocation();
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement;
+      if (e.key === "/" && !/^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName) && !t.isContentEditable) {
+        e.preventDefault();
+        input.current?.focus();
+      } else if (e.key === "Escape") setResult(null);
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+  useEffect(() => setResult(null), [url.pathname]);
+
+  async function submit(e: Event) {
+    e.preventDefault();
+    const text = q.trim();
+    if (text.length < 2) return setError("Type at least 2 characters.");
+    setBusy(true);
+    setError(null);
+    try {
+      if (/^[1-9][0-9]{0,18}$/.test(text)) {
+        const { event } = await gql<{ event: { id: string } | null }>("query($id: ID!) { event(id: $id) { id } }", { id: text });
+        if (event) return go(`/events/${event.id}`);
+      }
+      const { search } = await gql<SearchData>(
+        `query($q: String!) { search(q: $q) { q entities(first: 8) { items { id kind label } } events(first: 8) { items { ${ROW_FIELDS} } } addresses(first: 8) { items { address label category } } } }`,
+        { q: text },
+      );
+      const lower = text.toLowerCase();
+      const exactEntity = search.entities.items.find((x) => x.id.toLowerCase() === lower);
+      if (exactEntity) return go(`/${exactEntity.kind === "service" ? "services" : "agents"}/${encodeURIComponent(exactEntity.id)}`);
+      if (TX_HASH.test(text) && search.events.items.length > 0) return go(`/events/${search.events.items.at(-1)!.id}`);
+      if (ADDRESS.test(text) && search.entities.items.length === 1) {
+        const x = search.entities.items[0]!;
+        return go(`/${x.kind === "service" ? "services" : "agents"}/${encodeURIComponent(x.id)}`);
+      }
+      if (ADDRESS.test(text) || FINGERPRINT.test(text)) {
+        const { provider } = await gql<{ provider: { key: string } | null }>("query($k: String!) { provider(key: $k) { key } }", { k: text });
+        if (provider && search.entities.items.length === 0) return go(`/providers/${provider.key}`);
+      }
+      setResult(search);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+  function go(href: string) {
+    setResult(null);
+    setQ("");
+    navigate(href);
+  }
+
+  const empty = result && result.entities.items.length + result.events.items.length + result.addresses.items.length === 0;
+  return (
+    <div class="search">
+      <form role="search" onSubmit={submit}>
+        <label for="search-q" class="sr-only">Search the ledger</label>
+        <input
+          id="search-q"
+          ref={input}
+          type="search"
+          placeholder="Search tx hash, address, agent…  ( / )"
+          value={q}
+          onInput={(e) => setQ((e.target as HTMLInputElement).value)}
+          aria-describedby={error ? "search-error" : undefined}
+          autocomplete="off"
+          spellcheck={false}
+        />
+        <button type="submit" disabled={busy}>Search</button>
+      </form>
+      {error ? <p id="search-error" class="search-error" role="alert">{error}</p> : null}
+      {result ? (
+        <section class="search-results" aria-label={`Search results for ${result.q}`}>
+          <div class="search-head">
+            <strong>Results for “{result.q}”</strong>
+            <button type="button" class="link" onClick={() => setResult(null)}>Close</button>
+          </div>
+          {empty ? <p class="muted">Nothing matches. Try a full transaction hash (0x + 64 hex), an address, an agent or service id, or part of a label.</p> : null}
+          {result.entities.items.length ? (
+            <>
+              <h2>Services and agents</h2>
+              <ul>
+                {result.entities.items.map((x) => (
+                  <li><a href={`/${x.kind === "service" ? "services" : "agents"}/${encodeURIComponent(x.id)}`}>{x.label}</a> <span class="muted">{x.kind} · {x.id}</span></li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+          {result.events.items.length ? (
+            <>
+              <h2>Ledger rows</h2>
+              <ul>
+                {result.events.items.map((r) => (
+                  <li><a href={`/events/${r.id}`}>#{r.id}</a> {r.agentLabel} {KIND_LABEL[r.kind] ?? r.kind} <Amount units={r.amountWei} token={r.tokenAddress} /> <span class="muted"><Time iso={r.ts} /></span></li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+          {result.addresses.items.length ? (
+            <>
+              <h2>Labelled addresses</h2>
+              <ul>
+                {result.addresses.items.map((a) => (
+                  <li><span class="mono">{shortHex(a.address)}</span> {a.label} {a.category ? <span class="muted">({a.category})</span> : null}</li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+export function Figure({ label, value, cur, prev, hint }: { label: string; value: string; cur: string | number; prev: string | number | null | undefined; hint?: string }) {
+  const c = prev === null || prev === undefined ? null : change(cur, prev);
+  return (
+    <div class="figure">
+      <div class="figure-label">{label}</div>
+      <div class="figure-value" data-figure={label}>{value}</div>
+      {c ? (
+        <div class={`figure-change ${c.dir}`}>
+          <span aria-hidden="true">{c.dir === "up" ? "▲" : c.dir === "down" ? "▼" : "■"}</span> {c.text} <span class="muted">vs previous {hint ?? "window"}</span>
+        </div>
+      ) : (
+        <div class="figure-change flat"><span class="muted">{hint ?? "all time"}</span></div>
+      )}
+    </div>
+  );
+}
+
+export interface RankedRow {
+  href: string;
+  name: string;
+  sub?: string;
+  txCount: number;
+  amountSumWei: string;
+}
+
+/** A ranking with inline bars (bar = share of the largest amount). */
+export function TopTable({ title, rows, empty }: { title: string; rows: RankedRow[]; empty: string }) {
+  const max = rows.reduce((m, r) => (BigInt(r.amountSumWei) > m ? BigInt(r.amountSumWei) : m), 0n);
+  return (
+    <section class="card top-table">
+      <h2>{title}</h2>
+      {rows.length === 0 ? (
+        <p class="empty">{empty}</p>
+      ) : (
+        <table>
+          <thead>
+            <tr><th scope="col">Name</th><th scope="col" class="r">Payments</th><th scope="col" class="r">Volume</th></tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr>
+                <td>
+                  <a href={r.href}>{r.name}</a>
+                  {r.sub ? <div class="muted small">{r.sub}</div> : null}
+                  <div class="bar" aria-hidden="true"><span style={{ width: `${barWidth(r.amountSumWei, max)}%` }} /></div>
+                </td>
+                <td class="r num">{count(r.txCount)}</td>
+                <td class="r num">{amount(r.amountSumWei)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+/** Ledger rows, newest first. `fresh` ids are highlighted (they just arrived live). */
+export function EventsTable({ rows, fresh, caption, showAgent = true }: { rows: Row[]; fresh?: Set<string>; caption: string; showAgent?: boolean }) {
+  return (
+    <div class="table-wrap">
+      <table class="events">
+        <caption class="sr-only">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            {showAgent ? <th scope="col">Agent / service</th> : null}
+            <th scope="col">Kind</th>
+            <th scope="col">Counterparty</th>
+            <th scope="col" class="r">Amount</th>
+            <th scope="col">Row</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.id} class={fresh?.has(r.id) ? "fresh" : undefined} data-event-id={r.id}>
+              <td class="nowrap c-time"><Time iso={r.ts} /></td>
+              {showAgent ? <td class="c-agent"><a href={`/${r.agentId.endsWith("-mpp") ? "services" : "agents"}/${encodeURIComponent(r.agentId)}`}>{r.agentLabel}</a></td> : null}
+              <td class="c-kind"><span class={`kind kind-${r.kind}`}>{KIND_LABEL[r.kind] ?? r.kind}</span></td>
+              <td class="c-cp">
+                {r.counterpartyLabel || <span class="mono">{shortHex(r.counterpartyAddress)}</span>}
+                {r.routedToLabel ? <div class="muted small">→ {r.routedToLabel}</div> : null}
+              </td>
+              <td class="r num nowrap c-amt"><Amount units={r.amountWei} token={r.tokenAddress} /></td>
+              <td class="c-row"><a href={`/events/${r.id}`} aria-label={`Ledger row ${r.id}`}>#{r.id}</a></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function Empty({ title, children }: { title: string; children: ComponentChildren }) {
+  return (
+    <div class="empty-state">
+      <h2>{title}</h2>
+      <p>{children}</p>
+    </div>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return <p class="loading" role="status">Loading {what}…</p>;
+}
+
+export function ErrorNote({ error }: { error: unknown }) {
+  return (
+    <div class="error-note" role="alert">
+      <strong>Could not load this page.</strong> {error instanceof Error ? error.message : String(error)}
+    </div>
+  );
+}
+
+export function NotFound({ what }: { what?: string }) {
+  useEffect(() => {
+    document.title = "Not found — Agent Ledger";
+  }, []);
+  return (
+    <div class="not-found" data-page="not-found">
+      <h1>Not found</h1>
+      <p>{what ?? "There is no page at this address."} It may have been mistyped, or the ledger has no such entry (a fresh devnet starts empty).</p>
+      <p><a href="/">Go to the dashboard</a> · <a href="/agents">All agents</a> · <a href="/services">All services</a></p>
+    </div>
+  );
+}
+
+export function LiveBadge({ state, paused, onToggle }: { state: string; paused: boolean; onToggle: () => void }) {
+  const text = paused ? "Paused" : state === "live" ? "Live" : state === "off" ? "Live feed off" : state === "connecting" ? "Connecting…" : "Reconnecting…";
+  return (
+    <div class="live-badge">
+      <span class={`dot ${paused ? "paused" : state}`} aria-hidden="true" />
+      <span role="status" data-live-state={paused ? "paused" : state}>{text}</span>
+      {state !== "off" ? (
+        <button type="button" class="secondary small-btn" aria-pressed={paused} onClick={onToggle}>{paused ? "Resume" : "Pause"}</button>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,161 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { gql, ROW_FIELDS, type Row } from "../api.ts";
+import { Chart, type SeriesPoint } from "../Chart.tsx";
+import { Empty, ErrorNote, EventsTable, Figure, LiveBadge, Loading, TopTable } from "../components.tsx";
+import { amount, count, shortHex } from "../format.ts";
+import { navigate, useLocation } from "../router.tsx";
+import { useLive } from "../useLive.ts";
+
+export const WINDOWS = ["24h", "7d", "30d", "all"] as const;
+type Window = (typeof WINDOWS)[number];
+const WINDOW_LABEL: Record<Window, string> = { "24h": "24 hours", "7d": "7 days", "30d": "30 days", all: "All time" };
+
+interface Top { id: string; label: string; category: string; txCount: number; amountSumWei: string }
+interface TopProvider { key: string; pattern: string; label: string | null; txCount: number; amountSumWei: string }
+interface Figures { txCount: number; amountSumWei: string; agentsActive: number; providersDetected: number }
+export interface DashboardData {
+  dashboard: Figures & {
+    window: string;
+    previous: Figures | null;
+    topServices: Top[];
+    topAgents: Top[];
+    topProviders: TopProvider[];
+    recentEvents: Row[];
+  };
+  activitySeries: { bucket: "hour" | "day"; points: SeriesPoint[] };
+}
+
+export const DASHBOARD_QUERY = `query Dashboard($w: String!) {
+  dashboard(window: $w) {
+    window txCount amountSumWei agentsActive providersDetected
+    previous { txCount amountSumWei agentsActive providersDetected }
+    topServices { id label category txCount amountSumWei }
+    topAgents { id label category txCount amountSumWei }
+    topProviders { key pattern label txCount amountSumWei }
+    recentEvents { ${ROW_FIELDS} }
+  }
+  activitySeries(window: $w) { bucket points { t txCount amountSumWei } }
+}`;
+
+const windowOf = (url: URL): Window => {
+  const w = url.searchParams.get("window");
+  return (WINDOWS as readonly string[]).includes(w ?? "") ? (w as Window) : "24h";
+};
+
+export function Dashboard() {
+  const url = useLocation();
+  const window = windowOf(url);
+  const [data, setData] = useState<Record<string, DashboardData>>({});
+  const [error, setError] = useState<unknown>(null);
+  const refreshTimer = useRef<ReturnType<typeof setTimeout>>();
+  const d = data[window];
+
+  const load = (w: Window) =>
+    gql<DashboardData>(DASHBOARD_QUERY, { w }).then(
+      (r) => {
+        setData((old) => ({ ...old, [w]: r }));
+        setError(null);
+      },
+      (e) => setError(e),
+    );
+  useEffect(() => {
+    document.title = "Agent Ledger — live payments of AI agents on Tempo";
+  }, []);
+  useEffect(() => {
+    void load(window);
+  }, [window]);
+
+  // The feed starts after the newest row the first answer holds (no gap between the query and the stream).
+  const first = useRef<string | null | undefined>(undefined);
+  if (first.current === undefined && d) first.current = d.dashboard.recentEvents[0]?.id ?? "0";
+  const live = useLive({
+    afterId: first.current,
+    max: 30,
+    onRow: () => {
+      // New rows change the figures: re-read them (at most every 3 s).
+      if (refreshTimer.current) return;
+      refreshTimer.current = setTimeout(() => {
+        refreshTimer.current = undefined;
+        void load(windowOf(new URL(location.href)));
+      }, 3000);
+    },
+  });
+  useEffect(() => () => clearTimeout(refreshTimer.current), []);
+
+  const feed = [...live.rows, ...(d?.dashboard.recentEvents ?? []).filter((r) => !live.rows.some((x) => x.id === r.id))].slice(0, 30);
+  const prevLabel = window === "all" ? undefined : WINDOW_LABEL[window];
+
+  return (
+    <div class="dashboard" data-page="dashboard">
+      <div class="page-head">
+        <div>
+          <h1>Live payments of AI agents</h1>
+          <p class="lede">Every payment between watched AI agents and paid services on the Tempo chain, counted once, as the indexer records it.</p>
+        </div>
+        <div class="window-switch" role="group" aria-label="Time window">
+          {WINDOWS.map((w) => (
+            <a
+              href={w === "24h" ? "/" : `/?window=${w}`}
+              aria-current={w === window ? "true" : undefined}
+              class={w === window ? "active" : undefined}
+              onClick={(e) => {
+                e.preventDefault();
+                navigate(w === "24h" ? "/" : `/?window=${w}`, { replace: true });
+              }}
+            >
+              {w === "all" ? "All" : w}
+            </a>
+          ))}
+        </div>
+      </div>
+      {error && !d ? <ErrorNote error={error} /> : null}
+      {!d ? (
+        <Loading what="the dashboard" />
+      ) : (
+        <>
+          <section class="figures" aria-label={`Headline figures, ${WINDOW_LABEL[window]}`} data-window={window}>
+            <Figure label="Payments" value={count(d.dashboard.txCount)} cur={d.dashboard.txCount} prev={d.dashboard.previous?.txCount} hint={prevLabel} />
+            <Figure label="Volume (token units)" value={amount(d.dashboard.amountSumWei)} cur={d.dashboard.amountSumWei} prev={d.dashboard.previous?.amountSumWei} hint={prevLabel} />
+            <Figure label="Active agents" value={count(d.dashboard.agentsActive)} cur={d.dashboard.agentsActive} prev={d.dashboard.previous?.agentsActive} hint={prevLabel} />
+            <Figure label="Providers detected" value={count(d.dashboard.providersDetected)} cur={d.dashboard.providersDetected} prev={d.dashboard.previous?.providersDetected} hint={prevLabel} />
+          </section>
+          {d.dashboard.txCount === 0 && d.dashboard.recentEvents.length === 0 ? (
+            <Empty title="No payments indexed yet">
+              The ledger is empty so far. A fresh devnet starts with no history: the demo agents begin paying services within a minute, and every new
+              payment appears in the live feed below without reloading.
+            </Empty>
+          ) : null}
+          <div class="charts">
+            <section class="card"><Chart points={d.activitySeries.points} metric="volume" bucket={d.activitySeries.bucket} label={`Volume per ${d.activitySeries.bucket}`} /></section>
+            <section class="card"><Chart points={d.activitySeries.points} metric="count" bucket={d.activitySeries.bucket} label={`Payments per ${d.activitySeries.bucket}`} /></section>
+          </div>
+          <div class="tops">
+            <TopTable
+              title="Top services"
+              empty={`No service was paid in the last ${WINDOW_LABEL[window].toLowerCase()}.`}
+              rows={d.dashboard.topServices.map((t) => ({ href: `/services/${encodeURIComponent(t.id)}`, name: t.label, sub: t.category, txCount: t.txCount, amountSumWei: t.amountSumWei }))}
+            />
+            <TopTable
+              title="Top agents"
+              empty={`No agent paid or was paid in the last ${WINDOW_LABEL[window].toLowerCase()}.`}
+              rows={d.dashboard.topAgents.map((t) => ({ href: `/agents/${encodeURIComponent(t.id)}`, name: t.label, sub: t.category, txCount: t.txCount, amountSumWei: t.amountSumWei }))}
+            />
+            <TopTable
+              title="Top providers (via the MPP gateway)"
+              empty="No payment was routed through the gateway to a provider in this window."
+              rows={d.dashboard.topProviders.map((p) => ({ href: `/providers/${p.key}`, name: p.label ?? shortHex(p.key), sub: p.pattern === "address" ? "by address (pattern A)" : "by memo fingerprint (pattern B)", txCount: p.txCount, amountSumWei: p.amountSumWei }))}
+            />
+          </div>
+        </>
+      )}
+      <section class="card feed" aria-labelledby="feed-title">
+        <div class="feed-head">
+          <h2 id="feed-title">Live feed</h2>
+          <LiveBadge state={live.state} paused={live.paused} onToggle={live.toggle} />
+        </div>
+        <p class="muted small">New ledger rows as the indexer records them (GraphQL subscription <code>ledgerEvents</code>); after a lost connection the feed resumes where it stopped.</p>
+        {feed.length === 0 ? <p class="empty">Waiting for the first payment…</p> : <EventsTable rows={feed} fresh={live.fresh} caption="Newest ledger rows" />}
+      </section>
+    </div>
+  );
+}

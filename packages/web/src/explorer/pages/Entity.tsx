@@ -1,0 +1,234 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { gql, ROW_FIELDS, type Row } from "../api.ts";
+import { Chart } from "../Chart.tsx";
+import { Amount, Empty, ErrorNote, EventsTable, LiveBadge, Loading, NotFound, Time } from "../components.tsx";
+import { amount, barWidth, count, share, shortHex } from "../format.ts";
+import { useLive } from "../useLive.ts";
+
+interface ProviderRow { key: string; pattern: string; label: string | null; address: string | null; fingerprint: string | null; txCount: number; amountSumWei: string }
+interface EntityData {
+  id: string;
+  kind: string;
+  label: string;
+  category: string;
+  active: boolean;
+  wallets: string[];
+  lastEventAt: string | null;
+  txCount24h: number;
+  amountSumWei24h: string;
+  txCount7d: number;
+  amountSumWei7d: string;
+  totals: { txCount: number; amountSumWei: string; feeCount: number; feeSumWei: string };
+  trend: { day: string; txCount: number; amountSumWei: string }[];
+  recentEvents: { items: Row[] };
+  providers: { items: ProviderRow[] } | null;
+}
+
+const query = (kind: "service" | "agent") => `query($id: ID!) { entity: ${kind}(id: $id) {
+  id kind label category active wallets lastEventAt txCount24h amountSumWei24h txCount7d amountSumWei7d
+  totals { txCount amountSumWei feeCount feeSumWei }
+  trend { day txCount amountSumWei }
+  recentEvents(first: 50) { items { ${ROW_FIELDS} } }
+} }`;
+// Its own request: with the 50 rows it would pass the API's query cost limit. Null for all but the gateway.
+const PROVIDERS_QUERY = `query($id: ID!) { service(id: $id) { providers(first: 100) { items { key pattern label address fingerprint txCount amountSumWei } } } }`;
+
+export function EntityPage({ kind, id }: { kind: "service" | "agent"; id: string }) {
+  const [e, setE] = useState<EntityData | null | undefined>(undefined);
+  const [error, setError] = useState<unknown>(null);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  const load = () =>
+    Promise.all([
+      gql<{ entity: EntityData | null }>(query(kind), { id }),
+      kind === "service" ? gql<{ service: { providers: EntityData["providers"] } | null }>(PROVIDERS_QUERY, { id }) : null,
+    ]).then(
+      ([r, p]) => {
+        setE(r.entity && { ...r.entity, providers: p?.service?.providers ?? null });
+        setError(null);
+      },
+      setError,
+    );
+  useEffect(() => {
+    setE(undefined);
+    void load();
+    return () => clearTimeout(timer.current);
+  }, [kind, id]);
+  useEffect(() => {
+    if (e) document.title = `${e.label} (${kind}) — Agent Ledger`;
+  }, [e?.label]);
+
+  const first = useRef<{ id: string; after: string | null | undefined }>({ id, after: undefined });
+  if (first.current.id !== id) first.current = { id, after: undefined };
+  if (first.current.after === undefined && e) first.current.after = e.recentEvents.items[0]?.id ?? "0";
+  const live = useLive({
+    afterId: first.current.after,
+    agentId: id,
+    max: 50,
+    onRow: () => {
+      if (timer.current) return;
+      timer.current = setTimeout(() => {
+        timer.current = undefined;
+        void load();
+      }, 3000);
+    },
+  });
+
+  if (e === null) return <NotFound what={`There is no ${kind} with the id “${id}”.`} />;
+  if (error && !e) return <ErrorNote error={error} />;
+  if (!e) return <Loading what={`the ${kind}`} />;
+  const rows = [...live.rows, ...e.recentEvents.items.filter((r) => !live.rows.some((x) => x.id === r.id))].slice(0, 50);
+  const providers = e.providers?.items ?? [];
+  const providerTotal = providers.reduce((a, p) => a + BigInt(p.amountSumWei), 0n);
+  const providerMax = providers.reduce((m, p) => (BigInt(p.amountSumWei) > m ? BigInt(p.amountSumWei) : m), 0n);
+  const points = e.trend.map((t) => ({ t: `${t.day}T00:00:00.000Z`, txCount: t.txCount, amountSumWei: t.amountSumWei }));
+
+  return (
+    <div data-page={kind}>
+      <div class="page-head">
+        <div>
+          <p class="crumbs"><a href={kind === "service" ? "/services" : "/agents"}>{kind === "service" ? "Services" : "Agents"}</a> / <span class="mono">{e.id}</span></p>
+          <h1>{e.label}</h1>
+          <p class="lede">
+            {kind === "service" ? "Paid service" : "AI agent"} · {e.category || "uncategorised"} · {e.active ? "watched" : "no longer watched"}
+            {e.lastEventAt ? <> · last activity <Time iso={e.lastEventAt} /></> : " · no activity yet"}
+          </p>
+        </div>
+      </div>
+      <section class="figures" aria-label="Totals">
+        <div class="figure"><div class="figure-label">Payments, all time</div><div class="figure-value" data-figure="total-payments">{count(e.totals.txCount)}</div><div class="figure-change flat muted">sent + received</div></div>
+        <div class="figure"><div class="figure-label">Volume, all time</div><div class="figure-value" data-figure="total-volume">{amount(e.totals.amountSumWei)}</div><div class="figure-change flat muted">token units</div></div>
+        <div class="figure"><div class="figure-label">Last 24 hours</div><div class="figure-value">{count(e.txCount24h)}</div><div class="figure-change flat muted">{amount(e.amountSumWei24h)} volume</div></div>
+        <div class="figure"><div class="figure-label">Last 7 days</div><div class="figure-value">{count(e.txCount7d)}</div><div class="figure-change flat muted">{amount(e.amountSumWei7d)} volume</div></div>
+      </section>
+      <div class="charts">
+        <section class="card"><Chart points={points} metric="volume" bucket="day" label="Volume per day, last 30 days" /></section>
+        <section class="card"><Chart points={points} metric="count" bucket="day" label="Payments per day, last 30 days" /></section>
+      </div>
+      <section class="card">
+        <h2>Wallets</h2>
+        {e.wallets.length === 0 ? <p class="empty">No wallet is registered for this {kind}.</p> : (
+          <ul class="wallets">{e.wallets.map((w) => <li class="mono">{w}</li>)}</ul>
+        )}
+        {e.totals.feeCount > 0 ? <p class="muted small">Fees paid: {count(e.totals.feeCount)} ({amount(e.totals.feeSumWei)}), not counted as payments.</p> : null}
+      </section>
+      {e.providers ? (
+        <section class="card">
+          <h2>Providers reached through the gateway</h2>
+          <p class="muted small">Pattern A: the escrow's settlement names the provider's address. Pattern B: the payment memo carries the provider's fingerprint. All time.</p>
+          {providers.length === 0 ? <p class="empty">No payment has been routed to a provider yet.</p> : (
+            <div class="table-wrap">
+              <table>
+                <thead><tr><th scope="col">Provider</th><th scope="col">Detected by</th><th scope="col" class="r">Payments</th><th scope="col" class="r">Volume</th><th scope="col" class="r">Share</th></tr></thead>
+                <tbody>
+                  {providers.map((p) => (
+                    <tr>
+                      <td>
+                        <a href={`/providers/${p.key}`}>{p.label ?? shortHex(p.key)}</a>
+                        <div class="bar" aria-hidden="true"><span style={{ width: `${barWidth(p.amountSumWei, providerMax)}%` }} /></div>
+                      </td>
+                      <td>{p.pattern === "address" ? "address (A)" : "fingerprint (B)"}</td>
+                      <td class="r num">{count(p.txCount)}</td>
+                      <td class="r num">{amount(p.amountSumWei)}</td>
+                      <td class="r num">{share(p.amountSumWei, providerTotal)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+      ) : null}
+      <section class="card" aria-labelledby="rows-title">
+        <div class="feed-head">
+          <h2 id="rows-title">Recent ledger rows</h2>
+          <LiveBadge state={live.state} paused={live.paused} onToggle={live.toggle} />
+        </div>
+        {rows.length === 0 ? (
+          <Empty title="No rows yet">This {kind} has not sent or received a payment that the indexer has seen. New rows appear here live.</Empty>
+        ) : (
+          <EventsTable rows={rows} fresh={live.fresh} caption={`Newest ledger rows of ${e.label}`} showAgent={false} />
+        )}
+      </section>
+    </div>
+  );
+}
+
+interface ListItem { id: string; label: string; category: string; active: boolean; txCount24h: number; amountSumWei24h: string; txCount7d: number; amountSumWei7d: string; lastEventAt: string | null }
+type SortKey = "label" | "txCount24h" | "amountSumWei24h" | "txCount7d" | "amountSumWei7d" | "lastEventAt";
+const COLUMNS: { key: SortKey; label: string; numeric: boolean }[] = [
+  { key: "label", label: "Name", numeric: false },
+  { key: "txCount24h", label: "Payments 24 h", numeric: true },
+  { key: "amountSumWei24h", label: "Volume 24 h", numeric: true },
+  { key: "txCount7d", label: "Payments 7 d", numeric: true },
+  { key: "amountSumWei7d", label: "Volume 7 d", numeric: true },
+  { key: "lastEventAt", label: "Last activity", numeric: false },
+];
+
+function compare(a: ListItem, b: ListItem, key: SortKey): number {
+  if (key === "label") return a.label.localeCompare(b.label);
+  if (key === "lastEventAt") return (a.lastEventAt ?? "").localeCompare(b.lastEventAt ?? "");
+  if (key === "amountSumWei24h" || key === "amountSumWei7d") {
+    const x = BigInt(a[key]), y = BigInt(b[key]);
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  return a[key] - b[key];
+}
+
+export function EntityList({ kind, url }: { kind: "service" | "agent"; url: URL }) {
+  const [items, setItems] = useState<ListItem[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const plural = kind === "service" ? "services" : "agents";
+  useEffect(() => {
+    document.title = `${kind === "service" ? "Services" : "Agents"} — Agent Ledger`;
+    setItems(null);
+    gql<{ list: ListItem[] }>(`{ list: ${plural} { id label category active txCount24h amountSumWei24h txCount7d amountSumWei7d lastEventAt } }`).then((r) => setItems(r.list), setError);
+  }, [kind]);
+  const sort = (COLUMNS.find((c) => c.key === url.searchParams.get("sort"))?.key ?? "amountSumWei7d") as SortKey;
+  const dir = url.searchParams.get("dir") === "asc" ? "asc" : "desc";
+  const sorted = items ? [...items].sort((a, b) => (dir === "asc" ? 1 : -1) * compare(a, b, sort) || a.id.localeCompare(b.id)) : null;
+  const hrefFor = (key: SortKey) => `/${plural}?sort=${key}&dir=${key === sort && dir === "desc" ? "asc" : "desc"}`;
+
+  return (
+    <div data-page={plural}>
+      <div class="page-head">
+        <div>
+          <h1>{kind === "service" ? "Services" : "Agents"}</h1>
+          <p class="lede">{kind === "service" ? "Curated paid services watched by the ledger" : "AI agents watched by the ledger"}, with their payments (sent + received) over the last 24 hours and 7 days. Select a column to sort.</p>
+        </div>
+      </div>
+      {error && !items ? <ErrorNote error={error} /> : null}
+      {!sorted ? <Loading what={plural} /> : sorted.length === 0 ? (
+        <Empty title={`No ${plural} registered`}>The registry loaded into this ledger has no {plural}. They appear once the registry lists them.</Empty>
+      ) : (
+        <div class="card table-wrap">
+          <table class="list">
+            <caption class="sr-only">{plural}, sorted by {COLUMNS.find((c) => c.key === sort)!.label} {dir === "asc" ? "ascending" : "descending"}</caption>
+            <thead>
+              <tr>
+                {COLUMNS.map((c) => (
+                  <th scope="col" class={c.numeric ? "r" : undefined} aria-sort={c.key === sort ? (dir === "asc" ? "ascending" : "descending") : undefined}>
+                    <a href={hrefFor(c.key)} class="sort">{c.label}{c.key === sort ? (dir === "asc" ? " ▲" : " ▼") : ""}</a>
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {sorted.map((x) => (
+                <tr data-id={x.id}>
+                  <td><a href={`/${plural}/${encodeURIComponent(x.id)}`}>{x.label}</a><div class="muted small">{x.category}{x.active ? "" : " · not watched"}</div></td>
+                  <td class="r num">{count(x.txCount24h)}</td>
+                  <td class="r num">{amount(x.amountSumWei24h)}</td>
+                  <td class="r num">{count(x.txCount7d)}</td>
+                  <td class="r num">{amount(x.amountSumWei7d)}</td>
+                  <td class="nowrap">{x.lastEventAt ? <Time iso={x.lastEventAt} /> : <span class="muted">never</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export { Amount };

@@ -1,0 +1,72 @@
+import { useEffect, useState } from "preact/hooks";
+import { gql } from "../api.ts";
+import { Chart, type SeriesPoint } from "../Chart.tsx";
+import { ErrorNote, Loading, NotFound, Time } from "../components.tsx";
+import { amount, count } from "../format.ts";
+
+interface ProviderData {
+  key: string;
+  pattern: "address" | "fingerprint";
+  address: string | null;
+  fingerprint: string | null;
+  label: string | null;
+  txCount: number;
+  amountSumWei: string;
+  firstSeenAt: string;
+  lastSeenAt: string;
+}
+
+export function ProviderPage({ providerKey }: { providerKey: string }) {
+  const [p, setP] = useState<ProviderData | null | undefined>(undefined);
+  const [series, setSeries] = useState<SeriesPoint[]>([]);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    setP(undefined);
+    gql<{ provider: ProviderData | null; activitySeries: { points: SeriesPoint[] } | null }>(
+      `query($k: String!) { provider(key: $k) { key pattern address fingerprint label txCount amountSumWei firstSeenAt lastSeenAt }
+        activitySeries(window: "30d", providerKey: $k) { points { t txCount amountSumWei } } }`,
+      { k: providerKey },
+    ).then((r) => {
+      setP(r.provider);
+      setSeries(r.activitySeries?.points ?? []);
+    }, setError);
+  }, [providerKey]);
+  useEffect(() => {
+    if (p) document.title = `${p.label ?? p.key} (provider) — Agent Ledger`;
+  }, [p?.key]);
+
+  if (p === null) return <NotFound what={`No payment was ever routed to a provider with the key “${providerKey}”.`} />;
+  if (error && !p) return <ErrorNote error={error} />;
+  if (!p) return <Loading what="the provider" />;
+  return (
+    <div data-page="provider">
+      <div class="page-head">
+        <div>
+          <p class="crumbs"><a href="/services/tempo-gateway-mpp">MPP gateway</a> / provider</p>
+          <h1>{p.label ?? "Unlabelled provider"}</h1>
+          <p class="lede">
+            Reached through the MPP gateway, detected {p.pattern === "address" ? "by address: the escrow's settlement names it (pattern A)" : "by the fingerprint in the payment memo (pattern B)"}.
+          </p>
+        </div>
+      </div>
+      <section class="figures" aria-label="Totals">
+        <div class="figure"><div class="figure-label">Payments routed, all time</div><div class="figure-value" data-figure="provider-payments">{count(p.txCount)}</div></div>
+        <div class="figure"><div class="figure-label">Volume routed, all time</div><div class="figure-value" data-figure="provider-volume">{amount(p.amountSumWei)}</div></div>
+        <div class="figure"><div class="figure-label">First payment</div><div class="figure-value small-value"><Time iso={p.firstSeenAt} /></div></div>
+        <div class="figure"><div class="figure-label">Latest payment</div><div class="figure-value small-value"><Time iso={p.lastSeenAt} /></div></div>
+      </section>
+      <div class="charts">
+        <section class="card"><Chart points={series} metric="volume" bucket="day" label="Volume routed per day, last 30 days" /></section>
+        <section class="card"><Chart points={series} metric="count" bucket="day" label="Payments routed per day, last 30 days" /></section>
+      </div>
+      <section class="card">
+        <h2>Identity</h2>
+        <dl class="facts">
+          <dt>Key</dt><dd class="mono">{p.key}</dd>
+          <dt>Address</dt><dd class="mono">{p.address ?? <span class="muted">unknown (only its memo fingerprint is seen)</span>}</dd>
+          <dt>Fingerprint</dt><dd class="mono">{p.fingerprint ?? <span class="muted">none (pattern A)</span>}</dd>
+        </dl>
+      </section>
+    </div>
+  );
+}
