@@ -1,5 +1,6 @@
 import { createPgPool, createPrisma, loadMatchContext, loadRegistryIntoDb } from "@agent-ledger/db";
 import { explorerBase, parseIndexerEnv } from "./env.ts";
+import { assertRegistryFits } from "./assertRegistryFits.ts";
 import { loadRegistryFile } from "./loadRegistryFile.ts";
 import { createLogger } from "./logger.ts";
 import { createRpcClient } from "./rpc/createRpcClient.ts";
@@ -21,6 +22,7 @@ try {
   const { registry, source } = await loadRegistryFile(env.REGISTRY_FILE);
   const loaded = await loadRegistryIntoDb(prisma, registry, source);
   log.info({ file: env.REGISTRY_FILE, ...loaded }, "registry loaded");
+  assertRegistryFits(env.METHODOLOGY_VERSION, await prisma.token.count());
 
   const client = await pool.connect();
   try {

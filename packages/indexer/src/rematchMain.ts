@@ -1,9 +1,12 @@
+// Loads REGISTRY_FILE into the database first (as the indexer does at start), then:
 // `npm run rematch -- [--version v0.N] [--rebuild-rollups] [--from-block N] [--to-block N]`
 // `npm run rematch -- --diff v0.1 v0.2 [--from-block N] [--to-block N]`   (reads only; prints the report as JSON)
 import { parseArgs } from "node:util";
-import { createPgPool, createPrisma, loadMatchContext } from "@agent-ledger/db";
+import { createPgPool, createPrisma, loadMatchContext, loadRegistryIntoDb } from "@agent-ledger/db";
 import { diffMethodologies } from "./diff/diffMethodologies.ts";
 import { explorerBase, parseIndexerEnv } from "./env.ts";
+import { assertRegistryFits } from "./assertRegistryFits.ts";
+import { loadRegistryFile } from "./loadRegistryFile.ts";
 import { rematch } from "./rematch.ts";
 
 const env = parseIndexerEnv();
@@ -25,6 +28,10 @@ const range = {
   toBlock: values["to-block"] ? BigInt(values["to-block"]) : undefined,
 };
 try {
+  // the registry file the indexer would load (REGISTRY_FILE), so a new registry version is in effect for the rematch
+  const { registry, source } = await loadRegistryFile(env.REGISTRY_FILE);
+  await loadRegistryIntoDb(prisma, registry, source);
+  for (const v of values.diff ? positionals : [values.version!]) assertRegistryFits(v, await prisma.token.count());
   const context = await loadMatchContext(prisma, explorerBase(env));
   if (values.diff) {
     if (positionals.length !== 2) throw new Error("usage: rematch --diff <from-version> <to-version>");

@@ -95,7 +95,7 @@ describe("indexer crash safety", () => {
   it("SIGKILL mid-backfill, restart: nothing missing, nothing duplicated; a concurrent indexer waits and writes nothing", async () => {
     expect(head).toBeGreaterThan(100n);
     const env = {
-      DATABASE_URL: crashed.url, TEMPO_RPC_URL: anvil.url, REGISTRY_FILE: registryFile, EXPLORER_BASE_URL: EXPLORER,
+      DATABASE_URL: crashed.url, TEMPO_RPC_URL: anvil.url, REGISTRY_FILE: registryFile, EXPLORER_BASE_URL: EXPLORER, METHODOLOGY_VERSION: "v0.1",
       CHUNK_INITIAL_BLOCKS: "1", CHUNK_MAX_BLOCKS: "2", INDEXER_STOP_AT_BLOCK: head.toString(), LOG_LEVEL: "info",
     };
     const first = startIndexer(env);

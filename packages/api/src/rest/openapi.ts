@@ -26,7 +26,7 @@ const eventRowProperties = {
   counterparty_address: address,
   counterparty_label: str,
   counterparty_category: { type: ["string", "null"] },
-  kind: { type: "string", description: "payment_sent | payment_received | fee_paid" },
+  kind: { type: "string", description: "payment_sent | payment_received | fee_paid; methodology v0.2 adds settlement_sent | settlement_received | funding_sent | funding_received (rows, not activity: docs/methodology.md)" },
   amount_wei: uint256,
   token_address: address,
   tx_hash: { type: "string", pattern: "^0x[0-9a-f]{64}$" },

@@ -17,7 +17,7 @@ EventRef.implement({
     counterpartyAddress: t.exposeString("counterpartyAddress", { description: "Lowercase address of the other side." }),
     counterpartyLabel: t.exposeString("counterpartyLabel"),
     counterpartyCategory: t.exposeString("counterpartyCategory", { nullable: true }),
-    kind: t.exposeString("kind", { description: "payment_sent | payment_received | fee_paid" }),
+    kind: t.exposeString("kind", { description: "payment_sent | payment_received | fee_paid; methodology v0.2 adds settlement_sent | settlement_received | funding_sent | funding_received (rows, not activity: docs/methodology.md)" }),
     amountWei: t.expose("amountWei", { type: "Uint256" }),
     tokenAddress: t.exposeString("tokenAddress"),
     txHash: t.exposeString("txHash"),
