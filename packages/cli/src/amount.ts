@@ -1,22 +1,16 @@
 import { formatTokenUnits } from "@agent-ledger/core/formatTokenUnits";
+import { parseTokenUnits } from "@agent-ledger/core/parseTokenUnits";
 
 /** Token amounts: TIP-20 stablecoins with 6 decimals. Exact bigint string math — never floats. */
 export const TOKEN_DECIMALS = 6;
 
-const HUMAN = /^(\d+)(?:\.(\d*))?$|^\.(\d+)$/;
-
 /**
  * "1.25" → 1250000n (base units). Digits with an optional fractional part of at most `decimals` digits; signs,
- * exponents, separators and spaces inside are refused. Throws a RangeError with a readable message.
+ * exponents, separators and spaces inside are refused. Throws a RangeError with a readable message. The rule is
+ * core's `parseTokenUnits`, shared with the MCP `pay` tool.
  */
 export function parseAmount(text: string, decimals = TOKEN_DECIMALS): bigint {
-  const s = text.trim();
-  const m = HUMAN.exec(s);
-  if (!m) throw new RangeError(`"${text}" is not an amount: use digits with an optional decimal point, like 1.25`);
-  const whole = m[1] ?? "0";
-  const frac = m[2] ?? m[3] ?? "";
-  if (frac.length > decimals) throw new RangeError(`"${text}" has more than ${decimals} decimal places (the token has ${decimals} decimals)`);
-  return BigInt(whole) * 10n ** BigInt(decimals) + BigInt(frac.padEnd(decimals, "0") || "0");
+  return parseTokenUnits(text, decimals);
 }
 
 /** A positive amount in base units written as an integer string ("1250000"). */
