@@ -75,6 +75,7 @@ async function shot(name: string): Promise<void> {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     await page.waitForTimeout(150); // charts follow their box
     await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
+    if (width === 390) await page.screenshot({ path: path.join(SHOTS, `${name}-390-first-screen.png`) }); // what a phone shows first
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }
@@ -330,6 +331,9 @@ describe("live", () => {
     await page.getByRole("alert").filter({ hasText: "not answering" }).waitFor();
     await shot("api-down");
     app = await startApi();
+    // the page probes the API and loads again on its own once it answers
+    await page.locator("[data-page=services] tbody tr").first().waitFor({ timeout: 15_000 });
+    expect(await page.getByRole("alert").filter({ hasText: "not answering" }).count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -14,13 +14,13 @@ export function App() {
   let page;
   switch (route?.name) {
     case "dashboard": page = <Dashboard />; break;
-    case "services": page = <EntityList kind="service" url={url} />; break;
-    case "agents": page = <EntityList kind="agent" url={url} />; break;
+    case "services": page = <EntityList key="services" kind="service" url={url} />; break;
+    case "agents": page = <EntityList key="agents" kind="agent" url={url} />; break;
     case "service": page = <EntityPage key={`s:${route.param}`} kind="service" id={route.param!} />; break;
     case "agent": page = <EntityPage key={`a:${route.param}`} kind="agent" id={route.param!} />; break;
-    case "event": page = <EventPage id={route.param!} />; break;
-    case "tx": page = <TxPage hash={route.param!} />; break;
-    case "provider": page = <ProviderPage providerKey={route.param!} />; break;
+    case "event": page = <EventPage key={`e:${route.param}`} id={route.param!} />; break;
+    case "tx": page = <TxPage key={`t:${route.param}`} hash={route.param!} />; break;
+    case "provider": page = <ProviderPage key={`p:${route.param}`} providerKey={route.param!} />; break;
     default: page = <NotFound />;
   }
   return <Layout>{page}</Layout>;

@@ -3,6 +3,28 @@
 import { createStore } from "./store.ts";
 
 export const apiDown = createStore(false);
+/** Counts recoveries of the API: pages list it among their effects' inputs, so they load again once it is back. */
+export const apiRecoveries = createStore(0);
+
+// While the API is down, probe it every 3 s with the smallest GraphQL query; the first answer ends the outage.
+let probe: ReturnType<typeof setInterval> | undefined;
+apiDown.subscribe((down) => {
+  if (down && !probe) {
+    probe = setInterval(() => {
+      fetch("/graphql", { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: '{"query":"{ __typename }"}' }).then(
+        (r) => {
+          if (r.status < 500) {
+            clearInterval(probe);
+            probe = undefined;
+            apiDown.set(false);
+            apiRecoveries.set(apiRecoveries.get() + 1);
+          }
+        },
+        () => {},
+      );
+    }, 3000);
+  }
+});
 
 export class GraphqlError extends Error {
   constructor(message: string, readonly code: string | undefined) {

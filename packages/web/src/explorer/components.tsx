@@ -302,6 +302,8 @@ export function Loading({ what }: { what: string }) {
 }
 
 export function ErrorNote({ error }: { error: unknown }) {
+  const down = useStore(apiDown);
+  if (down) return <Loading what="again once the API answers" />; // the banner says why
   return (
     <div class="error-note" role="alert">
       <strong>Could not load this page.</strong> {error instanceof Error ? error.message : String(error)}

@@ -1,5 +1,6 @@
+import { useStore } from "../store.ts";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { gql, ROW_FIELDS, type Row } from "../api.ts";
+import { apiRecoveries, gql, ROW_FIELDS, type Row } from "../api.ts";
 import { Chart, type SeriesPoint } from "../Chart.tsx";
 import { Empty, ErrorNote, EventsTable, Figure, LiveBadge, Loading, TopTable } from "../components.tsx";
 import { amount, count, shortHex } from "../format.ts";
@@ -47,6 +48,7 @@ export function Dashboard() {
   const window = windowOf(url);
   const [data, setData] = useState<Record<string, DashboardData>>({});
   const [error, setError] = useState<unknown>(null);
+  const recoveries = useStore(apiRecoveries);
   const refreshTimer = useRef<ReturnType<typeof setTimeout>>();
   const d = data[window];
 
@@ -63,7 +65,7 @@ export function Dashboard() {
   }, []);
   useEffect(() => {
     void load(window);
-  }, [window]);
+  }, [window, recoveries]);
 
   // The feed starts after the newest row the first answer holds (no gap between the query and the stream).
   const first = useRef<string | null | undefined>(undefined);

@@ -1,5 +1,6 @@
+import { useStore } from "../store.ts";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { gql, ROW_FIELDS, type Row } from "../api.ts";
+import { apiRecoveries, gql, ROW_FIELDS, type Row } from "../api.ts";
 import { Chart } from "../Chart.tsx";
 import { Amount, Empty, ErrorNote, EventsTable, LiveBadge, Loading, NotFound, Time } from "../components.tsx";
 import { amount, barWidth, count, share, shortHex } from "../format.ts";
@@ -36,6 +37,7 @@ const PROVIDERS_QUERY = `query($id: ID!) { service(id: $id) { providers(first: 1
 export function EntityPage({ kind, id }: { kind: "service" | "agent"; id: string }) {
   const [e, setE] = useState<EntityData | null | undefined>(undefined);
   const [error, setError] = useState<unknown>(null);
+  const recoveries = useStore(apiRecoveries);
   const timer = useRef<ReturnType<typeof setTimeout>>();
   const load = () =>
     Promise.all([
@@ -49,10 +51,9 @@ export function EntityPage({ kind, id }: { kind: "service" | "agent"; id: string
       setError,
     );
   useEffect(() => {
-    setE(undefined);
     void load();
     return () => clearTimeout(timer.current);
-  }, [kind, id]);
+  }, [kind, id, recoveries]);
   useEffect(() => {
     if (e) document.title = `${e.label} (${kind}) — Agent Ledger`;
   }, [e?.label]);
@@ -177,12 +178,15 @@ function compare(a: ListItem, b: ListItem, key: SortKey): number {
 export function EntityList({ kind, url }: { kind: "service" | "agent"; url: URL }) {
   const [items, setItems] = useState<ListItem[] | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const recoveries = useStore(apiRecoveries);
   const plural = kind === "service" ? "services" : "agents";
   useEffect(() => {
     document.title = `${kind === "service" ? "Services" : "Agents"} — Agent Ledger`;
-    setItems(null);
-    gql<{ list: ListItem[] }>(`{ list: ${plural} { id label category active txCount24h amountSumWei24h txCount7d amountSumWei7d lastEventAt } }`).then((r) => setItems(r.list), setError);
-  }, [kind]);
+    gql<{ list: ListItem[] }>(`{ list: ${plural} { id label category active txCount24h amountSumWei24h txCount7d amountSumWei7d lastEventAt } }`).then((r) => {
+      setItems(r.list);
+      setError(null);
+    }, setError);
+  }, [kind, recoveries]);
   const sort = (COLUMNS.find((c) => c.key === url.searchParams.get("sort"))?.key ?? "amountSumWei7d") as SortKey;
   const dir = url.searchParams.get("dir") === "asc" ? "asc" : "desc";
   const sorted = items ? [...items].sort((a, b) => (dir === "asc" ? 1 : -1) * compare(a, b, sort) || a.id.localeCompare(b.id)) : null;
@@ -197,7 +201,7 @@ export function EntityList({ kind, url }: { kind: "service" | "agent"; url: URL 
         </div>
       </div>
       {error && !items ? <ErrorNote error={error} /> : null}
-      {!sorted ? <Loading what={plural} /> : sorted.length === 0 ? (
+      {!sorted ? (error ? null : <Loading what={plural} />) : sorted.length === 0 ? (
         <Empty title={`No ${plural} registered`}>The registry loaded into this ledger has no {plural}. They appear once the registry lists them.</Empty>
       ) : (
         <div class="card table-wrap">

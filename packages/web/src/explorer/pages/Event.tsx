@@ -1,5 +1,6 @@
+import { useStore } from "../store.ts";
 import { useEffect, useState } from "preact/hooks";
-import { gql, ROW_FIELDS, type Row } from "../api.ts";
+import { apiRecoveries, gql, ROW_FIELDS, type Row } from "../api.ts";
 import { Amount, ErrorNote, EventsTable, Loading, NotFound, Time } from "../components.tsx";
 import { KIND_LABEL, tokenName, utcTitle } from "../format.ts";
 
@@ -23,14 +24,14 @@ const KIND_TEXT: Record<string, string> = {
 export function EventPage({ id }: { id: string }) {
   const [e, setE] = useState<EventData | null | undefined>(undefined);
   const [error, setError] = useState<unknown>(null);
+  const recoveries = useStore(apiRecoveries);
   useEffect(() => {
-    setE(undefined);
     if (!/^[1-9][0-9]{0,18}$/.test(id)) return setE(null);
     gql<{ event: EventData | null }>(
       `query($id: ID!) { event(id: $id) { ${ROW_FIELDS} agentCategory counterpartyCategory logIndex sourceBlock methodologyVersion explorerUrl routedToAddress relatedEvents { ${ROW_FIELDS} } } }`,
       { id },
     ).then((r) => setE(r.event), setError);
-  }, [id]);
+  }, [id, recoveries]);
   useEffect(() => {
     if (e) document.title = `Ledger row #${e.id}: ${e.agentLabel} ${KIND_LABEL[e.kind] ?? e.kind} — Agent Ledger`;
   }, [e?.id]);

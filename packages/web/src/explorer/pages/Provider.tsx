@@ -1,5 +1,6 @@
+import { useStore } from "../store.ts";
 import { useEffect, useState } from "preact/hooks";
-import { gql } from "../api.ts";
+import { apiRecoveries, gql } from "../api.ts";
 import { Chart, type SeriesPoint } from "../Chart.tsx";
 import { ErrorNote, Loading, NotFound, Time } from "../components.tsx";
 import { amount, count } from "../format.ts";
@@ -20,8 +21,8 @@ export function ProviderPage({ providerKey }: { providerKey: string }) {
   const [p, setP] = useState<ProviderData | null | undefined>(undefined);
   const [series, setSeries] = useState<SeriesPoint[]>([]);
   const [error, setError] = useState<unknown>(null);
+  const recoveries = useStore(apiRecoveries);
   useEffect(() => {
-    setP(undefined);
     gql<{ provider: ProviderData | null; activitySeries: { points: SeriesPoint[] } | null }>(
       `query($k: String!) { provider(key: $k) { key pattern address fingerprint label txCount amountSumWei firstSeenAt lastSeenAt }
         activitySeries(window: "30d", providerKey: $k) { points { t txCount amountSumWei } } }`,
@@ -30,7 +31,7 @@ export function ProviderPage({ providerKey }: { providerKey: string }) {
       setP(r.provider);
       setSeries(r.activitySeries?.points ?? []);
     }, setError);
-  }, [providerKey]);
+  }, [providerKey, recoveries]);
   useEffect(() => {
     if (p) document.title = `${p.label ?? p.key} (provider) — Agent Ledger`;
   }, [p?.key]);

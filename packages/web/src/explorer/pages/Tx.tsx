@@ -1,19 +1,20 @@
+import { useStore } from "../store.ts";
 import { useEffect, useState } from "preact/hooks";
-import { gql, ROW_FIELDS, type Row } from "../api.ts";
+import { apiRecoveries, gql, ROW_FIELDS, type Row } from "../api.ts";
 import { ErrorNote, EventsTable, Loading, NotFound } from "../components.tsx";
 
 /** `/tx/:hash` (the registry's explorer URL may point here): every ledger row of one transaction. */
 export function TxPage({ hash }: { hash: string }) {
   const [rows, setRows] = useState<Row[] | null | undefined>(undefined);
   const [error, setError] = useState<unknown>(null);
+  const recoveries = useStore(apiRecoveries);
   useEffect(() => {
-    setRows(undefined);
     if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) return setRows(null);
     gql<{ search: { events: { items: Row[] } } }>(`query($q: String!) { search(q: $q) { events(first: 100) { items { ${ROW_FIELDS} } } } }`, { q: hash }).then(
       (r) => setRows(r.search.events.items.filter((e) => e.txHash.toLowerCase() === hash.toLowerCase())),
       setError,
     );
-  }, [hash]);
+  }, [hash, recoveries]);
   useEffect(() => {
     document.title = `Transaction ${hash.slice(0, 10)}… — Agent Ledger`;
   }, [hash]);
