@@ -290,6 +290,7 @@ const SAMPLES: Record<string, (f: Fixtures) => Sample> = {
   // above the session's per-call cap (100000): a body that passes validation is refused before the chain
   "POST /api/wallet/pay": () => ({ auth: "bearer", body: { to: "0x00000000000000000000000000000000000000b2", amount_wei: "100001", memo: "fuzz", token: SESSION_TOKEN } }),
   "GET /api/wallet/session": () => ({ auth: "bearer" }),
+  "GET /api/wallet/payments": () => ({ auth: "bearer", query: { limit: "5" } }),
   "POST /api/wallet/session/revoke": () => ({ auth: "throwaway-bearer", body: {} }),
   "POST /api/wallet/relay": () => ({ auth: "bearer", body: { jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] } }),
 

@@ -13,6 +13,7 @@ import { pay, type PayTiming } from "./pay.ts";
 import { createRateLimits, type LimitName } from "./rateLimiter.ts";
 import { createRelayHandler } from "./relay.ts";
 import { getSession, revokeSession } from "./session.ts";
+import { listPayments } from "./listPayments.ts";
 import { authOptions, authVerify, logout, me, registerOptions, registerVerify } from "./webauthn.ts";
 import { WalletError } from "./WalletError.ts";
 
@@ -84,6 +85,7 @@ export function createWalletHandler(deps: WalletDeps) {
     "/api/wallet/device/approve-finalize": { POST: (c, r) => approveFinalize(c, r) },
     "/api/wallet/pay": { POST: (c, r) => pay(c, r, deps.onPayTiming) },
     "/api/wallet/session": { GET: (c, r) => getSession(c, r) },
+    "/api/wallet/payments": { GET: (c, r, u) => listPayments(c, r, u) },
     "/api/wallet/session/revoke": { POST: (c, r) => revokeSession(c, r) },
   };
 
