@@ -1,0 +1,165 @@
+import { z } from "zod";
+
+// Output schemas of the tools (structured content). The ledger reads are GraphQL answers, camelCase as GraphQL
+// serves them; the wallet and webhook answers are the REST bodies, snake_case as REST serves them.
+
+const uint = z.string().describe("uint256 as a decimal string of base units (the token has 6 decimals: \"1250000\" = 1.25)");
+const iso = z.string().describe("ISO 8601 UTC time");
+const nullable = <T extends z.ZodType>(t: T) => t.nullable();
+
+export const eventShape = {
+  id: z.string().describe("ledger row id (agent_events.id)"),
+  ts: iso.describe("block time"),
+  agentId: z.string().describe("the watched agent or service whose point of view the row takes"),
+  agentLabel: z.string(),
+  agentCategory: z.string(),
+  counterpartyAddress: z.string().describe("lowercase address of the other side"),
+  counterpartyLabel: z.string(),
+  counterpartyCategory: nullable(z.string()),
+  kind: z.string().describe("payment_sent | payment_received | fee_paid"),
+  amountWei: uint,
+  tokenAddress: z.string(),
+  txHash: z.string(),
+  logIndex: z.number().int(),
+  sourceBlock: z.number().int(),
+  methodologyVersion: z.string(),
+  routedToAddress: z.string().describe("gateway Pattern A provider address, or \"\""),
+  routedToLabel: z.string(),
+  routedFingerprint: nullable(z.string()).describe("gateway Pattern B memo fingerprint"),
+  explorerUrl: z.string(),
+};
+export const Event = z.object(eventShape);
+
+const topEntity = z.object({ id: z.string(), label: z.string(), category: z.string(), txCount: z.number().int(), amountSumWei: uint });
+export const Provider = z.object({
+  key: z.string().describe("provider address (pattern address) or memo fingerprint (pattern fingerprint)"),
+  pattern: z.enum(["address", "fingerprint"]),
+  address: nullable(z.string()),
+  fingerprint: nullable(z.string()),
+  label: nullable(z.string()),
+  txCount: z.number().int(),
+  amountSumWei: uint,
+  firstSeenAt: iso,
+  lastSeenAt: iso,
+});
+
+export const Dashboard = z.object({
+  window: z.string(),
+  windowHours: z.number().int(),
+  txCount: z.number().int().describe("payments in the window (a payment between two watched entities counts once; fees excluded)"),
+  amountSumWei: uint,
+  agentsActive: z.number().int(),
+  providersDetected: z.number().int(),
+  topServices: z.array(topEntity),
+  topAgents: z.array(topEntity),
+  topProviders: z.array(Provider),
+  recentEvents: z.array(Event).describe("the 20 newest rows"),
+});
+
+const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: nullable(z.string()).describe("pass back as `cursor` for the next page; null at the end") });
+
+export const SearchResult = z.object({
+  q: z.string(),
+  events: page(Event),
+  entities: page(z.object({ id: z.string(), label: z.string(), category: z.string(), kind: z.string(), wallets: z.array(z.string()) })),
+  addresses: page(z.object({ address: z.string(), label: z.string(), category: nullable(z.string()), source: z.string() })),
+});
+
+export const EntityDetail = z.object({
+  id: z.string(),
+  label: z.string(),
+  category: z.string(),
+  kind: z.string().describe("service | agent"),
+  active: z.boolean(),
+  wallets: z.array(z.string()),
+  txCount24h: z.number().int(),
+  amountSumWei24h: uint,
+  txCount7d: z.number().int(),
+  amountSumWei7d: uint,
+  lastEventAt: nullable(iso),
+  totals: z.object({ txCount: z.number().int(), amountSumWei: uint, feeCount: z.number().int(), feeSumWei: uint }).describe("all time: payments sent + received, fees paid"),
+  trend: z.array(z.object({ day: z.string(), txCount: z.number().int(), amountSumWei: uint })).describe("the 30 UTC days ending today, oldest first"),
+  recentEvents: page(Event),
+  providers: nullable(page(Provider)).describe("only for tempo-gateway-mpp: its providers by amount; null otherwise"),
+});
+
+export const EventDetail = z.object({ ...eventShape, relatedEvents: z.array(Event).describe("the other rows of the same transaction") });
+
+export const EventList = z.object({
+  entityId: nullable(z.string()),
+  items: z.array(Event),
+  nextCursor: nullable(z.string()).describe("pass back as `cursor` (with the same entity_id) for older rows; null at the end"),
+});
+
+export const Registry = z.object({
+  services: z.array(z.object({ id: z.string(), label: z.string(), category: z.string(), kind: z.string(), active: z.boolean(), wallets: z.array(z.string()) })),
+  agents: z.array(z.object({ id: z.string(), label: z.string(), category: z.string(), kind: z.string(), active: z.boolean(), wallets: z.array(z.string()) })),
+});
+
+// Wallet (REST bodies, snake_case).
+const human = z.string().describe("the same amount in tokens, e.g. \"1.25\"");
+
+export const WalletStatus = z.looseObject({
+  session_id: z.string(),
+  status: z.string().describe("active | expired | revoked | not_authorized (only active can pay)"),
+  agent_label: nullable(z.string()),
+  managed_address: z.string().describe("the account that pays (the person's passkey account)"),
+  token: z.string().describe("the only token this session can pay with"),
+  spend_cap_wei: uint,
+  per_call_cap_wei: uint,
+  spend_used_wei: uint,
+  spend_reserved_wei: uint,
+  spend_remaining_wei: uint,
+  expires_at: iso,
+  revoked_at: nullable(iso),
+  amounts: z.object({ spend_cap: human, per_call_cap: human, spend_used: human, spend_reserved: human, spend_remaining: human }),
+});
+
+export const PayResult = z.object({
+  status: z.enum(["sent", "pending"]).describe("sent: mined; pending: broadcast, outcome not known yet — call pay again with the same idempotency_key to learn it"),
+  idempotency_key: z.string().describe("re-use it (with the same to, amount and memo) to retry this payment: it is never made twice"),
+  replayed: z.boolean().describe("true when this answer is the stored outcome of an earlier call with the same key"),
+  tx_hash: nullable(z.string()),
+  explorer_url: nullable(z.string()),
+  from: z.string(),
+  to: z.string(),
+  amount_wei: uint,
+  amount: human,
+  memo: nullable(z.string()),
+  token: z.string(),
+  spend_used_wei_after: nullable(uint),
+  spend_cap_wei: nullable(uint),
+  message: nullable(z.string()),
+});
+
+export const PaymentList = z.object({
+  session_id: z.string(),
+  items: z.array(z.object({
+    id: z.string(), status: z.string().describe("reserved | sent | failed"), to: z.string(), amount_wei: uint, amount: human, token: z.string(),
+    memo: nullable(z.string()), tx_hash: nullable(z.string()), error: nullable(z.string()), created_at: iso, updated_at: iso,
+  })),
+});
+
+// Webhooks (REST bodies).
+const webhookFilters = z.looseObject({ agent_id: z.string() });
+export const Webhook = z.looseObject({
+  id: z.string(),
+  status: z.string().describe("pending_verify | active | paused | disabled_by_failures"),
+  callback_url: z.string(),
+  label: z.string(),
+  filters: webhookFilters,
+});
+export const WebhookList = z.object({ items: z.array(Webhook) });
+export const WebhookCreated = z.looseObject({
+  id: z.string(),
+  status: z.string(),
+  callback_url: z.string(),
+  filters: webhookFilters,
+  signing_secret: z.string().describe("shown once: store it to verify signatures"),
+  verify_token: z.string().describe("also POSTed to the callback; the receiver echoes it to activate the subscription"),
+});
+export const WebhookDeleted = z.looseObject({ id: z.string() });
+export const DeliveryList = z.object({
+  items: z.array(z.looseObject({ id: z.string(), type: z.string(), status: z.string(), attempts: z.number().int() })),
+  next_cursor: nullable(z.string()),
+});
