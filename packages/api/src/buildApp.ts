@@ -22,6 +22,7 @@ import { createWalletHandler, type WalletDeps } from "./wallet/createWalletHandl
 import { resolveWalletConfig, type WalletOptions } from "./wallet/config.ts";
 import { createApprovalPageHandler, createWebHandler } from "@agent-ledger/web";
 import { pageExists } from "./services/pageExists.ts";
+import { createMcpEndpoint, MCP_PATH } from "./mcp/createMcpEndpoint.ts";
 
 const GRAPHQL_PREFLIGHT_HEADERS = {
   "access-control-allow-origin": "*",
@@ -101,7 +102,11 @@ export function buildApp(deps: AppDeps): App {
 
   const ops = createOps({ pool: deps.pool, log: deps.log, readiness: deps.readiness, feedSubscriberCount: deps.feedSubscriberCount ?? (() => feed.subscriberCount()) });
 
+  // MCP over Streamable HTTP (docs/mcp.md): its tools call this server over loopback, as the client that called /mcp.
+  const mcp = createMcpEndpoint({ log: deps.log, server: () => server });
+
   const server: Server = createServer(ops.instrument(async (req, res) => {
+    mcp.adopt(req);
     try {
       let url: URL;
       try {
@@ -117,6 +122,7 @@ export function buildApp(deps: AppDeps): App {
         }
         return sendError(res, 403, "cross_site_request", crossSite);
       }
+      if (url.pathname === MCP_PATH) return await mcp.handle(req, res);
       if (url.pathname === "/api/feed" || url.pathname === "/api/feed/") return await feed.handleSse(req, res, url);
       if (url.pathname === GRAPHQL_STREAM_PATH) return await feed.handleGraphqlStream(req, res);
       if (url.pathname === "/graphql") {

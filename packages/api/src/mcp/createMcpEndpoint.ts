@@ -1,0 +1,91 @@
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { createLedgerMcpServer } from "@agent-ledger/mcp";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { Logger } from "pino";
+import { BodyError, readBodyText } from "../http/readBody.ts";
+import { sendError } from "../http/sendError.ts";
+import { createLoopbackRegistry, type LoopbackRegistry } from "./createLoopbackFetch.ts";
+
+export const MCP_PATH = "/mcp";
+const MAX_BODY = 256 * 1024;
+
+const PREFLIGHT = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "POST, OPTIONS",
+  "access-control-allow-headers": "authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id",
+  "access-control-expose-headers": "mcp-session-id",
+  "access-control-max-age": "86400",
+};
+
+export interface McpEndpoint extends LoopbackRegistry {
+  /** `/mcp`: the MCP Streamable HTTP transport, stateless (docs/mcp.md). */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
+/**
+ * MCP over Streamable HTTP at `/mcp`, **stateless** (no `Mcp-Session-Id`): every POST gets a fresh server with the
+ * tools of @agent-ledger/mcp bound to that request's bearer token and client address, answers with JSON, and is
+ * closed. The tools call this API over loopback (createLoopbackFetch.ts), so REST/GraphQL rules, rate limits and
+ * error codes apply unchanged. GET (a server-initiated stream) and DELETE (end a session) do not exist without
+ * sessions: 405. HTTP-level misuse gets the API's JSON error body; JSON-RPC-level errors are the SDK's.
+ */
+export function createMcpEndpoint(deps: { log: Logger; server: () => Server }): McpEndpoint {
+  const loopback = createLoopbackRegistry(deps.server);
+  return {
+    ...loopback,
+    async handle(req, res) {
+      const method = req.method ?? "GET";
+      if (method === "OPTIONS") {
+        res.writeHead(204, PREFLIGHT);
+        return void res.end();
+      }
+      if (method !== "POST") {
+        return sendError(res, 405, "method_not_allowed", `${method} is not allowed on ${MCP_PATH}: send MCP messages as POST (stateless Streamable HTTP, no server-initiated stream)`, { allow: "POST, OPTIONS" });
+      }
+      const accept = String(req.headers.accept ?? "");
+      // As the transport requires (a browser's or curl's `*/*` is not an MCP client): both types, named.
+      if (!/application\/json/i.test(accept) || !/text\/event-stream/i.test(accept)) {
+        return sendError(res, 406, "not_acceptable", "an MCP client must accept both application/json and text/event-stream (Streamable HTTP, docs/mcp.md)");
+      }
+      if (!/^application\/json\b/i.test(String(req.headers["content-type"] ?? ""))) {
+        return sendError(res, 415, "unsupported_media_type", "send MCP messages as application/json");
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(await readBodyText(req, MAX_BODY));
+      } catch (error) {
+        if (error instanceof BodyError) return sendError(res, error.status, error.code, error.message);
+        return sendError(res, 400, "invalid_body", "the body is not valid JSON");
+      }
+
+      const authorization = req.headers.authorization;
+      const bearer = typeof authorization === "string" && /^Bearer\s+\S+$/i.test(authorization.trim()) ? authorization.trim().split(/\s+/)[1]! : null;
+      const server = createLedgerMcpServer({
+        api: {
+          baseUrl: "http://api.internal", // only the path matters: the loopback fetch always reaches this server
+          fetch: loopback.fetchFor({
+            remoteAddress: req.socket.remoteAddress,
+            forwardedFor: req.headers["x-forwarded-for"],
+            requestId: typeof res.getHeader("x-request-id") === "string" ? (res.getHeader("x-request-id") as string) : undefined,
+          }),
+          bearer,
+          headers: { "user-agent": "agent-ledger-mcp (http)" },
+        },
+        authHint: "send `Authorization: Bearer <access token>` of a session paired with `agent-ledger pair` (docs/mcp.md)",
+      });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on("close", () => {
+        void transport.close();
+        void server.close();
+      });
+      try {
+        await server.connect(transport);
+        // Malformed (non-bearer) Authorization headers reach the tools as no bearer: the wallet tools then answer 401.
+        await transport.handleRequest(req, res, body);
+      } catch (error) {
+        deps.log.error({ err: error }, "mcp request failed");
+        if (!res.headersSent) sendError(res, 500, "internal_error", "internal error");
+      }
+    },
+  };
+}
