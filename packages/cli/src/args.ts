@@ -62,6 +62,14 @@ export const COMMANDS: CommandSpec[] = [
       "Examples:\n  agent-ledger pay --to 0xabc… --amount 1.25 --memo invoice-42\n  agent-ledger pay --to 0xabc… --amount-wei 1250000 --json",
   },
   { name: "status", summary: "show the paired session: caps, spending, expiry" },
+  {
+    name: "mcp",
+    summary: "run the MCP server on stdio for an agent runtime (ledger, wallet and webhook tools)",
+    details:
+      "Speaks the Model Context Protocol on stdin/stdout until stdin closes. The tools use this machine's paired session\n" +
+      "(run `agent-ledger pair` first for pay/wallet/webhooks; the ledger tools work without one). Client configuration: docs/mcp.md.\n" +
+      "Example (Claude Code):  claude mcp add agent-ledger -- npx agent-ledger mcp",
+  },
   { name: "revoke", summary: "revoke the paired session on the server and forget its token" },
   {
     name: "feed",

@@ -48,6 +48,8 @@ export async function run(argv: readonly string[], io: Io, signal: AbortSignal =
         return await feed(ctx);
       case "webhooks":
         return await webhooks(ctx, sub!);
+      case "mcp": // loaded only here: the MCP SDK stays out of every other command's start-up
+        return await (await import("./commands/mcp.ts")).mcp(ctx);
       default:
         throw new CliError(EXIT.USAGE, `unknown command ${parsed.command}`);
     }
