@@ -193,11 +193,14 @@ describe("direct JSON lane", () => {
     expect(unknown.errors[0].message).not.toMatch(/Did you mean/);
     const deep = `{ dashboard { recentEvents { entity { recentEvents { items { entity { recentEvents { items { entity { recentEvents { items { id } } } } } } } } } } } }`;
     const depth = await post(url, { query: deep });
-    expect(depth.status).toBe(200);
-    expect(JSON.parse(depth.text).errors[0].message).toMatch(/depth/i);
+    // armor's limits: 400 query_too_complex, extensions.limit naming the limit (issue 14: they had no code, status 200)
+    expect(depth.status).toBe(400);
+    expect(JSON.parse(depth.text).errors[0]).toMatchObject({ message: expect.stringMatching(/depth/i), extensions: { code: "query_too_complex", limit: "max_depth" } });
     const aliases = `{ ${Array.from({ length: 20 }, (_, i) => `a${i}: services { id }`).join(" ")} }`;
-    expect(JSON.parse((await post(url, { query: aliases })).text).errors[0].message).toMatch(/alias/i);
-    expect(JSON.parse((await post(url, { query: `{ services { ${Array.from({ length: 2500 }, () => "id").join(" ")} } }` })).text).errors[0].message).toMatch(/token/i);
+    expect(JSON.parse((await post(url, { query: aliases })).text).errors[0]).toMatchObject({ message: expect.stringMatching(/alias/i), extensions: { code: "query_too_complex", limit: "max_aliases" } });
+    const tokens = await post(url, { query: `{ services { ${Array.from({ length: 2500 }, () => "id").join(" ")} } }` });
+    expect(tokens.status, tokens.text).toBe(400);
+    expect(JSON.parse(tokens.text).errors[0]).toMatchObject({ message: expect.stringMatching(/token/i), extensions: { code: "query_too_complex", limit: "max_tokens" } });
     const graphqlResponse = await post(url, { query: "{ __typename }" }, { accept: "application/graphql-response+json" });
     expect(graphqlResponse).toMatchObject({ status: 200, type: "application/graphql-response+json; charset=utf-8" });
     expect((await post(url, "x".repeat(100_001))).status).toBe(413);

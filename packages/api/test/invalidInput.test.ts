@@ -293,6 +293,14 @@ const SAMPLES: Record<string, (f: Fixtures) => Sample> = {
   "GET /api/wallet/payments": () => ({ auth: "bearer", query: { limit: "5" } }),
   "POST /api/wallet/session/revoke": () => ({ auth: "throwaway-bearer", body: {} }),
   "POST /api/wallet/relay": () => ({ auth: "bearer", body: { jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] } }),
+  "GET /api/wallet/sessions": () => ({ auth: "cookie" }),
+  "GET /api/wallet/balances": () => ({ auth: "cookie" }),
+  "GET /api/wallet/sessions/:id": (f) => ({ auth: "cookie", params: { id: f.user.walletSessionId } }),
+  "GET /api/wallet/sessions/:id/payments": (f) => ({ auth: "cookie", params: { id: f.user.walletSessionId }, query: { limit: "10" } }),
+  // the throwaway user's own sessions: revoking them must not end the main user's
+  "POST /api/wallet/sessions/:id/revoke": (f) => ({ auth: "throwaway-cookie", params: { id: f.throwaway.walletSessionId }, body: {} }),
+  "POST /api/wallet/sessions/revoke-all": () => ({ auth: "throwaway-cookie", body: {} }),
+  "POST /api/wallet/sessions/revoke-confirm": (f) => ({ auth: "throwaway-cookie", body: { session_ids: [f.throwaway.walletSessionId], tx_hash: `0x${"ab".repeat(32)}`, error: "user rejected" } }),
 
   "POST /api/webhooks": () => ({
     auth: "bearer",
@@ -476,8 +484,10 @@ describe("fuzz: every REST, wallet and webhook route answers hostile input with 
     expect(Object.keys(SAMPLES).filter((k) => !keys.has(k)), "samples of routes that no longer exist").toEqual([]);
   });
 
-  it.each(ALL_ROUTES.filter((r) => SAMPLES[routeKey(r)]).map((r) => [routeKey(r), r] as const))("%s", async (_key, route) => {
-    const requests = fuzzRequests(route, SAMPLES[routeKey(route)]!(fx), fx);
+  // A route without a sample is fuzzed all the same (with the cookie and an empty object body) besides failing above.
+  it.each(ALL_ROUTES.map((r) => [routeKey(r), r] as const))("%s", async (_key, route) => {
+    const sample = SAMPLES[routeKey(route)]?.(fx) ?? { auth: "cookie", body: route.method === "GET" ? undefined : {}, params: {} };
+    const requests = fuzzRequests(route, sample, fx);
     const problems = await runAll(requests, async (build) => {
       const r = await build();
       const problem = restProblem(await send(r));
@@ -614,6 +624,41 @@ async function sendGraphql(root: GraphqlField["root"], bodyText: string, auth: R
     return { status: 0, text: `request failed: ${(error as Error).cause ?? error}`, body: null };
   }
 }
+
+describe("GraphQL refusals are 400s with a code (issue 14: a masked internal_error with 200; armor limits without a code)", () => {
+  const deep = `{ dashboard { recentEvents { entity { recentEvents { items { entity { recentEvents { items { entity { recentEvents { items { id } } } } } } } } } } } }`;
+  it.each([
+    ["GET with variables that are not JSON", "GET", `/graphql?query=${encodeURIComponent("{ services { id } }")}&variables=notjson`, "invalid_request"],
+    ["GET with extensions that are not JSON", "GET", `/graphql?query=${encodeURIComponent("{ services { id } }")}&extensions=%7B`, "invalid_request"],
+    ["too deep", "POST", { query: deep }, "query_too_complex", "max_depth"],
+    ["too deep, over GET", "GET", `/graphql?query=${encodeURIComponent(deep)}`, "query_too_complex", "max_depth"],
+    ["too many aliases", "POST", { query: `{ ${Array.from({ length: 16 }, (_, i) => `a${i}: services { id }`).join(" ")} }` }, "query_too_complex", "max_aliases"],
+    ["too many tokens", "POST", { query: `{ services { ${"id ".repeat(2_500)}} }` }, "query_too_complex", "max_tokens"],
+    ["too many directives", "POST", { query: `{ __typename ${"@include(if: true) ".repeat(25)}}` }, "query_too_complex", "max_directives"],
+    ["variables of the wrong type", "POST", { query: "query($id: ID!) { event(id: $id) { id } }", variables: { id: { a: 1 } } }, "invalid_variables"],
+    ["variables not an object (yoga's own code)", "POST", { query: "{ services { id } }", variables: "x" }, "BAD_REQUEST"],
+    ["a batch (yoga's own code)", "POST", [{ query: "{ services { id } }" }], "BAD_REQUEST"],
+    ["a missing variable", "POST", { query: "query($q: String!) { search(q: $q) { q } }" }, "invalid_variables"],
+  ] as const)("%s", async (_name, method, target, code, limit?: string) => {
+    const res = method === "GET"
+      ? await getJson(t.url, target as string, { headers: { accept: "application/json" } })
+      : await getJson(t.url, "/graphql", { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(target) });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body.errors[0].extensions).toEqual(limit ? { code, limit } : { code });
+  });
+
+  it("a POST of another media type is 415 unsupported_media_type with a JSON body", async () => {
+    const res = await getJson(t.url, "/graphql", { method: "POST", headers: { "content-type": "text/plain" }, body: "{ services { id } }" });
+    expect(res.status).toBe(415);
+    expect(res.body.errors[0].extensions.code).toBe("unsupported_media_type");
+  });
+
+  it("a URL over Node's 16 KiB header limit is 431 with the error body", async () => {
+    const res = await getJson(t.url, `/api/search?q=${"x".repeat(20_000)}`);
+    expect(res.status).toBe(431);
+    expect(res.body).toEqual({ error: { code: "request_header_too_large", message: expect.any(String) } });
+  });
+});
 
 describe("fuzz: every GraphQL field with arguments answers hostile variables with coded errors", () => {
   it("every field with arguments has a fuzz sample, and every sample a field", () => {

@@ -10,10 +10,21 @@ const JSON_TYPE = "application/json; charset=utf-8";
  *   `invalid_request`;
  * - a request no parser takes (a POST that is neither JSON, GraphQL, form nor multipart; yoga answers a bare 415) →
  *   415 `unsupported_media_type` with a JSON body.
+ * - armor's token limit is a parse error, and yoga marks parse errors as GraphQL-over-HTTP "spec" errors, which it
+ *   answers with 200 under `application/json`: a `query_too_complex` error is unmarked again, so every armor limit
+ *   is a 400 whatever the Accept header.
  * Placed after yoga's own parser plugins, so `requestParser` is the one they chose.
  */
 export function useRequestErrors(): Plugin {
   return {
+    onResultProcess({ result }) {
+      for (const r of Array.isArray(result) ? result : [result]) {
+        for (const e of (r as { errors?: readonly GraphQLError[] }).errors ?? []) {
+          const http = e.extensions?.http as { spec?: boolean } | undefined;
+          if (e.extensions?.code === "query_too_complex" && http) http.spec = false;
+        }
+      }
+    },
     onRequestParse({ requestParser, setRequestParser, endResponse, fetchAPI }) {
       if (!requestParser) {
         const body = JSON.stringify({ errors: [{ message: "send the GraphQL request as application/json (POST) or in the query string (GET)", extensions: { code: "unsupported_media_type" } }] });
