@@ -625,6 +625,51 @@ async function sendGraphql(root: GraphqlField["root"], bodyText: string, auth: R
   }
 }
 
+describe("fuzz: the live feed's SSE endpoint (not in a route table) answers hostile parameters with a 4xx and the error body", () => {
+  /** The first answer of /api/feed: a refusal is a JSON body; an accepted request is a stream (closed at once). */
+  async function openFeed(path: string, headers: Record<string, string> = {}): Promise<Answer> {
+    const abort = new AbortController();
+    try {
+      const res = await fetch(t.url + path, { headers: { accept: "text/event-stream", ...headers }, signal: abort.signal });
+      if ((res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+        abort.abort();
+        return { status: res.status, text: "", body: null };
+      }
+      const text = await res.text();
+      let body: unknown = null;
+      try {
+        body = text ? JSON.parse(text) : null;
+      } catch {
+        // not JSON
+      }
+      return { status: res.status, text, body };
+    } catch (error) {
+      return { status: 0, text: `request failed: ${(error as Error).cause ?? error}`, body: null };
+    }
+  }
+
+  it("agent_id, min_amount_wei, last_event_id and Last-Event-ID", async () => {
+    const valid: Record<string, string> = { agent_id: "demo-agent", min_amount_wei: "1", last_event_id: "0" };
+    const cases: [string, string, Record<string, string>][] = [];
+    for (const key of Object.keys(valid)) {
+      for (const [what, value] of BAD_STRINGS) {
+        const q = { ...valid, [key]: urlEncode(value) };
+        cases.push([`${key} = ${what}`, `/api/feed?${Object.entries(q).map(([k, v]) => `${k}=${v}`).join("&")}`, {}]);
+      }
+    }
+    for (const [what, value] of BAD_STRINGS) {
+      // a header cannot carry control characters or lone surrogates: fetch refuses them before sending
+      if (/[\u0000-\u001f\u007f-\uffff]/.test(value)) continue;
+      cases.push([`Last-Event-ID = ${what}`, "/api/feed", { "last-event-id": value }]);
+    }
+    const problems = await runAll(cases, async ([label, path, headers]) => {
+      const problem = restProblem(await openFeed(path, headers));
+      return problem && `${label} → ${problem}`;
+    });
+    expect(problems).toEqual([]);
+  });
+});
+
 describe("GraphQL refusals are 400s with a code (issue 14: a masked internal_error with 200; armor limits without a code)", () => {
   const deep = `{ dashboard { recentEvents { entity { recentEvents { items { entity { recentEvents { items { entity { recentEvents { items { id } } } } } } } } } } } }`;
   it.each([
