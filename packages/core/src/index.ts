@@ -18,7 +18,7 @@ export { CURRENT_METHODOLOGY_VERSION, DEFAULT_METHODOLOGY_VERSION, METHODOLOGY_V
 export type { EventDraft, Label, MatchContext, RawLog, SettlementEventDefinition, TokenInfo, WatchedEntity } from "./matcher/types.ts";
 export { nextChunkSize, type ChunkOutcome, type ChunkPolicy } from "./sync/nextChunkSize.ts";
 export { getBackoffDelay } from "./sync/getBackoffDelay.ts";
-export { computeRollups, type EntityBucketDelta, type EntityTotalDelta, type LedgerBucketDelta, type ProviderBucketDelta, type ProviderTotalDelta, type RollupDeltas, type RollupGrain } from "./rollups/computeRollups.ts";
+export { computeRollups, type EntityBucketDelta, type EntityTotalDelta, type LedgerBucketDelta, type LedgerTokenBucketDelta, type ProviderBucketDelta, type ProviderTotalDelta, type RollupDeltas, type RollupGrain } from "./rollups/computeRollups.ts";
 export {
   ENTITY_ID, REGISTRY_V2, entityKind, parseRegistry, type Registry, type RegistryEntity, type RegistrySettlementEvent, type RegistryToken,
 } from "./registry/parseRegistry.ts";

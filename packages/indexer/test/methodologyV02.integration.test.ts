@@ -86,7 +86,12 @@ async function ledgerTotals(databaseUrl: string) {
     const q = async (table: string) =>
       (await c.query(`SELECT coalesce(sum(payments_count), 0)::text AS n, coalesce(sum(amount_sum_wei), 0)::text AS s FROM ${table}`)).rows[0] as { n: string; s: string };
     const providers = (await c.query("SELECT provider_key, pattern, payments_count::int, amount_sum_wei::text FROM provider_activity_total ORDER BY 1")).rows;
-    return { hourly: await q("ledger_activity_hourly"), daily: await q("ledger_activity_daily"), providers };
+    const byToken = async (table: string) =>
+      (await c.query(`SELECT token_address, sum(payments_count)::text AS n, sum(amount_sum_wei)::text AS s FROM ${table} GROUP BY 1 ORDER BY 1`)).rows;
+    return {
+      hourly: await q("ledger_activity_hourly"), daily: await q("ledger_activity_daily"), providers,
+      byTokenHourly: await byToken("ledger_token_activity_hourly"), byTokenDaily: await byToken("ledger_token_activity_daily"),
+    };
   } finally {
     await c.end();
   }
@@ -166,6 +171,7 @@ describe("methodology v0.2 on a devnet", () => {
     }
     let count = 0n;
     let sum = 0n;
+    const perToken = new Map<string, { n: bigint; s: bigint }>();
     for (const l of parsed) {
       if (l.eventName !== "Transfer" || !allow.has(lower(l.address))) continue;
       const { from, to, amount } = l.args as { from: Address; to: Address; amount: bigint };
@@ -176,10 +182,15 @@ describe("methodology v0.2 on a devnet", () => {
       if (legs.has(`${l.transactionHash}:${f}:${t}:${amount}`)) continue;
       count++;
       sum += amount;
+      const tk = perToken.get(lower(l.address)) ?? { n: 0n, s: 0n };
+      perToken.set(lower(l.address), { n: tk.n + 1n, s: tk.s + amount });
     }
     const totals = await ledgerTotals(db.url);
     expect(totals.hourly).toEqual({ n: count.toString(), s: sum.toString() });
     expect(totals.daily).toEqual({ n: count.toString(), s: sum.toString() });
+    const expectedByToken = [...perToken].map(([token, t]) => ({ token_address: token, n: t.n.toString(), s: t.s.toString() })).sort((a, b) => (a.token_address < b.token_address ? -1 : 1));
+    expect(totals.byTokenHourly).toEqual(expectedByToken);
+    expect(totals.byTokenDaily).toEqual(expectedByToken);
     expect(count).toBe(5n); // shop, gateway, untrusted-settlement and escrow-call payments, inactive entity
     // one provider, known by address and by fingerprint: counted once, with what reached it
     expect(totals.providers).toEqual([{ provider_key: PROVIDER, pattern: "address", payments_count: 1, amount_sum_wei: "950000" }]);

@@ -54,6 +54,14 @@ const schemas = {
   EventDetail: obj({ ...eventRowProperties, log_index: int, related_events: { type: "array", items: ref("EventRow") } }),
   EventPage: obj({ items: { type: "array", items: ref("EventRow") }, nextCursor: { type: ["string", "null"] } }),
   TopEntity: obj({ id: str, label: str, category: str, txCount: int, amountSumWei: uint256 }),
+  TokenAmount: obj({
+    tokenAddress: str,
+    symbol: { type: ["string", "null"], description: "From the registry's token allowlist; null when it does not list the token." },
+    decimals: { type: ["integer", "null"] },
+    currency: { type: ["string", "null"] },
+    txCount: int,
+    amountSumWei: uint256,
+  }),
   TopProvider: obj(providerProperties),
   Provider: obj({ ...providerProperties, firstSeenAt: dateTime, lastSeenAt: dateTime }),
   Dashboard: obj({
@@ -61,6 +69,7 @@ const schemas = {
     txCount: int,
     agentsActive: int,
     amountSumWei: uint256,
+    byToken: { type: "array", items: ref("TokenAmount"), description: "txCount / amountSumWei per token, largest amount first (they add up to txCount / amountSumWei)." },
     providersDetected: int,
     topServices: { type: "array", maxItems: 5, items: ref("TopEntity") },
     topAgents: { type: "array", maxItems: 5, items: ref("TopEntity") },

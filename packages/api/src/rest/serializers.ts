@@ -74,6 +74,7 @@ export function dashboardJson(d: Dashboard) {
     txCount: d.txCount,
     agentsActive: d.agentsActive,
     amountSumWei: d.amountSumWei.toString(),
+    byToken: d.byToken.map((t) => ({ ...t, amountSumWei: t.amountSumWei.toString() })),
     providersDetected: d.providersDetected,
     topServices: d.topServices.map(topEntityJson),
     topAgents: d.topAgents.map(topEntityJson),

@@ -1,6 +1,6 @@
 import { getDashboard as computeDashboard } from "../services/getDashboard.ts";
 import { parseWindow } from "../services/resolveWindow.ts";
-import type { Dashboard, TopEntity } from "../services/types.ts";
+import type { Dashboard, TokenAmount, TopEntity } from "../services/types.ts";
 import { builder } from "./builder.ts";
 import { EntityRef } from "./Entity.ts";
 import { EventRef } from "./Event.ts";
@@ -19,6 +19,18 @@ const TopEntityRef = builder.objectRef<TopEntity>("TopEntity").implement({
   }),
 });
 
+const TokenAmountRef = builder.objectRef<TokenAmount>("TokenAmount").implement({
+  description: "Payments and volume of one token in the window (amounts are that token's raw units).",
+  fields: (t) => ({
+    tokenAddress: t.exposeString("tokenAddress"),
+    symbol: t.exposeString("symbol", { nullable: true, description: "From the registry's token allowlist; null when it does not list the token." }),
+    decimals: t.exposeInt("decimals", { nullable: true }),
+    currency: t.exposeString("currency", { nullable: true }),
+    txCount: t.exposeInt("txCount"),
+    amountSumWei: t.expose("amountSumWei", { type: "Uint256" }),
+  }),
+});
+
 export const DashboardRef = builder.objectRef<Dashboard>("Dashboard").implement({
   description: "Aggregates of one window, from the rollup tables.",
   fields: (t) => ({
@@ -27,6 +39,7 @@ export const DashboardRef = builder.objectRef<Dashboard>("Dashboard").implement(
     txCount: t.exposeInt("txCount", { description: "Payments (a payment between two watched entities counts once; fees excluded)." }),
     agentsActive: t.exposeInt("agentsActive", { description: "Distinct agents (not -mpp) with any activity in the window." }),
     amountSumWei: t.expose("amountSumWei", { type: "Uint256" }),
+    byToken: t.expose("byToken", { type: [TokenAmountRef], description: "txCount / amountSumWei per token, largest amount first (they add up to txCount / amountSumWei)." }),
     providersDetected: t.exposeInt("providersDetected"),
     topServices: t.expose("topServices", { type: [TopEntityRef] }),
     topAgents: t.expose("topAgents", { type: [TopEntityRef] }),

@@ -1,7 +1,7 @@
 import { describeProviders } from "./describeProviders.ts";
 import { listRecentEvents } from "./listRecentEvents.ts";
 import { HOUR_MS, resolveWindow, type WindowBounds } from "./resolveWindow.ts";
-import type { Dashboard, ProviderPattern, ServiceContext, TopEntity } from "./types.ts";
+import type { Dashboard, ProviderPattern, ServiceContext, TokenAmount, TopEntity } from "./types.ts";
 
 export const DASHBOARD_TOP_N = 5;
 export const DASHBOARD_RECENT_EVENTS = 20;
@@ -21,7 +21,7 @@ export async function getDashboard(ctx: ServiceContext, windowName: string): Pro
   // `all` reads the all-time totals (one row per entity / provider) instead of aggregating every daily bucket, when
   // they equal the window: no bucket at or after its end (only an injected `now` before the newest data has one).
   const totals = w.from === null && (await noBucketFrom(ctx, w.to));
-  const [ledger, agents, providers, topServices, topAgents, topProviders, recentEvents, windowHours] = await Promise.all([
+  const [ledger, agents, providers, topServices, topAgents, topProviders, recentEvents, windowHours, byToken] = await Promise.all([
     ctx.db.query<{ n: string; s: string }>(
       `SELECT coalesce(sum(payments_count), 0)::text AS n, coalesce(sum(amount_sum_wei), 0)::text AS s FROM ledger_activity_${g} WHERE ${IN_WINDOW}`,
       range,
@@ -40,12 +40,14 @@ export async function getDashboard(ctx: ServiceContext, windowName: string): Pro
     topProvidersOf(ctx, w, totals),
     listRecentEvents(ctx, DASHBOARD_RECENT_EVENTS),
     w.windowHours ?? hoursSinceFirstBucket(ctx, w, now),
+    tokenAmounts(ctx, w),
   ]);
   return {
     window: w.name,
     windowHours,
     txCount: Number(ledger.rows[0]!.n),
     amountSumWei: BigInt(ledger.rows[0]!.s),
+    byToken,
     agentsActive: Number(agents.rows[0]!.n),
     providersDetected: Number(providers.rows[0]!.n),
     topServices,
@@ -53,6 +55,17 @@ export async function getDashboard(ctx: ServiceContext, windowName: string): Pro
     topProviders,
     recentEvents,
   };
+}
+
+/** The window's payments per token (ledger_token_activity_*), with the allowlist's description; largest amount first. */
+async function tokenAmounts(ctx: ServiceContext, w: WindowBounds): Promise<TokenAmount[]> {
+  const { rows } = await ctx.db.query<{ token_address: string; symbol: string | null; decimals: number | null; currency: string | null; n: string; s: string }>(
+    `SELECT l.token_address, t.symbol, t.decimals, t.currency, sum(l.payments_count)::text AS n, sum(l.amount_sum_wei)::text AS s
+     FROM ledger_token_activity_${w.grain} l LEFT JOIN tokens t ON t.address = l.token_address
+     WHERE ${IN_WINDOW} GROUP BY 1, 2, 3, 4 ORDER BY sum(l.amount_sum_wei) DESC, l.token_address`,
+    [w.from, w.to],
+  );
+  return rows.map((r) => ({ tokenAddress: r.token_address, symbol: r.symbol, decimals: r.decimals, currency: r.currency, txCount: Number(r.n), amountSumWei: BigInt(r.s) }));
 }
 
 /** True when no entity or provider rollup bucket starts at or after `to` (index probes of the newest daily bucket). */

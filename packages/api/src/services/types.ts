@@ -97,12 +97,25 @@ export interface TopEntity {
   amountSumWei: bigint;
 }
 
+/** txCount / amountSumWei of one token (docs/methodology.md: amounts of different tokens are raw units of each). */
+export interface TokenAmount {
+  tokenAddress: string;
+  /** From the registry's token allowlist; null for a token it does not list (v0.1 rows of any contract). */
+  symbol: string | null;
+  decimals: number | null;
+  currency: string | null;
+  txCount: number;
+  amountSumWei: bigint;
+}
+
 export interface Dashboard {
   window: string;
   windowHours: number;
   txCount: number;
   agentsActive: number;
   amountSumWei: bigint;
+  /** txCount and amountSumWei split by token, largest amount first (their sums are txCount and amountSumWei). */
+  byToken: TokenAmount[];
   providersDetected: number;
   topServices: TopEntity[];
   topAgents: TopEntity[];

@@ -20,7 +20,7 @@ function inWindow(w: string, column = "ts"): string {
   return `${bucket} < ${head} + interval '1 ${unit}'${lo ? ` AND ${bucket} >= ${head} - interval '${lo}'` : ""}`;
 }
 
-const PAYMENTS = `(SELECT DISTINCT tx_hash, log_index, ts, amount_wei, routed_to_address, routed_fingerprint
+const PAYMENTS = `(SELECT DISTINCT tx_hash, log_index, ts, amount_wei, token_address, routed_to_address, routed_fingerprint
                    FROM agent_events WHERE methodology_version = $2 AND kind <> 'fee_paid')`;
 
 /** Wraps a provider query (columns key, pattern, …) with the provider's address, fingerprint and label. */
@@ -59,6 +59,11 @@ export async function bruteDashboard(db: Q, now: Date, w: string, version = "v0.
      FROM ${PAYMENTS} p WHERE (routed_to_address <> '' OR routed_fingerprint IS NOT NULL) AND ${inWindow(w)}
      GROUP BY 1, 2 ORDER BY sum(amount_wei) DESC, count(*) DESC, 1 LIMIT 5`), p,
   )).rows.map(({ ord: _ord, ...r }) => r);
+  const byToken = (await db.query(
+    `SELECT p.token_address AS "tokenAddress", t.symbol, t.decimals, t.currency, count(*)::int AS "txCount", sum(p.amount_wei)::text AS "amountSumWei"
+     FROM ${PAYMENTS} p LEFT JOIN tokens t ON t.address = p.token_address WHERE ${inWindow(w, "p.ts")}
+     GROUP BY 1, 2, 3, 4 ORDER BY sum(p.amount_wei) DESC, 1`, p,
+  )).rows;
   const recent = (await db.query(`SELECT id::int FROM agent_events WHERE methodology_version = $1 ORDER BY id DESC LIMIT 20`, [version])).rows.map((r) => r.id);
   let windowHours = WINDOWS[w]!.hours;
   if (windowHours === null) {
@@ -70,6 +75,7 @@ export async function bruteDashboard(db: Q, now: Date, w: string, version = "v0.
     txCount: ledger.n,
     agentsActive: agents.n,
     amountSumWei: ledger.s,
+    byToken,
     providersDetected: providers.n,
     topServices: await top(true),
     topAgents: await top(false),

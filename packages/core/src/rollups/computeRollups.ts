@@ -18,6 +18,14 @@ export interface LedgerBucketDelta {
   amountSumWei: bigint;
 }
 
+/** The ledger bucket split by token (the per-token breakdown of txCount / amountSumWei). */
+export interface LedgerTokenBucketDelta {
+  bucket: Date;
+  tokenAddress: string;
+  paymentsCount: number;
+  amountSumWei: bigint;
+}
+
 export interface ProviderBucketDelta {
   providerKey: string;
   bucket: Date;
@@ -39,6 +47,8 @@ export interface ProviderTotalDelta {
 export interface RollupGrain {
   entities: EntityBucketDelta[];
   ledger: LedgerBucketDelta[];
+  /** The ledger buckets per token (same payments). */
+  ledgerTokens: LedgerTokenBucketDelta[];
   providers: ProviderBucketDelta[];
 }
 
@@ -95,8 +105,8 @@ const DAY_MS = 86_400_000;
  */
 export function computeRollups(rows: readonly EventDraft[]): RollupDeltas {
   const grains = [
-    { size: HOUR_MS, entities: new Map<string, EntityBucketDelta>(), ledger: new Map<number, LedgerBucketDelta>(), providers: new Map<string, ProviderBucketDelta>() },
-    { size: DAY_MS, entities: new Map<string, EntityBucketDelta>(), ledger: new Map<number, LedgerBucketDelta>(), providers: new Map<string, ProviderBucketDelta>() },
+    { size: HOUR_MS, entities: new Map<string, EntityBucketDelta>(), ledger: new Map<number, LedgerBucketDelta>(), ledgerTokens: new Map<string, LedgerTokenBucketDelta>(), providers: new Map<string, ProviderBucketDelta>() },
+    { size: DAY_MS, entities: new Map<string, EntityBucketDelta>(), ledger: new Map<number, LedgerBucketDelta>(), ledgerTokens: new Map<string, LedgerTokenBucketDelta>(), providers: new Map<string, ProviderBucketDelta>() },
   ];
   const totals = new Map<string, ProviderTotalDelta>();
   const entityTotals = new Map<string, EntityTotalDelta>();
@@ -143,6 +153,14 @@ export function computeRollups(rows: readonly EventDraft[]): RollupDeltas {
         }
         l.paymentsCount++;
         l.amountSumWei += r.amountWei;
+        const tk = `${r.tokenAddress}\u0000${start}`;
+        let lt = g.ledgerTokens.get(tk);
+        if (!lt) {
+          lt = { bucket: new Date(start), tokenAddress: r.tokenAddress, paymentsCount: 0, amountSumWei: 0n };
+          g.ledgerTokens.set(tk, lt);
+        }
+        lt.paymentsCount++;
+        lt.amountSumWei += r.amountWei;
       }
       if (!routed) continue;
       const pk = `${providerKey}\u0000${start}`;
@@ -168,6 +186,11 @@ export function computeRollups(rows: readonly EventDraft[]): RollupDeltas {
       }
     }
   }
-  const grain = (g: (typeof grains)[number]): RollupGrain => ({ entities: [...g.entities.values()], ledger: [...g.ledger.values()], providers: [...g.providers.values()] });
+  const grain = (g: (typeof grains)[number]): RollupGrain => ({
+    entities: [...g.entities.values()],
+    ledger: [...g.ledger.values()],
+    ledgerTokens: [...g.ledgerTokens.values()],
+    providers: [...g.providers.values()],
+  });
   return { hourly: grain(grains[0]!), daily: grain(grains[1]!), entityTotals: [...entityTotals.values()], providerTotals: [...totals.values()] };
 }

@@ -12,7 +12,7 @@ export function rollupCtes(src: string): string {
   const parts: string[] = [
     // One row per payment (a payment between two watched entities appears twice in src); all rows of one
     // (tx_hash, log_index) have the same kind family, so any of them stands for it.
-    `pay AS (SELECT DISTINCT ON (tx_hash, log_index) ts, amount_wei, routed_to_address, routed_fingerprint, kind, methodology_version
+    `pay AS (SELECT DISTINCT ON (tx_hash, log_index) ts, amount_wei, token_address, routed_to_address, routed_fingerprint, kind, methodology_version
              FROM ${src} WHERE kind <> 'fee_paid' ORDER BY tx_hash, log_index)`,
     // Activity (docs/methodology.md): payments only — v0.2's settlement legs and funding moves are not volume.
     `act AS (SELECT * FROM pay WHERE kind IN ('payment_sent', 'payment_received'))`,
@@ -40,6 +40,11 @@ export function rollupCtes(src: string): string {
       INSERT INTO ledger_activity_${suffix} AS t (bucket, payments_count, amount_sum_wei)
       SELECT date_trunc('${unit}', ts, 'UTC'), count(*), sum(amount_wei) FROM act GROUP BY 1
       ON CONFLICT (bucket) DO UPDATE SET payments_count = t.payments_count + EXCLUDED.payments_count, amount_sum_wei = t.amount_sum_wei + EXCLUDED.amount_sum_wei
+      RETURNING 1)`);
+    parts.push(`ledt_${suffix} AS (
+      INSERT INTO ledger_token_activity_${suffix} AS t (bucket, token_address, payments_count, amount_sum_wei)
+      SELECT date_trunc('${unit}', ts, 'UTC'), token_address, count(*), sum(amount_wei) FROM act GROUP BY 1, 2
+      ON CONFLICT (bucket, token_address) DO UPDATE SET payments_count = t.payments_count + EXCLUDED.payments_count, amount_sum_wei = t.amount_sum_wei + EXCLUDED.amount_sum_wei
       RETURNING 1)`);
     parts.push(`prov_${suffix} AS (
       INSERT INTO provider_activity_${suffix} AS t (provider_key, bucket, pattern, payments_count, amount_sum_wei)
@@ -115,5 +120,6 @@ export const ENTITY_TOTALS_REBUILD = [
 
 export const ROLLUP_TABLES = [
   "entity_activity_hourly", "entity_activity_daily", "ledger_activity_hourly", "ledger_activity_daily",
+  "ledger_token_activity_hourly", "ledger_token_activity_daily",
   "provider_activity_hourly", "provider_activity_daily", "provider_activity_total", "entity_activity_total",
 ] as const;

@@ -42,7 +42,12 @@ ent_total AS (
     sent_count = t.sent_count + EXCLUDED.sent_count, sent_sum_wei = t.sent_sum_wei + EXCLUDED.sent_sum_wei,
     received_count = t.received_count + EXCLUDED.received_count, received_sum_wei = t.received_sum_wei + EXCLUDED.received_sum_wei,
     fee_count = t.fee_count + EXCLUDED.fee_count, fee_sum_wei = t.fee_sum_wei + EXCLUDED.fee_sum_wei
-  RETURNING 1)
+  RETURNING 1),
+${["hourly", "daily"].map((g, i) => `ledt_${g} AS (
+  INSERT INTO ledger_token_activity_${g} AS t (bucket, token_address, payments_count, amount_sum_wei)
+  SELECT * FROM unnest($${46 + 4 * i}::timestamptz[], $${47 + 4 * i}::text[], $${48 + 4 * i}::int[], $${49 + 4 * i}::numeric[])
+  ON CONFLICT (bucket, token_address) DO UPDATE SET payments_count = t.payments_count + EXCLUDED.payments_count, amount_sum_wei = t.amount_sum_wei + EXCLUDED.amount_sum_wei
+  RETURNING 1)`).join(",\n")}
 SELECT 1`;
 
 const iso = (d: Date) => d.toISOString();
@@ -69,5 +74,8 @@ export function rollupParams(deltas: RollupDeltas): string[] {
     col(t, (x) => iso(x.firstSeen)), col(t, (x) => iso(x.lastSeen)),
     col(e, (x) => x.entityId), col(e, (x) => x.sentCount), col(e, (x) => x.sentSumWei.toString()), col(e, (x) => x.receivedCount),
     col(e, (x) => x.receivedSumWei.toString()), col(e, (x) => x.feeCount), col(e, (x) => x.feeSumWei.toString()),
+    ...[deltas.hourly.ledgerTokens, deltas.daily.ledgerTokens].flatMap((l) => [
+      col(l, (x) => iso(x.bucket)), col(l, (x) => x.tokenAddress), col(l, (x) => x.paymentsCount), col(l, (x) => x.amountSumWei.toString()),
+    ]),
   ];
 }
