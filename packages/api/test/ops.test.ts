@@ -382,6 +382,8 @@ describe("units", () => {
     expect(routeLabel("/graphql")).toBe("/graphql");
     expect(routeLabel("/api/feed")).toBe("/api/feed");
     expect(routeLabel("/graphql/stream")).toBe("/graphql/stream");
+    expect(routeLabel("/mcp")).toBe("/mcp");
+    expect(routeLabel("/api/wallet/payments")).toBe("/api/wallet/payments");
     expect(routeLabel("/metrics/")).toBe("/metrics");
     expect(routeLabel("/api/services/a/b/c")).toBe("unmatched");
     expect(routeLabel("/api/webhooks/whs_abc123/deliveries/0b5f0c2e-8a4e-4c1e-9f8e-2f0d3b9c1a7e/redeliver")).toBe("/api/webhooks/:id/deliveries/:deliveryId/redeliver");

@@ -3,11 +3,11 @@ import { ROUTES, type Route } from "../rest/routes.ts";
 
 /** Non-REST paths served by the app, labelled as themselves. */
 export const FIXED_ROUTES: readonly string[] = [
-  "/graphql", "/graphql/stream", "/healthz", "/readyz", "/metrics", "/api/feed", "/approve", "/approve/app.js",
+  "/graphql", "/graphql/stream", "/healthz", "/readyz", "/metrics", "/api/feed", "/approve", "/approve/app.js", "/mcp",
   "/api/webhooks",
   ...["webauthn/register/options", "webauthn/register/verify", "webauthn/auth/options", "webauthn/auth/verify", "me", "logout",
     "device/start", "device/poll", "device/lookup", "device/approve-init", "device/approve-finalize", "pay", "session",
-    "session/revoke", "relay"].map((p) => `/api/wallet/${p}`),
+    "session/revoke", "relay", "payments"].map((p) => `/api/wallet/${p}`),
 ];
 
 /** Webhook paths with ids, as templates (their own router lives in webhooks/). */
