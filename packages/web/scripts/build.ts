@@ -39,6 +39,8 @@ async function bundle(entry: string, name: string, outDir: string): Promise<{ js
     logLevel: "silent",
     jsx: "automatic",
     jsxImportSource: "preact",
+    // workspace packages export their TypeScript sources under the "source" condition
+    conditions: ["source"],
     define: { "process.env.NODE_ENV": '"production"' },
     loader: { ".svg": "dataurl" },
   });

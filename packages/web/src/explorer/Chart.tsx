@@ -56,7 +56,7 @@ export function Chart({ points, metric, bucket, label }: ChartProps) {
           { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } },
           { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, size: 56, values: (_u, v) => v.map((x) => (x >= 1e6 ? `${x / 1e6}M` : x >= 1e3 ? `${x / 1e3}k` : String(x))) },
         ],
-        series: [{}, { stroke: accent, fill: `${accent}55`, width: 1, paths: bars, points: { show: false } }],
+        series: [{}, { stroke: accent, fill: accent, width: 0, paths: bars, points: { show: false } }], // no outline: empty buckets draw nothing
         hooks: { setCursor: [(u) => setHover(u.cursor.idx ?? null)] },
       },
       [xs, ys],

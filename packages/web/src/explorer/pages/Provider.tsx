@@ -53,8 +53,8 @@ export function ProviderPage({ providerKey }: { providerKey: string }) {
       <section class="figures" aria-label="Totals">
         <div class="figure"><div class="figure-label">Payments routed, all time</div><div class="figure-value" data-figure="provider-payments">{count(p.txCount)}</div></div>
         <div class="figure"><div class="figure-label">Volume routed, all time</div><div class="figure-value" data-figure="provider-volume">{amount(p.amountSumWei)}</div></div>
-        <div class="figure"><div class="figure-label">First payment</div><div class="figure-value small-value"><Time iso={p.firstSeenAt} /></div></div>
-        <div class="figure"><div class="figure-label">Latest payment</div><div class="figure-value small-value"><Time iso={p.lastSeenAt} /></div></div>
+        <div class="figure"><div class="figure-label">First payment (hour, UTC bucket)</div><div class="figure-value small-value"><Time iso={p.firstSeenAt} /></div></div>
+        <div class="figure"><div class="figure-label">Latest payment (hour, UTC bucket)</div><div class="figure-value small-value"><Time iso={p.lastSeenAt} /></div></div>
       </section>
       <div class="charts">
         <section class="card"><Chart points={series} metric="volume" bucket="day" label="Volume routed per day, last 30 days" /></section>
