@@ -12,6 +12,7 @@ export const WALLET_ERROR_STATUS = {
   invalid_device_id: 400,
   invalid_label: 400,
   invalid_idempotency_key: 400,
+  invalid_cursor: 400,
   invalid_limit: 400,
   challenge_not_found: 400,
   unsupported_algorithm: 400,

@@ -14,6 +14,7 @@ import { createRateLimits, type LimitName } from "./rateLimiter.ts";
 import { createRelayHandler } from "./relay.ts";
 import { getSession, revokeSession } from "./session.ts";
 import { listPayments } from "./listPayments.ts";
+import { confirmOwnerRevoke, getOwnerSession, listOwnerSessionPayments, listOwnerSessions, ownerBalances, revokeAllOwnerSessions, revokeOwnerSession } from "./owner.ts";
 import { authOptions, authVerify, logout, me, registerOptions, registerVerify } from "./webauthn.ts";
 import { WalletError } from "./WalletError.ts";
 
@@ -87,6 +88,25 @@ export function createWalletHandler(deps: WalletDeps) {
     "/api/wallet/session": { GET: (c, r) => getSession(c, r) },
     "/api/wallet/payments": { GET: (c, r, u) => listPayments(c, r, u) },
     "/api/wallet/session/revoke": { POST: (c, r) => revokeSession(c, r) },
+    // the owner's console (cookie; owner.ts)
+    "/api/wallet/sessions": { GET: (c, r) => listOwnerSessions(c, r) },
+    "/api/wallet/sessions/revoke-all": { POST: (c, r) => revokeAllOwnerSessions(c, r) },
+    "/api/wallet/sessions/revoke-confirm": { POST: (c, r) => confirmOwnerRevoke(c, r) },
+    "/api/wallet/balances": { GET: (c, r) => ownerBalances(c, r) },
+  };
+  /** /api/wallet/sessions/:id and its sub-resources (owner.ts). */
+  const sessionRoute = (path: string): Partial<Record<"GET" | "POST", Handler>> | undefined => {
+    const m = /^\/api\/wallet\/sessions\/([^/]+)(\/payments|\/revoke)?$/.exec(path);
+    if (!m || m[1] === "revoke-all" || m[1] === "revoke-confirm") return undefined;
+    let id = m[1]!;
+    try {
+      id = decodeURIComponent(id);
+    } catch {
+      // not an id: 404 below
+    }
+    if (m[2] === "/payments") return { GET: (c, r, u) => listOwnerSessionPayments(c, r, id, u) };
+    if (m[2] === "/revoke") return { POST: (c, r) => revokeOwnerSession(c, r, id) };
+    return { GET: (c, r) => getOwnerSession(c, r, id) };
   };
 
   // Settles reservations that an interrupted payment left behind (sweepReservations), every sweepIntervalMs.
@@ -104,6 +124,10 @@ export function createWalletHandler(deps: WalletDeps) {
     routes: [
       ...Object.entries(routes).flatMap(([path, methods]) => Object.keys(methods).map((method) => ({ method: method as "GET" | "POST", path }))),
       { method: "POST" as const, path: "/api/wallet/relay" },
+      // sessionRoute's paths (keep in step with it)
+      { method: "GET" as const, path: "/api/wallet/sessions/:id" },
+      { method: "GET" as const, path: "/api/wallet/sessions/:id/payments" },
+      { method: "POST" as const, path: "/api/wallet/sessions/:id/revoke" },
     ],
     /** Starts the reservation sweeper (only with a chain and a non-zero interval). */
     startSweeper(): void {
@@ -134,7 +158,7 @@ export function createWalletHandler(deps: WalletDeps) {
         await limitAddress(req, path);
         return await relay(req, res);
       }
-      const route = routes[path];
+      const route = routes[path] ?? sessionRoute(path);
       if (!route) throw new WalletError("not_found", `no route for ${method} ${url.pathname}`);
       const handler = route[method as "GET" | "POST"] ?? (method === "HEAD" ? route.GET : undefined);
       if (!handler) throw new WalletError("method_not_allowed", `${method} is not allowed on ${path}`, { allow: Object.keys(route).join(", ") });

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { checkSponsorship, type SponsorCandidate } from "@agent-ledger/core";
+import { checkRevokeSponsorship, checkSponsorship, type SponsorCandidate } from "@agent-ledger/core";
 import type { WalletContext } from "./context.ts";
 import { readBodyText } from "../http/readBody.ts";
 
@@ -11,7 +11,9 @@ export const MAX_SPONSORED_GAS = 3_000_000n;
 /**
  * The sponsorship policy: the sender must be a registered managed address with a session that is approve-init'ed
  * but not yet authorized (pairing pending and unexpired, session not revoked), and the transaction must be exactly
- * the authorization of that session's agent key (core checkSponsorship).
+ * the authorization of that session's agent key (core checkSponsorship); or the transaction must be exactly
+ * revokeKey calls for agent keys of the sender's sessions that its owner revoked in our database and whose on-chain
+ * revoke is pending or failed (core checkRevokeSponsorship; docs/wallet.md § Owner console).
  */
 export function createSponsorValidator(ctx: WalletContext) {
   return async (tx: SponsorCandidate & { from?: string }): Promise<boolean> => {
@@ -19,6 +21,17 @@ export function createSponsorValidator(ctx: WalletContext) {
       if (!tx.from) return false;
       const chainId = await ctx.chain.chainId();
       const now = ctx.now();
+      const revocable = await ctx.db.query<{ agent_key_address: string }>(
+        `SELECT s.agent_key_address FROM wallet_users u JOIN wallet_sessions s ON s.user_id = u.id
+          WHERE u.managed_address = $1 AND s.revoked_at IS NOT NULL AND s.on_chain_authorized_at IS NOT NULL
+            AND s.chain_revoke_status IN ('pending', 'failed')`,
+        [tx.from.toLowerCase()],
+      );
+      const revokeReason = checkRevokeSponsorship(tx, { revocableKeys: revocable.rows.map((r) => r.agent_key_address), chainId, maxGas: MAX_SPONSORED_GAS });
+      if (revokeReason === null) {
+        ctx.log.info({ sender: tx.from.toLowerCase() }, "wallet relay: sponsoring the owner's key revocation");
+        return true;
+      }
       const { rows } = await ctx.db.query<{ agent_key_address: string; token_address: string; spend_cap_wei: string; expires_at: Date; session_id: string }>(
         `SELECT s.id AS session_id, s.agent_key_address, s.token_address, s.spend_cap_wei::text AS spend_cap_wei, s.expires_at
            FROM wallet_users u
@@ -44,7 +57,7 @@ export function createSponsorValidator(ctx: WalletContext) {
         }
         reasons.push(reason);
       }
-      ctx.log.warn({ sender: tx.from.toLowerCase(), reasons: rows.length ? reasons : ["no pending approval for this sender"] }, "wallet relay: sponsorship refused");
+      ctx.log.warn({ sender: tx.from.toLowerCase(), reasons: [...(rows.length ? reasons : ["no pending approval for this sender"]), `revoke: ${revokeReason}`] }, "wallet relay: sponsorship refused");
       return false;
     } catch (error) {
       ctx.log.error({ err: error }, "wallet relay: validation failed");

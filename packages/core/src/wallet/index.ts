@@ -16,5 +16,6 @@ export { decidePoll, type PollDecision } from "./decidePoll.ts";
 export { passkeyAddress } from "./passkeyAddress.ts";
 export { verifyAuthorizationReceipt, type AuthorizationCheck, type AuthorizationRefusal, type ReceiptLike } from "./verifyAuthorizationReceipt.ts";
 export { checkSponsorship, type SponsorCandidate, type SponsorExpectation } from "./checkSponsorship.ts";
+export { checkRevokeSponsorship, type RevokeExpectation } from "./checkRevokeSponsorship.ts";
 export { classifySendError, REFUSAL_CODES, type SendErrorClass } from "./classifySendError.ts";
 export { parseIdempotencyKey, IDEMPOTENCY_KEY_MAX_LENGTH } from "./parseIdempotencyKey.ts";
