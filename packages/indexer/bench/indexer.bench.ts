@@ -13,7 +13,7 @@ import os from "node:os";
 import { PerformanceObserver } from "node:perf_hooks";
 import { createPgPool, createPrisma, loadMatchContext, loadRegistryIntoDb, resetDatabase } from "@agent-ledger/db";
 import { parseRegistry } from "@agent-ledger/core";
-import { DEV_PRIVATE_KEYS, createDevnetClient, sendBulkTransfers, startAnvil } from "@agent-ledger/devnet";
+import { DEV_PRIVATE_KEYS, TOKENS, createDevnetClient, sendBulkTransfers, startAnvil } from "@agent-ledger/devnet";
 import { pino } from "pino";
 import { privateKeyToAccount } from "viem/accounts";
 import { createRpcClient } from "../src/rpc/createRpcClient.ts";
@@ -32,6 +32,10 @@ const fetchAheadFor = (pass: number): number | undefined => {
 };
 // How many of the ten paying accounts the registry watches: 10 (the default, the worst case) stores every log; with
 // fewer, most fetched logs are filtered out before the write, as on a public chain where few wallets are watched.
+// BENCH_METHODOLOGY: the methodology version the indexer matches with (default v0.1); "v0.1,v0.2" alternates between
+// passes, so both versions are measured on the same chain under the same conditions (docs/methodology.md: ≤ 5 % apart).
+const VERSIONS = (process.env.BENCH_METHODOLOGY ?? "v0.1").split(",").filter(Boolean);
+const versionFor = (pass: number) => VERSIONS[pass % VERSIONS.length]!;
 const WATCHED = Number(process.env.BENCH_WATCHED ?? 10);
 if (!Number.isInteger(WATCHED) || WATCHED < 1 || WATCHED > 10) throw new Error("BENCH_WATCHED must be an integer from 1 to 10");
 
@@ -98,12 +102,14 @@ try {
   const prisma = createPrisma(BENCH_DB);
   const mb = (n: number) => `${(n / 2 ** 20).toFixed(0)} MiB`;
   const fullRates: number[] = [];
+  const fullRatesByVersion = new Map<string, number[]>();
   let peakRss = process.memoryUsage().rss;
   for (let pass = 0; pass < PASSES; pass++) {
     await rawPass();
     await resetDatabase(BENCH_DB);
     await loadRegistryIntoDb(prisma, parseRegistry({
-      registry_version: 1, network: "devnet",
+      registry_version: 2, network: "devnet",
+      tokens: Object.entries(TOKENS).map(([symbol, address]) => ({ address, symbol, decimals: 6, currency: "USD" })),
       entities: accounts.slice(0, WATCHED).map((a, i) => ({ id: `bench-${i}${i % 2 ? "-mpp" : ""}`, label: `Bench ${i}`, category: "bench", wallets: [a] })),
     }), "bench");
     const pool = createPgPool(BENCH_DB, { max: 1 });
@@ -120,7 +126,7 @@ try {
         rpc, client, loadContext: () => loadMatchContext(prisma, "https://explore.tempo.xyz"), log: pino({ level: "warn" }),
         onBatch: (b) => { if (process.env.BENCH_BATCHES) console.log(`  batch ${b.fromBlock}-${b.toBlock}: ${b.logs} logs, fetch ${b.fetchMs.toFixed(0)} ms, match ${b.matchMs.toFixed(0)} ms, write ${b.writeMs.toFixed(0)} ms`); indexedLogs += b.logs; keptLogs += b.kept; rows += b.result.eventsInserted; batches++; fetchMs += b.fetchMs; matchMs += b.matchMs; writeMs += b.writeMs; },
       },
-      { startBlock: 0n, confirmations: 0, chunk: { initial: CHUNK, min: 1, max: Number(process.env.BENCH_CHUNK_MAX ?? 10_000), targetMs: Number(process.env.BENCH_TARGET_MS ?? 2_000), maxLogs: Number(process.env.BENCH_MAX_LOGS ?? 10_000) }, pollIntervalMs: 50, stopAtBlock: head, fetchAhead: fetchAheadFor(pass) },
+      { startBlock: 0n, confirmations: 0, chunk: { initial: CHUNK, min: 1, max: Number(process.env.BENCH_CHUNK_MAX ?? 10_000), targetMs: Number(process.env.BENCH_TARGET_MS ?? 2_000), maxLogs: Number(process.env.BENCH_MAX_LOGS ?? 10_000) }, pollIntervalMs: 50, stopAtBlock: head, fetchAhead: fetchAheadFor(pass), methodologyVersion: versionFor(pass) },
     );
     t = performance.now();
     const profiler = process.env.BENCH_CPU_PROFILE ? await startProfiler() : null;
@@ -141,7 +147,8 @@ try {
     client.release();
     await pool.end();
     fullRates.push(indexedLogs / fullSeconds);
-    console.log(`pass ${pass + 1}${fetchAheadFor(pass) ? ` (fetch ahead ${fetchAheadFor(pass)})` : ""}: raw eth_getLogs ${rawRates[pass]!.toFixed(0)} logs/s (${rawDetail[pass]}; CPU busy ${rawCpu[pass]!.toFixed(2)} cores = ${(rawCpu[pass]! * (rawLogs / rawRates[pass]!)).toFixed(2)} CPU s); full indexer ${indexedLogs} logs → ${keptLogs} raw logs kept, ${rows} rows, in ${batches} batches, ` +
+    fullRatesByVersion.set(versionFor(pass), [...(fullRatesByVersion.get(versionFor(pass)) ?? []), indexedLogs / fullSeconds]);
+    console.log(`pass ${pass + 1} (methodology ${versionFor(pass)})${fetchAheadFor(pass) ? ` (fetch ahead ${fetchAheadFor(pass)})` : ""}: raw eth_getLogs ${rawRates[pass]!.toFixed(0)} logs/s (${rawDetail[pass]}; CPU busy ${rawCpu[pass]!.toFixed(2)} cores = ${(rawCpu[pass]! * (rawLogs / rawRates[pass]!)).toFixed(2)} CPU s); full indexer ${indexedLogs} logs → ${keptLogs} raw logs kept, ${rows} rows, in ${batches} batches, ` +
       `${fullSeconds.toFixed(2)}s = ${(indexedLogs / fullSeconds).toFixed(0)} logs/s (stages: fetch ${(fetchMs / 1000).toFixed(2)}s overlapped, match ${(matchMs / 1000).toFixed(2)}s, write ${(writeMs / 1000).toFixed(2)}s); ` +
       `machine CPU busy ${cpu.busy.toFixed(2)} of ${os.cpus().length} cores (iowait ${cpu.iowait.toFixed(2)}), ` +
       `CPU seconds: indexer process ${selfCpu.toFixed(2)} (GC pauses ${(gcMs / 1000).toFixed(2)}), writing PostgreSQL backend ${backendCpu.toFixed(2)}, everything else (anvil, …) ${(machineCpu - selfCpu - backendCpu).toFixed(2)}, ` +
@@ -156,6 +163,11 @@ try {
   console.log(`full indexer:     ${PASSES} passes: median ${fullRate.toFixed(0)}, best ${Math.max(...fullRates).toFixed(0)} logs/s`);
   console.log(`ratio:            median full / best raw = ${((fullRate / bestRaw) * 100).toFixed(0)}% (median / median ${((fullRate / median(rawRates)) * 100).toFixed(0)}%), target ≥ 50%: ${fullRate / bestRaw >= 0.5 ? "met" : "NOT met"}; ` +
     `target ≥ 30,000 logs/s: ${fullRate >= 30_000 ? "met" : "NOT met"}`);
+  if (VERSIONS.length > 1) {
+    for (const [v, rates] of fullRatesByVersion) console.log(`methodology ${v}:  ${rates.length} passes: median ${median(rates).toFixed(0)} logs/s`);
+    const [a, b] = VERSIONS.map((v) => median(fullRatesByVersion.get(v) ?? [0]));
+    console.log(`${VERSIONS[1]} vs ${VERSIONS[0]}: ${(((b! - a!) / a!) * 100).toFixed(1)} % (target: no more than 5 % slower)`);
+  }
   console.log(`memory:           peak RSS ${mb(peakRss)} (bounded by CHUNK_MAX_LOGS per range in flight)`);
   console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(", ")}`);
 } finally {
