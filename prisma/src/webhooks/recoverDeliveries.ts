@@ -37,8 +37,11 @@ export async function recoverDeliveries(db: pg.Pool | pg.ClientBase, options: Re
   if (!subscription) return { matched: 0, created: [] };
   // The id range to read: created_at has a BRIN index (rows are appended in time order), so the first id
   // recorded since `since` is found without reading older history; the agent's rows are then read by (agent_id, id).
+  // `OFFSET 0` keeps the planner from turning min(id) into a walk up the primary key from the oldest row, which
+  // filters every older row first (it expects matches to be spread evenly; they are all at the end).
   const bounds = await db.query<{ lo: string | null; hi: string | null }>(
-    "SELECT (SELECT min(id) FROM agent_events WHERE created_at >= $1)::text AS lo, (SELECT max(id) FROM agent_events)::text AS hi",
+    `SELECT (SELECT min(id) FROM (SELECT id FROM agent_events WHERE created_at >= $1 OFFSET 0) recent)::text AS lo,
+            (SELECT max(id) FROM agent_events)::text AS hi`,
     [options.since],
   );
   const { lo, hi } = bounds.rows[0]!;
