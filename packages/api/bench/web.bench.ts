@@ -9,7 +9,7 @@
 //
 // Targets (docs/web.md): paint p95 ≤ 400 ms, row to screen p99 ≤ 1 s, window switch p95 ≤ 150 ms.
 // Env: BENCH_WEB_LOADS (30), BENCH_WEB_ROWS (30), BENCH_WEB_SWITCHES (40), BENCH_API_ROWS / BENCH_API_DATABASE_URL as
-// bench:api, CHROMIUM_PATH (/usr/bin/chromium). Run `npm run build` first (npm run bench:web does).
+// bench:api, BENCH_WEB_AS_IS=1 (use the database as it is), CHROMIUM_PATH (/usr/bin/chromium). Run `npm run build` first (npm run bench:web does).
 import os from "node:os";
 import { matchLogs, FEE_MANAGER_ADDRESS, TRANSFER_TOPIC, type RawLog } from "@agent-ledger/core";
 import { createPgPool, createPrisma, loadMatchContext } from "@agent-ledger/db";
@@ -36,28 +36,27 @@ const pct = (xs: number[], p: number) => {
 };
 const fmt = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(0)} ms, p95 ${pct(xs, 95).toFixed(0)} ms, p99 ${pct(xs, 99).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms (n=${xs.length})`;
 
-/** In the page: resolves with performance.now() when the dashboard of `w` shows its figures and both charts. */
+/**
+ * In the page: resolves with performance.now() when the dashboard of `w` shows its figures and both charts. A string,
+ * not a function: tsx would wrap a function's inner names in a helper the page does not have.
+ */
 const whenDrawn = (page: Page, w: string) =>
-  page.evaluate(
-    (win) =>
-      new Promise<number>((resolve) => {
-        const done = () => document.querySelector(`[data-window="${win}"]`) && document.querySelectorAll(".chart canvas").length >= 2;
-        if (done()) return resolve(performance.now());
-        const mo = new MutationObserver(() => {
-          if (done()) {
-            mo.disconnect();
-            resolve(performance.now());
-          }
-        });
-        mo.observe(document.body, { childList: true, subtree: true, attributes: true });
-      }),
-    w,
-  );
+  page.evaluate<number>(`new Promise((resolve) => {
+    const done = () => document.querySelector('[data-window="${w}"]') && document.querySelectorAll(".chart canvas").length >= 2;
+    if (done()) return resolve(performance.now());
+    const mo = new MutationObserver(() => { if (done()) { mo.disconnect(); resolve(performance.now()); } });
+    mo.observe(document.body, { childList: true, subtree: true, attributes: true });
+  })`);
 
 async function main() {
   const log = (s: string) => console.log(s);
-  const seed = await seedBenchLedger({ databaseUrl: DATABASE_URL, rows: ROWS, days: 90, agents: 200, reseed: false, log });
-  log(`ledger: ${seed.rows.toLocaleString("en-US")} rows (${seed.reused ? "reused" : "seeded"}); ${os.cpus().length} CPUs, ${os.cpus()[0]?.model}`);
+  // BENCH_WEB_AS_IS=1: use the database as it is (no seed check, no migrations), e.g. right after bench:api.
+  if (process.env.BENCH_WEB_AS_IS !== "1") await seedBenchLedger({ databaseUrl: DATABASE_URL, rows: ROWS, days: 90, agents: 200, reseed: false, log });
+  const counter = new pg.Client({ connectionString: DATABASE_URL });
+  await counter.connect();
+  const { rows: [size] } = await counter.query("SELECT count(*)::int AS n FROM agent_events");
+  await counter.end();
+  log(`ledger: ${size.n.toLocaleString("en-US")} rows; ${os.cpus().length} CPUs, ${os.cpus()[0]?.model}`);
   const pool = createPgPool(DATABASE_URL, { max: 10, applicationName: "bench-web" });
   const app = buildApp({ pool, log: pino({ level: "silent" }), feed: { enabled: true } });
   const base = await app.start(0);
@@ -65,15 +64,31 @@ async function main() {
   try {
     // 1. First meaningful paint, cold cache: a new context (empty HTTP cache) per load. Two unmeasured loads first.
     const paints: number[] = [];
+    const parts = { html: [] as number[], script: [] as number[], queryStart: [] as number[], queryEnd: [] as number[] };
     for (let i = -2; i < LOADS; i++) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
       await page.goto(`${base}/`, { waitUntil: "commit" });
       const t = await whenDrawn(page, "24h");
-      if (i >= 0) paints.push(t);
+      // Where the time went (Resource Timing, ms from navigation start).
+      const r = await page.evaluate<{ html: number; script: number; qs: number; qe: number }>(`(() => {
+        const nav = performance.getEntriesByType("navigation")[0];
+        const res = performance.getEntriesByType("resource");
+        const js = res.find((e) => e.name.includes("/assets/explorer-") && e.name.endsWith(".js"));
+        const q = res.find((e) => e.name.endsWith("/graphql"));
+        return { html: nav ? nav.responseEnd : NaN, script: js ? js.responseEnd : NaN, qs: q ? q.startTime : NaN, qe: q ? q.responseEnd : NaN };
+      })()`);
+      if (i >= 0) {
+        paints.push(t);
+        parts.html.push(r.html);
+        parts.script.push(r.script);
+        parts.queryStart.push(r.qs);
+        parts.queryEnd.push(r.qe);
+      }
       await context.close();
     }
     log(`first meaningful paint (cold cache, figures + both charts): ${fmt(paints)}`);
+    log(`  medians: HTML received ${pct(parts.html, 50).toFixed(0)} ms, script received ${pct(parts.script, 50).toFixed(0)} ms, dashboard query sent ${pct(parts.queryStart, 50).toFixed(0)} ms, answered ${pct(parts.queryEnd, 50).toFixed(0)} ms, drawn ${pct(paints, 50).toFixed(0)} ms`);
 
     // 2. Window switch: click, until the new window's figures and charts are drawn.
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
