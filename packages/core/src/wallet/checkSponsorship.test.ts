@@ -106,6 +106,7 @@ describe("checkSponsorship: every refusal of the policy", () => {
     expect(checkSponsorship({ ...viemStyle, calls: [] }, e)).toBeNull();
     expect(checkSponsorship({ ...viemStyle, calls: null }, e)).toBeNull();
     expect(checkSponsorship({ ...viemStyle, calls: [{ to: null, data: null, value: null }, { input: "0x" }, { data: "" }] }, e)).toBeNull();
+    expect(checkSponsorship({ ...viemStyle, calls: [{ data: null, input: null }] }, e)).toBeNull();
     const refused = "only the key authorization is sponsored (no other calls)";
     expect(checkSponsorship({ ...viemStyle, calls: [{ to: "0x0000000000000000000000000000000000000000", value: 1n, data: "0x" }] }, e)).toBe(refused);
     expect(checkSponsorship({ ...viemStyle, calls: [{ to: "0x0000000000000000000000000000000000000000", data: "0x01" }] }, e)).toBe(refused);

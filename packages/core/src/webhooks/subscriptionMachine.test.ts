@@ -92,6 +92,7 @@ function codeOf(fn: () => unknown): string {
     fn();
   } catch (e) {
     expect(e).toBeInstanceOf(SubscriptionTransitionError);
+    expect((e as Error).name).toBe("SubscriptionTransitionError");
     return (e as SubscriptionTransitionError).code;
   }
   return "no error";
