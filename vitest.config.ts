@@ -1,6 +1,16 @@
 import { defineConfig } from "vitest/config";
 
+// Workspace packages export their TypeScript sources under the "source" condition and their build output (dist/)
+// by default (package.json "exports"; ARCHITECTURE.md → Build output). Tests run on the sources: vitest resolves
+// with "source", and so does every Node process a test spawns (NODE_OPTIONS is inherited), so no test ever runs a
+// stale build.
+if (!/--conditions[= ]source\b/.test(process.env.NODE_OPTIONS ?? "")) {
+  process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, "--conditions=source"].filter(Boolean).join(" ");
+}
+
 export default defineConfig({
+  resolve: { conditions: ["source", "module", "browser", "development|production"] },
+  ssr: { resolve: { conditions: ["source", "module", "node", "development|production"], externalConditions: ["source"] } },
   test: {
     include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "prisma/test/**/*.test.ts"],
     pool: "forks",

@@ -1,8 +1,10 @@
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
+import { existsSync } from "node:fs";
 import path from "node:path";
 
-const packageDir = path.resolve(import.meta.dirname, "..");
+// The package directory (prisma.config.ts, migrations/): one level up from src/, two from the build's dist/src/.
+const packageDir = [path.resolve(import.meta.dirname, ".."), path.resolve(import.meta.dirname, "..", "..")].find((dir) => existsSync(path.join(dir, "prisma.config.ts")))!;
 const prismaCli = path.join(path.dirname(createRequire(import.meta.url).resolve("prisma/package.json")), "build/index.js");
 
 /** Runs `prisma migrate deploy` (offline engine stand-in) against `connectionString`. */

@@ -1,4 +1,4 @@
-// Entry of the `agent-ledger` command (bin/agent-ledger.js loads this through tsx).
+// Entry of the `agent-ledger` command (bundled into dist/agent-ledger.js by scripts/build.ts; bin/agent-ledger.js runs it through tsx in development).
 import { openBrowser } from "./openBrowser.ts";
 import { run } from "./run.ts";
 
