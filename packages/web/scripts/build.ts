@@ -27,6 +27,10 @@ async function bundle(entry: string, name: string, outDir: string): Promise<{ js
     entryPoints: { [name]: entry },
     bundle: true,
     format: "esm",
+    // the explorer's dynamic imports (the owner console's passkey signer: viem + WebAuthn) become separate chunks,
+    // loaded only when used, outside the explorer's budget
+    splitting: name === "explorer",
+    chunkNames: "chunk-[hash]",
     platform: "browser",
     target: "es2022",
     minify: true,
@@ -45,7 +49,8 @@ async function bundle(entry: string, name: string, outDir: string): Promise<{ js
     loader: { ".svg": "dataurl" },
   });
   const outputs = Object.keys(result.metafile.outputs).map((p) => `/assets/${path.basename(p)}`);
-  const js = outputs.find((p) => p.endsWith(".js"));
+  const entryOut = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint !== undefined && o.entryPoint !== "")?.[0];
+  const js = entryOut ? `/assets/${path.basename(entryOut)}` : outputs.find((p) => p.endsWith(".js"));
   if (!js) throw new Error(`esbuild produced no script for ${name}`);
   return { js, css: outputs.find((p) => p.endsWith(".css")) ?? null };
 }

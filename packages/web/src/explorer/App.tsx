@@ -6,6 +6,8 @@ import { ProviderPage } from "./pages/Provider.tsx";
 import { TxPage } from "./pages/Tx.tsx";
 import { useLocation } from "./router.tsx";
 import { matchRoute } from "./routes.ts";
+import { WalletPage, WalletSessionPage } from "../console/WalletPage.tsx";
+import { WebhookPage, WebhooksPage } from "../console/WebhooksPage.tsx";
 
 /** Which page a URL shows (routes.ts names them; add a case here when you add a route). */
 export function App() {
@@ -21,6 +23,10 @@ export function App() {
     case "event": page = <EventPage key={`e:${route.param}`} id={route.param!} />; break;
     case "tx": page = <TxPage key={`t:${route.param}`} hash={route.param!} />; break;
     case "provider": page = <ProviderPage key={`p:${route.param}`} providerKey={route.param!} />; break;
+    case "wallet": page = <WalletPage />; break;
+    case "wallet-session": page = <WalletSessionPage key={`w:${route.param}`} id={route.param!} />; break;
+    case "webhooks": page = <WebhooksPage />; break;
+    case "webhook": page = <WebhookPage key={`h:${route.param}`} id={route.param!} />; break;
     default: page = <NotFound />;
   }
   return <Layout>{page}</Layout>;

@@ -18,6 +18,8 @@ const NAV = [
   { href: "/", label: "Dashboard" },
   { href: "/services", label: "Services" },
   { href: "/agents", label: "Agents" },
+  { href: "/wallet", label: "Wallet" },
+  { href: "/webhooks", label: "Webhooks" },
 ];
 
 export function Layout({ children }: { children: ComponentChildren }) {

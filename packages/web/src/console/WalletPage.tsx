@@ -1,0 +1,388 @@
+// The owner's console, /wallet and /wallet/sessions/:id (docs/wallet.md § Owner console): sign in with the passkey,
+// the account's balances, every agent session with caps, spent and remaining (exact), status and last payment, a
+// session's payments (newest first, paged), and Revoke / Revoke all — at once in Agent Ledger, then on chain with the
+// passkey (gas sponsored by our relay), each step shown with its outcome; a failed on-chain step can be retried.
+import type { ComponentChildren } from "preact";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { Amount, Time } from "../explorer/components.tsx";
+import { shortHex, tokenName } from "../explorer/format.ts";
+import { ConsoleApiError, walletApi, type Me, type OwnerPayment, type OwnerSession, type RevokeAnswer } from "./api.ts";
+import "./console.css";
+
+const loadSigner = () => import("./signer.ts");
+
+export function describe(error: unknown): string {
+  if (error instanceof ConsoleApiError) return `${error.message} (${error.code})`;
+  const e = error as { name?: string; message?: string; shortMessage?: string };
+  if (e?.name === "NotAllowedError" || e?.name === "AbortError") return "the passkey prompt was cancelled";
+  return (e?.shortMessage ?? e?.message ?? String(error)).split("\n")[0]!.slice(0, 280);
+}
+
+/** The signed-in owner, or the sign-in card. */
+export function useOwner(): { me: Me | null | undefined; signIn: () => Promise<void>; signOut: () => Promise<void>; error: string | null; busy: boolean } {
+  const [me, setMe] = useState<Me | null | undefined>(undefined);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    walletApi.me().then(setMe, (e) => { setError(describe(e)); setMe(null); });
+  }, []);
+  const signIn = useCallback(async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const { passkeyAssertion } = await loadSigner();
+      const assertion = await passkeyAssertion(await walletApi.authOptions());
+      setMe(await walletApi.authVerify(assertion));
+    } catch (e) {
+      setError(describe(e));
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  const signOut = useCallback(async () => {
+    await walletApi.logout().catch(() => undefined);
+    setMe(null);
+  }, []);
+  return { me, signIn, signOut, error, busy };
+}
+
+export function SignIn({ what, signIn, error, busy }: { what: string; signIn: () => Promise<void>; error: string | null; busy: boolean }) {
+  return (
+    <section class="card console-signin" aria-labelledby="signin-title" data-console="signin">
+      <h2 id="signin-title">Sign in with your passkey</h2>
+      <p class="muted">{what} Your passkey is the one you created when you approved an agent on the approval page.</p>
+      <button type="button" onClick={signIn} disabled={busy} aria-busy={busy ? "true" : undefined}>{busy ? "Waiting for your passkey…" : "Sign in with passkey"}</button>
+      {error ? <p class="console-error" role="alert">{error}</p> : null}
+    </section>
+  );
+}
+
+const STATUS_LABEL: Record<OwnerSession["status"], string> = { active: "Active", expired: "Expired", revoked: "Revoked", pending: "Pending on chain" };
+
+export function StatusBadge({ status }: { status: string }) {
+  return <span class={`badge badge-${status}`}>{STATUS_LABEL[status as OwnerSession["status"]] ?? status}</span>;
+}
+
+type Step = { state: "idle" | "working" | "done" | "failed"; text: string };
+interface RevokeProgress { label: string; db: Step; chain: Step; sessionIds: string[] }
+
+function ChainRevokeCell({ s }: { s: OwnerSession }) {
+  const c = s.chain_revoke;
+  if (!c.status) return s.status === "revoked" ? <span class="muted small">not needed</span> : <span class="muted small">—</span>;
+  return (
+    <span class={`chain-${c.status}`}>
+      {c.status === "confirmed" ? "Revoked on chain" : c.status === "failed" ? "Failed" : "Pending"}
+      {c.tx_hash ? <> · <a href={`/tx/${c.tx_hash}`}>tx</a></> : null}
+      {c.status === "failed" && c.error ? <span class="small muted block">{c.error}</span> : null}
+    </span>
+  );
+}
+
+/** Runs both revoke steps: the database (the API call), then the passkey signs the on-chain revoke and the API confirms it. */
+async function runRevoke(start: () => Promise<RevokeAnswer>, label: string, update: (p: RevokeProgress) => void): Promise<void> {
+  const p: RevokeProgress = { label, db: { state: "working", text: "Stopping payments in Agent Ledger…" }, chain: { state: "idle", text: "Waiting" }, sessionIds: [] };
+  update({ ...p });
+  let answer: RevokeAnswer;
+  try {
+    answer = await start();
+  } catch (e) {
+    p.db = { state: "failed", text: `Could not revoke: ${describe(e)}` };
+    return update({ ...p });
+  }
+  p.sessionIds = answer.sessions.map((s) => s.session_id);
+  p.db = { state: "done", text: `Stopped in Agent Ledger: payments are refused from now on (${answer.sessions.length} session${answer.sessions.length === 1 ? "" : "s"}).` };
+  const req = answer.chain_revoke_request;
+  if (!req) {
+    p.chain = { state: "done", text: "Nothing to revoke on chain (already revoked, expired, or never authorized)." };
+    return update({ ...p });
+  }
+  p.chain = { state: "working", text: "Confirm with your passkey to revoke the agent key on chain (the fee is paid by Agent Ledger)…" };
+  update({ ...p });
+  let txHash: string | undefined;
+  try {
+    const { revokeKeysOnChain } = await loadSigner();
+    txHash = (await revokeKeysOnChain(req)).txHash;
+    p.chain = { state: "working", text: "Submitted; reading the keychain to confirm…" };
+    update({ ...p });
+  } catch (e) {
+    const reason = describe(e);
+    await walletApi.confirm({ session_ids: req.session_ids, error: reason }).catch(() => undefined);
+    p.chain = { state: "failed", text: `On-chain revoke failed: ${reason}. Payments through Agent Ledger stay stopped; retry to revoke the key on chain.` };
+    return update({ ...p });
+  }
+  try {
+    const out = await walletApi.confirm({ session_ids: req.session_ids, tx_hash: txHash });
+    const failed = out.sessions.filter((s) => s.chain_revoke.status !== "confirmed");
+    p.chain = failed.length === 0
+      ? { state: "done", text: "Revoked on chain: the keychain reports the agent key revoked." }
+      : { state: "failed", text: `On-chain revoke not confirmed: ${failed[0]!.chain_revoke.error ?? "unknown reason"}` };
+  } catch (e) {
+    p.chain = { state: "failed", text: `Could not confirm the on-chain revoke: ${describe(e)}` };
+  }
+  update({ ...p });
+}
+
+function StepLine({ n, step, title }: { n: number; step: Step; title: string }) {
+  const icon = step.state === "done" ? "✓" : step.state === "failed" ? "✗" : step.state === "working" ? "…" : "○";
+  return (
+    <li class={`step step-${step.state}`} data-step={n === 1 ? "db" : "chain"} data-state={step.state}>
+      <span class="step-icon" aria-hidden="true">{icon}</span>
+      <span><strong>{title}</strong> <span class="sr-only">({step.state})</span><br />{step.text}</span>
+    </li>
+  );
+}
+
+function RevokePanel({ progress, onRetry, onClose }: { progress: RevokeProgress; onRetry: () => void; onClose: () => void }) {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  const finished = progress.chain.state === "done" || progress.chain.state === "failed" || progress.db.state === "failed";
+  return (
+    <section class="card revoke-panel" aria-labelledby="revoke-title" tabIndex={-1} ref={ref} data-console="revoke-progress">
+      <h2 id="revoke-title">Revoking {progress.label}</h2>
+      <ol class="steps" aria-live="polite">
+        <StepLine n={1} step={progress.db} title="1. Stop in Agent Ledger" />
+        <StepLine n={2} step={progress.chain} title="2. Revoke the key on chain" />
+      </ol>
+      {finished ? (
+        <div class="actions">
+          {progress.chain.state === "failed" ? <button type="button" onClick={onRetry}>Retry on-chain revoke</button> : null}
+          <button type="button" class="secondary" onClick={onClose}>Close</button>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function ConfirmPanel({ text, onConfirm, onCancel }: { text: string; onConfirm: () => void; onCancel: () => void }) {
+  const ref = useRef<HTMLButtonElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <section class="card confirm-panel" role="alertdialog" aria-labelledby="confirm-title" aria-describedby="confirm-text" data-console="confirm">
+      <h2 id="confirm-title">Are you sure?</h2>
+      <p id="confirm-text">{text}</p>
+      <div class="actions">
+        <button type="button" ref={ref} class="danger" onClick={onConfirm}>Yes, revoke</button>
+        <button type="button" class="secondary" onClick={onCancel}>Cancel</button>
+      </div>
+    </section>
+  );
+}
+
+/** Confirm → both steps; `reload` refreshes the page's data after each change. */
+function useRevoke(reload: () => void) {
+  const [confirming, setConfirming] = useState<{ text: string; run: () => void } | null>(null);
+  const [progress, setProgress] = useState<RevokeProgress | null>(null);
+  const revoke = (start: () => Promise<RevokeAnswer>, label: string, text: string) =>
+    setConfirming({ text, run: () => { setConfirming(null); void runRevoke(start, label, setProgress).then(reload); } });
+  const panels: ComponentChildren = (
+    <>
+      {confirming ? <ConfirmPanel text={confirming.text} onConfirm={confirming.run} onCancel={() => setConfirming(null)} /> : null}
+      {progress ? (
+        <RevokePanel
+          key={progress.label + progress.sessionIds.join()}
+          progress={progress}
+          onRetry={() => void runRevoke(progress.sessionIds.length === 1 ? () => walletApi.revoke(progress.sessionIds[0]!) : () => walletApi.revokeAll(), progress.label, setProgress).then(reload)}
+          onClose={() => setProgress(null)}
+        />
+      ) : null}
+    </>
+  );
+  return { revoke, panels };
+}
+
+const agentName = (s: OwnerSession) => s.agent_label ?? `agent ${shortHex(s.agent_key_address)}`;
+const revokeText = (what: string) => `${what} Payments through Agent Ledger stop at once; then your passkey signs the revocation of the agent key on chain (the network fee is paid by Agent Ledger), so the key cannot spend even outside Agent Ledger.`;
+
+export function WalletPage() {
+  const owner = useOwner();
+  const [sessions, setSessions] = useState<OwnerSession[] | null>(null);
+  const [balances, setBalances] = useState<{ token: string; symbol: string | null; balance_wei: string }[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [balanceError, setBalanceError] = useState<string | null>(null);
+  const reload = useCallback(() => {
+    walletApi.sessions().then((r) => setSessions(r.items), (e) => setError(describe(e)));
+    walletApi.balances().then((r) => setBalances(r.balances), (e) => setBalanceError(describe(e)));
+  }, []);
+  useEffect(() => {
+    document.title = "Your wallet — Agent Ledger";
+    if (owner.me) reload();
+  }, [owner.me, reload]);
+  const { revoke, panels } = useRevoke(reload);
+
+  if (owner.me === undefined) return <p class="muted">Loading…</p>;
+  if (owner.me === null) {
+    return (
+      <>
+        <Head />
+        <SignIn what="See every agent that can spend your money, what each spent, and stop any of them." {...owner} />
+      </>
+    );
+  }
+  const active = sessions?.filter((s) => s.status === "active" || s.status === "pending") ?? [];
+  const retryable = sessions?.filter((s) => s.chain_revoke.status === "failed" || s.chain_revoke.status === "pending") ?? [];
+  return (
+    <>
+      <Head>
+        <button type="button" class="secondary small-btn" onClick={owner.signOut}>Sign out</button>
+      </Head>
+      <section class="card" aria-labelledby="account-title">
+        <h2 id="account-title">Account</h2>
+        <p class="mono" id="account-address" data-console="account">{owner.me.managed_address}</p>
+        <h3 class="h3">Balances</h3>
+        {balanceError ? <p class="console-error" role="alert">Balances unavailable: {balanceError}</p> : null}
+        {balances ? (
+          <ul class="balances" data-console="balances">
+            {balances.map((b) => <li><Amount units={b.balance_wei} /> <span class="unit">{b.symbol ?? tokenName(b.token)}</span></li>)}
+          </ul>
+        ) : balanceError ? null : <p class="muted">Reading the chain…</p>}
+      </section>
+      {panels}
+      <section class="card" aria-labelledby="sessions-title">
+        <div class="card-head">
+          <h2 id="sessions-title">Agents that can spend your money</h2>
+          {active.length + retryable.length > 0 ? (
+            <button type="button" class="danger" onClick={() => revoke(() => walletApi.revokeAll(), "every agent", revokeText(`Revoke all ${active.length} active agent session${active.length === 1 ? "" : "s"}?`))}>Revoke all</button>
+          ) : null}
+        </div>
+        {error ? <p class="console-error" role="alert">{error}</p> : null}
+        {sessions === null ? <p class="muted">Loading…</p> : sessions.length === 0 ? <p class="muted">No agent is paired with this account yet. Run <code>agent-ledger pair</code> on the agent's machine.</p> : (
+          <div class="table-wrap">
+            <table class="sessions" data-console="sessions">
+              <caption class="sr-only">Agent sessions, newest first. Amounts in token units, exact.</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Agent</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Expires</th>
+                  <th scope="col" class="r">Per payment</th><th scope="col" class="r">Total cap</th><th scope="col" class="r">Spent</th><th scope="col" class="r">Remaining</th>
+                  <th scope="col">Last payment</th><th scope="col">On chain</th><th scope="col"><span class="sr-only">Actions</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                {sessions.map((s) => (
+                  <tr data-session={s.session_id} data-status={s.status}>
+                    <td><a href={`/wallet/sessions/${s.session_id}`}>{agentName(s)}</a></td>
+                    <td><StatusBadge status={s.status} /></td>
+                    <td class="nowrap"><Time iso={s.created_at} /></td>
+                    <td class="nowrap"><Time iso={s.expires_at} /></td>
+                    <td class="r"><Amount units={s.per_call_cap_wei} token={s.token} /></td>
+                    <td class="r"><Amount units={s.spend_cap_wei} token={s.token} /></td>
+                    <td class="r" data-col="spent"><Amount units={s.spend_used_wei} token={s.token} /></td>
+                    <td class="r" data-col="remaining"><Amount units={s.spend_remaining_wei} token={s.token} /></td>
+                    <td>{s.last_payment ? <><Amount units={s.last_payment.amount_wei} token={s.token} /> <span class="small muted block"><Time iso={s.last_payment.created_at} /></span></> : <span class="muted">none</span>}</td>
+                    <td><ChainRevokeCell s={s} /></td>
+                    <td>
+                      {s.status === "active" || s.status === "pending" ? (
+                        <button type="button" class="danger small-btn" aria-label={`Revoke ${agentName(s)}`} onClick={() => revoke(() => walletApi.revoke(s.session_id), agentName(s), revokeText(`Revoke “${agentName(s)}”?`))}>Revoke</button>
+                      ) : s.chain_revoke.status === "failed" || s.chain_revoke.status === "pending" ? (
+                        <button type="button" class="secondary small-btn" aria-label={`Retry the on-chain revoke of ${agentName(s)}`} onClick={() => revoke(() => walletApi.revoke(s.session_id), agentName(s), "Retry revoking the agent key on chain with your passkey?")}>Retry on chain</button>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}
+
+function Head({ children }: { children?: ComponentChildren }) {
+  return (
+    <div class="page-head">
+      <div>
+        <h1>Your wallet</h1>
+        <p class="lede">Every agent you approved, what it spent, and a way to stop it — in Agent Ledger and on chain.</p>
+      </div>
+      {children}
+    </div>
+  );
+}
+
+export function WalletSessionPage({ id }: { id: string }) {
+  const owner = useOwner();
+  const [session, setSession] = useState<OwnerSession | null | undefined>(undefined);
+  const [payments, setPayments] = useState<OwnerPayment[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const reload = useCallback(() => {
+    walletApi.session(id).then(setSession, (e) => (e instanceof ConsoleApiError && e.status === 404 ? setSession(null) : setError(describe(e))));
+    walletApi.payments(id, null).then((r) => { setPayments(r.items); setCursor(r.next_cursor); }, () => undefined);
+  }, [id]);
+  useEffect(() => {
+    document.title = "Agent session — Agent Ledger";
+    if (owner.me) reload();
+  }, [owner.me, reload]);
+  const { revoke, panels } = useRevoke(reload);
+  const more = async () => {
+    setLoadingMore(true);
+    try {
+      const r = await walletApi.payments(id, cursor);
+      setPayments((p) => [...p, ...r.items]);
+      setCursor(r.next_cursor);
+    } catch (e) {
+      setError(describe(e));
+    } finally {
+      setLoadingMore(false);
+    }
+  };
+  if (owner.me === undefined) return <p class="muted">Loading…</p>;
+  if (owner.me === null) return <SignIn what="Sign in to see this agent session." {...owner} />;
+  if (session === null) return <section class="card"><h1>Session not found</h1><p>No session of yours has this id. <a href="/wallet">Back to your wallet</a></p></section>;
+  if (!session) return <p class="muted">{error ?? "Loading…"}</p>;
+  const s = session;
+  return (
+    <>
+      <p class="crumbs"><a href="/wallet">Your wallet</a> / session</p>
+      <div class="page-head">
+        <div>
+          <h1>{agentName(s)} <StatusBadge status={s.status} /></h1>
+          <p class="lede mono small">agent key {s.agent_key_address}</p>
+        </div>
+        {s.status === "active" || s.status === "pending" ? (
+          <button type="button" class="danger" onClick={() => revoke(() => walletApi.revoke(s.session_id), agentName(s), revokeText(`Revoke “${agentName(s)}”?`))}>Revoke</button>
+        ) : s.chain_revoke.status === "failed" || s.chain_revoke.status === "pending" ? (
+          <button type="button" class="secondary" onClick={() => revoke(() => walletApi.revoke(s.session_id), agentName(s), "Retry revoking the agent key on chain with your passkey?")}>Retry on-chain revoke</button>
+        ) : null}
+      </div>
+      {panels}
+      <section class="card" aria-label="Caps and usage">
+        <dl class="facts console-facts" data-console="session-facts">
+          <div><dt>Created</dt><dd><Time iso={s.created_at} /></dd></div>
+          <div><dt>Expires</dt><dd><Time iso={s.expires_at} /></dd></div>
+          <div><dt>Per payment cap</dt><dd><Amount units={s.per_call_cap_wei} token={s.token} /></dd></div>
+          <div><dt>Total cap</dt><dd><Amount units={s.spend_cap_wei} token={s.token} /></dd></div>
+          <div><dt>Spent</dt><dd data-col="spent"><Amount units={s.spend_used_wei} token={s.token} /></dd></div>
+          <div><dt>Remaining</dt><dd data-col="remaining"><Amount units={s.spend_remaining_wei} token={s.token} /></dd></div>
+          <div><dt>Revoked</dt><dd>{s.revoked_at ? <><Time iso={s.revoked_at} /> by {s.revoked_by}</> : "no"}</dd></div>
+          <div><dt>On chain</dt><dd><ChainRevokeCell s={s} /></dd></div>
+        </dl>
+      </section>
+      <section class="card" aria-labelledby="payments-title">
+        <h2 id="payments-title">Payments ({s.payments_count})</h2>
+        {payments.length === 0 ? <p class="muted">No payments yet.</p> : (
+          <div class="table-wrap">
+            <table data-console="payments">
+              <caption class="sr-only">Payments of this session, newest first</caption>
+              <thead><tr><th scope="col">Time</th><th scope="col">To</th><th scope="col" class="r">Amount</th><th scope="col">Memo</th><th scope="col">Status</th><th scope="col">Transaction</th></tr></thead>
+              <tbody>
+                {payments.map((p) => (
+                  <tr data-payment={p.id}>
+                    <td class="nowrap"><Time iso={p.created_at} /></td>
+                    <td class="mono small">{p.to}</td>
+                    <td class="r"><Amount units={p.amount_wei} token={p.token} /></td>
+                    <td>{p.memo ?? <span class="muted">—</span>}</td>
+                    <td><span class={`badge badge-${p.status}`}>{p.status}</span>{p.error ? <span class="small muted block">{p.error}</span> : null}</td>
+                    <td>{p.tx_hash ? <a class="mono small" href={`/tx/${p.tx_hash}`}>{shortHex(p.tx_hash)}</a> : <span class="muted">—</span>}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {cursor ? <button type="button" class="secondary" onClick={more} disabled={loadingMore}>{loadingMore ? "Loading…" : "Load older payments"}</button> : null}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,304 @@
+// The webhooks console, /webhooks and /webhooks/:id (docs/webhooks.md): the signed-in owner's subscriptions through the
+// same REST API the CLI uses (/api/webhooks…, cookie). Create (URL, label, filters with an agent picker and a minimum
+// amount typed in token units and converted exactly to base units), the signing secret shown once with a copy button,
+// the verification state as it changes; detail with pause / resume / rotate / delete, test event, recover since a
+// time, and the delivery log with redeliver.
+import { useCallback, useEffect, useState } from "preact/hooks";
+import { parseTokenUnits } from "@agent-ledger/core/parseTokenUnits";
+import { Time } from "../explorer/components.tsx";
+import { amount } from "../explorer/format.ts";
+import { navigate } from "../explorer/router.tsx";
+import { ConsoleApiError, rest } from "./api.ts";
+import { describe, SignIn, StatusBadge, useOwner } from "./WalletPage.tsx";
+import "./console.css";
+
+interface Subscription {
+  id: string;
+  status: string;
+  callback_url: string;
+  label: string | null;
+  filters: { agent_id: string; recipient_address?: string; routed_to_address?: string; min_amount_wei?: string; token_address?: string };
+  consecutive_failures: number;
+  status_reason: string | null;
+  created_at: string;
+  verify_token_expires_at: string;
+  deliveries?: Record<string, number>;
+}
+interface Delivery {
+  id: string; event_id: number | null; type: string; status: string; attempts: number; last_http_status: number | null; last_error: string | null;
+  last_attempt_at: string | null; next_attempt_at: string | null; created_at: string; completed_at: string | null;
+  request_body?: string | null; request_headers?: Record<string, string> | null;
+}
+interface Created extends Subscription { signing_secret: string; verify_token: string }
+
+const hooksApi = {
+  list: () => rest<{ items: Subscription[] } | Subscription[]>("GET", "/api/webhooks").then((r) => (Array.isArray(r) ? r : r.items)),
+  get: (id: string) => rest<Subscription>("GET", `/api/webhooks/${encodeURIComponent(id)}`),
+  create: (body: unknown) => rest<Created>("POST", "/api/webhooks", body),
+  verify: (id: string, token: string) => rest<Subscription>("POST", `/api/webhooks/${encodeURIComponent(id)}/verify`, { verify_token: token }),
+  action: (id: string, what: "pause" | "resume" | "rotate-secret" | "test") => rest<Record<string, unknown>>("POST", `/api/webhooks/${encodeURIComponent(id)}/${what}`, {}),
+  recover: (id: string, since: string) => rest<{ matched_events: number; deliveries_created: number }>("POST", `/api/webhooks/${encodeURIComponent(id)}/recover`, { since }),
+  remove: (id: string) => rest<unknown>("DELETE", `/api/webhooks/${encodeURIComponent(id)}`),
+  deliveries: (id: string, cursor: string | null) =>
+    rest<{ items: Delivery[]; next_cursor: string | null }>("GET", `/api/webhooks/${encodeURIComponent(id)}/deliveries?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`),
+  redeliver: (id: string, deliveryId: string) => rest<unknown>("POST", `/api/webhooks/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`, {}),
+  agents: () => rest<{ items: { id: string; label: string }[] }>("GET", "/api/agents?limit=100").then((r) => r.items, () => []),
+};
+
+function Head({ children }: { children?: preact.ComponentChildren }) {
+  return (
+    <div class="page-head">
+      <div>
+        <h1>Webhooks</h1>
+        <p class="lede">Signed HTTP notifications of new ledger rows for one agent, with retries and a delivery log.</p>
+      </div>
+      {children}
+    </div>
+  );
+}
+
+function Secret({ label, value }: { label: string; value: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div class="secret">
+      <span>{label}:</span> <code class="mono" data-console="secret">{value}</code>
+      <button type="button" class="secondary small-btn" onClick={() => navigator.clipboard?.writeText(value).then(() => setCopied(true), () => setCopied(false))}>Copy</button>
+      <span role="status" class="small muted">{copied ? "Copied" : ""}</span>
+    </div>
+  );
+}
+
+function CreateForm({ onCreated }: { onCreated: (c: Created) => void }) {
+  const [agents, setAgents] = useState<{ id: string; label: string }[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => void hooksApi.agents().then(setAgents), []);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const f = new FormData(e.target as HTMLFormElement);
+    const filters: Record<string, string> = { agent_id: String(f.get("agent_id") ?? "") };
+    const min = String(f.get("min_amount") ?? "").trim();
+    try {
+      if (min) filters.min_amount_wei = parseTokenUnits(min, 6).toString();
+    } catch (err) {
+      return setError((err as Error).message);
+    }
+    const recipient = String(f.get("recipient_address") ?? "").trim().toLowerCase();
+    if (recipient) filters.recipient_address = recipient;
+    setBusy(true);
+    setError(null);
+    try {
+      onCreated(await hooksApi.create({ callback_url: String(f.get("callback_url") ?? "").trim(), label: String(f.get("label") ?? "").trim() || undefined, filters }));
+    } catch (err) {
+      setError(describe(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="card form-grid" onSubmit={submit} aria-labelledby="create-title" data-console="create-webhook">
+      <h2 id="create-title">New webhook</h2>
+      <label>Endpoint URL <input name="callback_url" type="url" required placeholder="https://example.com/hooks/agent-ledger" /></label>
+      <label>Label <span class="hint">optional, for you</span><input name="label" maxLength={100} /></label>
+      <label>Agent
+        <select name="agent_id" required>
+          {agents.length === 0 ? <option value="">No agents listed</option> : agents.map((a) => <option value={a.id}>{a.label} ({a.id})</option>)}
+        </select>
+      </label>
+      <label>Minimum amount <span class="hint">token units (6 decimals), e.g. 1.25 — converted exactly to base units</span><input name="min_amount" inputMode="decimal" /></label>
+      <label>Recipient address <span class="hint">optional</span><input name="recipient_address" pattern="0x[0-9a-fA-F]{40}" /></label>
+      {error ? <p class="console-error" role="alert">{error}</p> : null}
+      <div><button type="submit" disabled={busy}>{busy ? "Creating…" : "Create webhook"}</button></div>
+    </form>
+  );
+}
+
+export function WebhooksPage() {
+  const owner = useOwner();
+  const [items, setItems] = useState<Subscription[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<Created | null>(null);
+  const reload = useCallback(() => void hooksApi.list().then(setItems, (e) => setError(describe(e))), []);
+  useEffect(() => {
+    document.title = "Webhooks — Agent Ledger";
+    if (owner.me) reload();
+  }, [owner.me, reload]);
+  if (owner.me === undefined) return <p class="muted">Loading…</p>;
+  if (owner.me === null) return <><Head /><SignIn what="Manage your webhooks." {...owner} /></>;
+  return (
+    <>
+      <Head>{creating ? null : <button type="button" onClick={() => { setCreating(true); setCreated(null); }}>New webhook</button>}</Head>
+      {creating ? <CreateForm onCreated={(c) => { setCreated(c); setCreating(false); reload(); }} /> : null}
+      {created ? (
+        <section class="card" aria-labelledby="created-title" data-console="created">
+          <h2 id="created-title">Webhook created</h2>
+          <p>Keep the signing secret now: it is shown only once. Your endpoint verifies every delivery with it.</p>
+          <Secret label="Signing secret" value={created.signing_secret} />
+          <p>Your endpoint receives a verification ping; it becomes active once the token is echoed. <a href={`/webhooks/${created.id}`}>Open the webhook</a> to follow it.</p>
+        </section>
+      ) : null}
+      {error ? <p class="console-error" role="alert">{error}</p> : null}
+      <section class="card" aria-labelledby="hooks-title">
+        <h2 id="hooks-title">Your webhooks</h2>
+        {items === null ? <p class="muted">Loading…</p> : items.length === 0 ? <p class="muted">No webhook yet.</p> : (
+          <div class="table-wrap">
+            <table data-console="webhooks">
+              <thead><tr><th scope="col">Webhook</th><th scope="col">Status</th><th scope="col">Agent</th><th scope="col">Filters</th><th scope="col" class="r">Failures</th><th scope="col">Created</th></tr></thead>
+              <tbody>
+                {items.map((h) => (
+                  <tr data-webhook={h.id} data-status={h.status}>
+                    <td><a href={`/webhooks/${h.id}`}>{h.label ?? h.callback_url}</a><span class="small muted block">{h.callback_url}</span></td>
+                    <td><span class={`badge badge-${h.status}`}>{h.status.replace(/_/g, " ")}</span></td>
+                    <td>{h.filters.agent_id}</td>
+                    <td class="small">{filterText(h)}</td>
+                    <td class="r num">{h.consecutive_failures}</td>
+                    <td class="nowrap"><Time iso={h.created_at} /></td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}
+
+function filterText(h: Subscription): string {
+  const parts: string[] = [];
+  if (h.filters.min_amount_wei) parts.push(`≥ ${amount(h.filters.min_amount_wei)}`);
+  if (h.filters.recipient_address) parts.push(`to ${h.filters.recipient_address}`);
+  if (h.filters.routed_to_address) parts.push(`routed to ${h.filters.routed_to_address}`);
+  if (h.filters.token_address) parts.push(`token ${h.filters.token_address}`);
+  return parts.join(", ") || "every row";
+}
+
+export function WebhookPage({ id }: { id: string }) {
+  const owner = useOwner();
+  const [hook, setHook] = useState<Subscription | null | undefined>(undefined);
+  const [deliveries, setDeliveries] = useState<Delivery[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [since, setSince] = useState("");
+  const reload = useCallback(() => {
+    hooksApi.get(id).then(setHook, (e) => (e instanceof ConsoleApiError && e.status === 404 ? setHook(null) : setMessage(describe(e))));
+    hooksApi.deliveries(id, null).then((r) => { setDeliveries(r.items); setCursor(r.next_cursor); }, () => undefined);
+  }, [id]);
+  useEffect(() => {
+    document.title = "Webhook — Agent Ledger";
+    if (!owner.me) return;
+    reload();
+    // the status and the log change on their own (verification, deliveries): follow them
+    const t = setInterval(reload, 3000);
+    return () => clearInterval(t);
+  }, [owner.me, reload]);
+  const act = async (what: "pause" | "resume" | "rotate-secret" | "test") => {
+    setMessage(null);
+    try {
+      const r = await hooksApi.action(id, what);
+      if (what === "rotate-secret") setSecret(String(r.signing_secret));
+      setMessage(what === "test" ? "Test event queued." : what === "rotate-secret" ? "New signing secret: the old one no longer signs." : `Webhook ${what}d.`);
+      reload();
+    } catch (e) {
+      setMessage(describe(e));
+    }
+  };
+  if (owner.me === undefined) return <p class="muted">Loading…</p>;
+  if (owner.me === null) return <SignIn what="Sign in to manage this webhook." {...owner} />;
+  if (hook === null) return <section class="card"><h1>Webhook not found</h1><p><a href="/webhooks">Back to your webhooks</a></p></section>;
+  if (!hook) return <p class="muted">Loading…</p>;
+  return (
+    <>
+      <p class="crumbs"><a href="/webhooks">Webhooks</a> / detail</p>
+      <div class="page-head">
+        <div>
+          <h1>{hook.label ?? "Webhook"} <span class={`badge badge-${hook.status}`} data-console="webhook-status">{hook.status.replace(/_/g, " ")}</span></h1>
+          <p class="lede mono small">{hook.callback_url}</p>
+        </div>
+      </div>
+      <section class="card" aria-labelledby="actions-title">
+        <h2 id="actions-title">Actions</h2>
+        <div class="actions">
+          {hook.status === "active" ? <button type="button" class="secondary" onClick={() => act("pause")}>Pause</button> : null}
+          {hook.status === "paused" || hook.status === "disabled_by_failures" ? <button type="button" class="secondary" onClick={() => act("resume")}>Resume</button> : null}
+          <button type="button" class="secondary" onClick={() => act("rotate-secret")}>Rotate secret</button>
+          {hook.status === "active" ? <button type="button" class="secondary" onClick={() => act("test")}>Send test event</button> : null}
+          <button type="button" class="danger" onClick={async () => {
+            if (!window.confirm("Delete this webhook? Deliveries stop for good.")) return;
+            try {
+              await hooksApi.remove(id);
+              navigate("/webhooks");
+            } catch (e) {
+              setMessage(describe(e));
+            }
+          }}>Delete</button>
+        </div>
+        {hook.status === "active" ? (
+          <form class="actions" onSubmit={async (e) => {
+            e.preventDefault();
+            try {
+              const r = await hooksApi.recover(id, new Date(since).toISOString());
+              setMessage(`Recovery: ${r.matched_events} matching rows, ${r.deliveries_created} new deliveries.`);
+              reload();
+            } catch (err) {
+              setMessage(describe(err));
+            }
+          }}>
+            <label>Recover missed events since <input type="datetime-local" required value={since} onInput={(e) => setSince((e.target as HTMLInputElement).value)} /></label>
+            <button type="submit" class="secondary">Recover</button>
+          </form>
+        ) : null}
+        {secret ? <Secret label="New signing secret (shown once)" value={secret} /> : null}
+        <p role="status" data-console="message">{message ?? ""}</p>
+        <dl class="facts console-facts">
+          <div><dt>Agent</dt><dd>{hook.filters.agent_id}</dd></div>
+          <div><dt>Filters</dt><dd>{filterText(hook)}</dd></div>
+          <div><dt>Consecutive failures</dt><dd>{hook.consecutive_failures}</dd></div>
+          <div><dt>Created</dt><dd><Time iso={hook.created_at} /></dd></div>
+        </dl>
+        {hook.status_reason ? <p class="muted">Reason: {hook.status_reason}</p> : null}
+      </section>
+      <section class="card" aria-labelledby="log-title">
+        <h2 id="log-title">Delivery log</h2>
+        {deliveries.length === 0 ? <p class="muted">No delivery yet.</p> : (
+          <div class="table-wrap">
+            <table data-console="deliveries">
+              <thead><tr><th scope="col">Created</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col" class="r">Attempts</th><th scope="col">Last HTTP</th><th scope="col">Next attempt</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+              <tbody>
+                {deliveries.map((d) => (
+                  <tr data-delivery={d.id} data-status={d.status}>
+                    <td class="nowrap"><Time iso={d.created_at} /></td>
+                    <td>{d.type}{d.event_id !== null ? <> · <a href={`/events/${d.event_id}`}>row {d.event_id}</a></> : null}</td>
+                    <td><StatusBadge status={d.status} />{d.last_error ? <span class="small muted block">{d.last_error}</span> : null}
+                      {d.request_body || d.request_headers ? (
+                        <details class="delivery"><summary>Request</summary>
+                          {d.request_headers ? <pre class="body">{Object.entries(d.request_headers).map(([k, v]) => `${k}: ${v}`).join("\n")}</pre> : null}
+                          {d.request_body ? <pre class="body">{d.request_body}</pre> : null}
+                        </details>
+                      ) : null}
+                    </td>
+                    <td class="r num">{d.attempts}</td>
+                    <td>{d.last_http_status ?? "—"}</td>
+                    <td>{d.next_attempt_at ? <Time iso={d.next_attempt_at} /> : "—"}</td>
+                    <td>{d.status === "failed" || d.status === "dead" ? <button type="button" class="secondary small-btn" onClick={async () => {
+                      try {
+                        await hooksApi.redeliver(id, d.id);
+                        setMessage("Redelivery queued.");
+                        reload();
+                      } catch (e) {
+                        setMessage(describe(e));
+                      }
+                    }}>Redeliver</button> : null}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {cursor ? <button type="button" class="secondary" onClick={() => void hooksApi.deliveries(id, cursor).then((r) => { setDeliveries((x) => [...x, ...r.items]); setCursor(r.next_cursor); })}>Load older deliveries</button> : null}
+      </section>
+    </>
+  );
+}

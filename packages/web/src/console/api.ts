@@ -1,0 +1,92 @@
+// The owner console's calls: the same REST API the CLI uses (/api/wallet/…, /api/webhooks/…), same origin, with the
+// passkey session cookie. Browsers send Origin on these requests (the API refuses cross-site cookie writes).
+
+export class ConsoleApiError extends Error {
+  constructor(readonly status: number, readonly code: string, message: string) {
+    super(message);
+    this.name = "ConsoleApiError";
+  }
+}
+
+export async function rest<T>(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, body?: unknown, timeoutMs = 60_000): Promise<T> {
+  const res = await fetch(path, {
+    method,
+    credentials: "same-origin",
+    headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const text = await res.text();
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON
+  }
+  if (!res.ok) {
+    const err = (json as { error?: { code?: string; message?: string } } | null)?.error;
+    throw new ConsoleApiError(res.status, err?.code ?? `http_${res.status}`, err?.message ?? res.statusText);
+  }
+  return json as T;
+}
+
+export interface Me { user_id: string; managed_address: string; credential_id: string; public_key_uncompressed: string }
+
+export interface ChainRevoke { status: "pending" | "confirmed" | "failed" | null; tx_hash: string | null; explorer_url: string | null; error: string | null; updated_at: string | null }
+
+export interface OwnerSession {
+  session_id: string;
+  agent_label: string | null;
+  agent_key_address: string;
+  token: string;
+  status: "active" | "expired" | "revoked" | "pending";
+  created_at: string;
+  expires_at: string;
+  spend_cap_wei: string;
+  per_call_cap_wei: string;
+  spend_used_wei: string;
+  spend_reserved_wei: string;
+  spend_remaining_wei: string;
+  revoked_at: string | null;
+  revoked_by: string | null;
+  chain_revoke: ChainRevoke;
+  payments_count: number;
+  last_payment: { id: string; created_at: string; to: string; amount_wei: string; status: string; tx_hash: string | null } | null;
+}
+
+export interface OwnerPayment { id: string; created_at: string; to: string; amount_wei: string; token: string; memo: string | null; status: string; tx_hash: string | null; explorer_url: string | null; error: string | null }
+
+export interface RevokeRequest {
+  session_ids: string[];
+  agent_key_addresses: string[];
+  account_keychain_address: string;
+  managed_address: string;
+  credential_id: string;
+  public_key_uncompressed: string;
+  chain: { id: number; rpc_url: string | null; relay_url: string };
+  token: string;
+}
+
+export interface RevokeAnswer { sessions: OwnerSession[]; chain_revoke_request: RevokeRequest | null }
+
+export const walletApi = {
+  async me(): Promise<Me | null> {
+    try {
+      return await rest<Me>("GET", "/api/wallet/me");
+    } catch (error) {
+      if (error instanceof ConsoleApiError && error.status === 401) return null;
+      throw error;
+    }
+  },
+  logout: () => rest<unknown>("POST", "/api/wallet/logout", {}),
+  authOptions: () => rest<unknown>("POST", "/api/wallet/webauthn/auth/options", {}),
+  authVerify: (response: unknown) => rest<Me>("POST", "/api/wallet/webauthn/auth/verify", response),
+  sessions: () => rest<{ managed_address: string; items: OwnerSession[] }>("GET", "/api/wallet/sessions"),
+  session: (id: string) => rest<OwnerSession>("GET", `/api/wallet/sessions/${encodeURIComponent(id)}`),
+  payments: (id: string, cursor: string | null, limit = 20) =>
+    rest<{ items: OwnerPayment[]; next_cursor: string | null }>("GET", `/api/wallet/sessions/${encodeURIComponent(id)}/payments?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`),
+  balances: () => rest<{ managed_address: string; read_at: string; balances: { token: string; symbol: string | null; decimals: number; balance_wei: string }[] }>("GET", "/api/wallet/balances"),
+  revoke: (id: string) => rest<RevokeAnswer>("POST", `/api/wallet/sessions/${encodeURIComponent(id)}/revoke`, {}),
+  revokeAll: () => rest<RevokeAnswer>("POST", "/api/wallet/sessions/revoke-all", {}),
+  confirm: (body: { session_ids: string[]; tx_hash?: string; error?: string }) => rest<{ sessions: OwnerSession[] }>("POST", "/api/wallet/sessions/revoke-confirm", body, 90_000),
+};
