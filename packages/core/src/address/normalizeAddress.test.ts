@@ -30,4 +30,9 @@ describe("normalizeAddress", () => {
       expect((e as InvalidAddressError).message).not.toContain("z".repeat(81));
     }
   });
+  it("accepts only strings, not objects that print as an address", () => {
+    const sneaky = { toString: () => "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266" };
+    expect(isAddress(sneaky)).toBe(false);
+    expect(() => normalizeAddress(sneaky)).toThrow(InvalidAddressError);
+  });
 });

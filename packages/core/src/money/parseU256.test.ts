@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_U256, parseU256 } from "./parseU256.ts";
+import { MAX_U256, hexWordToBigInt, parseU256 } from "./parseU256.ts";
 
 describe("parseU256", () => {
   it("parses exact values beyond 2^53 and up to 2^256-1", () => {
@@ -11,4 +11,9 @@ describe("parseU256", () => {
     expect(() => parseU256(v)).toThrow(/not a valid amount/);
   });
   it("rejects numbers", () => expect(() => parseU256(5)).toThrow(/decimal string/));
+  it("reads an ABI word with or without 0x", () => {
+    expect(hexWordToBigInt(`0x${"0".repeat(62)}ff`)).toBe(255n);
+    expect(hexWordToBigInt(`${"0".repeat(63)}1`)).toBe(1n);
+    expect(hexWordToBigInt("f".repeat(64))).toBe(MAX_U256);
+  });
 });

@@ -16,4 +16,10 @@ describe("decidePoll", () => {
     expect(decidePoll(t0, 5, at(4400))).toEqual({ ok: false, retryAfterSeconds: 1 });
   });
   it("interval 0 never limits", () => expect(decidePoll(t0, 0, t0)).toEqual({ ok: true }));
+  it("a negative interval never limits; a poll exactly at the tolerance edge passes", () => {
+    expect(decidePoll(t0, -1, t0)).toEqual({ ok: true });
+    expect(decidePoll(t0, 0, at(-2000))).toEqual({ ok: true }); // even when the clocks disagree
+    expect(decidePoll(t0, 5, at(4500))).toEqual({ ok: true });
+    expect(decidePoll(t0, 5, at(4499))).toEqual({ ok: false, retryAfterSeconds: 1 });
+  });
 });

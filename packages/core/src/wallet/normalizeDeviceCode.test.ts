@@ -15,4 +15,8 @@ describe("normalizeDeviceCode / formatDeviceCode", () => {
     (input) => expect(normalizeDeviceCode(input)).toBeNull(),
   );
   it("formats as XXXX-XXXX", () => expect(formatDeviceCode("BCDFGHJK")).toBe("BCDF-GHJK"));
+  it("refuses inputs longer than 32 characters before normalizing them", () => {
+    expect(normalizeDeviceCode(`BCDF-GHJK${" ".repeat(23)}`)).toBe("BCDFGHJK"); // 32 characters
+    expect(normalizeDeviceCode(`BCDF-GHJK${" ".repeat(24)}`)).toBeNull(); // 33
+  });
 });

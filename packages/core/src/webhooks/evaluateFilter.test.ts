@@ -29,4 +29,9 @@ describe("evaluateFilter", () => {
   it("does not match a routed filter against an unrouted event", () => {
     expect(evaluateFilter({ agentId: "demo-agent", routedToAddress: event.routedToAddress }, { ...event, routedToAddress: "" })).toBe(false);
   });
+  it("treats an absent or null min_amount_wei as no condition, even for a zero amount", () => {
+    expect(evaluateFilter({ agentId: "demo-agent", minAmountWei: null }, { ...event, amountWei: 0n })).toBe(true);
+    expect(evaluateFilter({ agentId: "demo-agent", minAmountWei: undefined }, { ...event, amountWei: 0n })).toBe(true);
+    expect(evaluateFilter({ agentId: "demo-agent", minAmountWei: 1n }, { ...event, amountWei: 0n })).toBe(false);
+  });
 });

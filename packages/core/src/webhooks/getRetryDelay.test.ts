@@ -21,4 +21,8 @@ describe("getRetryDelay", () => {
   it("rejects nonsense attempts", () => {
     expect(() => getRetryDelay(0, { random: 0 })).toThrow(RangeError);
   });
+  it("keeps the scheduled delay when Retry-After asks for exactly as long", () => {
+    expect(getRetryDelay(1, { random: 0.5, retryAfterMs: 30_000 })).toBe(30_000);
+    expect(getRetryDelay(1, { random: 0.5, retryAfterMs: 30_001 })).toBe(30_001);
+  });
 });

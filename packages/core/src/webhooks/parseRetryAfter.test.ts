@@ -14,4 +14,8 @@ describe("parseRetryAfter", () => {
     expect(parseRetryAfter("-5", now)).toBeNull();
     expect(parseRetryAfter("999999999", now)).toBe(7 * 24 * 3600 * 1000);
   });
+  it("trims whitespace and reads only a whole number of seconds", () => {
+    expect(parseRetryAfter(" 30 ", now)).toBe(30_000);
+    expect(parseRetryAfter("30abc", now)).toBeNull();
+  });
 });

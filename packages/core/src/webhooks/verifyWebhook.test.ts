@@ -87,4 +87,10 @@ describe("verifyWebhook", () => {
       deliveryId: "d-9", subscriptionId: undefined, eventId: undefined, timestamp: t,
     });
   });
+  it("skips header parts without a key, even one that starts like t or v1", () => {
+    const t = now.getTime() / 1000;
+    const good = signPayload(secret, body, now).split("v1=")[1]!;
+    expect(verifyWebhook(body, headers(`t1,t=${t},v1=${good}`), secret, { now }).timestamp).toBe(t);
+    expect(verifyWebhook(body, headers(`t=${t},v1x,v1=${good}`), secret, { now }).timestamp).toBe(t);
+  });
 });
