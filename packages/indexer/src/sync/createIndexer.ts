@@ -204,7 +204,8 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
             });
             const writeMs = performance.now() - writeStarted;
             last = fetched.to;
-            log.info(
+            // one line per batch (a block per batch when following the head): debug, `npm start -- --verbose`
+            log.debug(
               { fromBlock: fetched.from.toString(), toBlock: fetched.to.toString(), logs: fetched.logs.length, kept: kept.length, rows: result.eventsInserted, fetchMs: Math.round(fetched.fetchMs), matchMs: Math.round(matchMs), writeMs: Math.round(writeMs), nextChunk: chunkSize },
               "batch committed",
             );
