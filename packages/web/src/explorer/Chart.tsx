@@ -18,6 +18,9 @@ interface ChartProps {
   label: string;
 }
 
+/** Axis labels only (positions on a plot): compact, "1.2M". Exact values are in the legend. */
+const axisNumber = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
+
 const cssVar = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || "#888";
 
 /** Volume in whole token units for plotting only (bigint → number after dividing: no precision matters here). */
@@ -54,7 +57,7 @@ export function Chart({ points, metric, bucket, label }: ChartProps) {
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
         axes: [
           { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } },
-          { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, size: 56, values: (_u, v) => v.map((x) => (x >= 1e6 ? `${x / 1e6}M` : x >= 1e3 ? `${x / 1e3}k` : String(x))) },
+          { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, size: 56, values: (_u, v) => v.map((x) => axisNumber.format(x)) },
         ],
         series: [{}, { stroke: accent, fill: accent, width: 0, paths: bars, points: { show: false } }], // no outline: empty buckets draw nothing
         hooks: { setCursor: [(u) => setHover(u.cursor.idx ?? null)] },
