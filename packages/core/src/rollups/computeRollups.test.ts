@@ -77,6 +77,7 @@ describe("computeRollups", () => {
   });
 
   it("gives nothing for no rows", () => {
-    expect(computeRollups([])).toEqual({ hourly: { entities: [], ledger: [], providers: [] }, daily: { entities: [], ledger: [], providers: [] }, entityTotals: [], providerTotals: [] });
+    const none = { entities: [], ledger: [], ledgerTokens: [], providers: [] };
+    expect(computeRollups([])).toEqual({ hourly: none, daily: none, entityTotals: [], providerTotals: [] });
   });
 });
