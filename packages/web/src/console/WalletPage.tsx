@@ -259,17 +259,17 @@ export function WalletPage() {
               <tbody>
                 {sessions.map((s) => (
                   <tr data-session={s.session_id} data-status={s.status}>
-                    <td><a href={`/wallet/sessions/${s.session_id}`}>{agentName(s)}</a></td>
-                    <td><StatusBadge status={s.status} /></td>
-                    <td class="nowrap"><Time iso={s.created_at} /></td>
-                    <td class="nowrap"><Time iso={s.expires_at} /></td>
-                    <td class="r"><Amount units={s.per_call_cap_wei} token={s.token} /></td>
-                    <td class="r"><Amount units={s.spend_cap_wei} token={s.token} /></td>
-                    <td class="r" data-col="spent"><Amount units={s.spend_used_wei} token={s.token} /></td>
-                    <td class="r" data-col="remaining"><Amount units={s.spend_remaining_wei} token={s.token} /></td>
-                    <td>{s.last_payment ? <><Amount units={s.last_payment.amount_wei} token={s.token} /> <span class="small muted block"><Time iso={s.last_payment.created_at} /></span></> : <span class="muted">none</span>}</td>
-                    <td><ChainRevokeCell s={s} /></td>
-                    <td>
+                    <td data-label="Agent"><a href={`/wallet/sessions/${s.session_id}`}>{agentName(s)}</a></td>
+                    <td data-label="Status"><StatusBadge status={s.status} /></td>
+                    <td data-label="Created" class="nowrap"><Time iso={s.created_at} /></td>
+                    <td data-label="Expires" class="nowrap"><Time iso={s.expires_at} /></td>
+                    <td data-label="Per payment" class="r"><Amount units={s.per_call_cap_wei} token={s.token} /></td>
+                    <td data-label="Total cap" class="r"><Amount units={s.spend_cap_wei} token={s.token} /></td>
+                    <td data-label="Spent" class="r" data-col="spent"><Amount units={s.spend_used_wei} token={s.token} /></td>
+                    <td data-label="Remaining" class="r" data-col="remaining"><Amount units={s.spend_remaining_wei} token={s.token} /></td>
+                    <td data-label="Last payment">{s.last_payment ? <><Amount units={s.last_payment.amount_wei} token={s.token} /> <span class="small muted block"><Time iso={s.last_payment.created_at} /></span></> : <span class="muted">none</span>}</td>
+                    <td data-label="On chain"><ChainRevokeCell s={s} /></td>
+                    <td data-label="Actions">
                       {s.status === "active" || s.status === "pending" ? (
                         <button type="button" class="danger small-btn" aria-label={`Revoke ${agentName(s)}`} onClick={() => revoke(() => walletApi.revoke(s.session_id), agentName(s), revokeText(`Revoke “${agentName(s)}”?`))}>Revoke</button>
                       ) : s.chain_revoke.status === "failed" || s.chain_revoke.status === "pending" ? (
@@ -370,7 +370,7 @@ export function WalletSessionPage({ id }: { id: string }) {
                 {payments.map((p) => (
                   <tr data-payment={p.id}>
                     <td class="nowrap"><Time iso={p.created_at} /></td>
-                    <td class="mono small">{p.to}</td>
+                    <td class="mono small"><span class="addr" title={p.to}>{shortHex(p.to)}</span></td>
                     <td class="r"><Amount units={p.amount_wei} token={p.token} /></td>
                     <td>{p.memo ?? <span class="muted">—</span>}</td>
                     <td><span class={`badge badge-${p.status}`}>{p.status}</span>{p.error ? <span class="small muted block">{p.error}</span> : null}</td>
