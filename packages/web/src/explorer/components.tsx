@@ -202,7 +202,7 @@ export function Figure({ label, value, cur, prev, hint }: { label: string; value
   return (
     <div class="figure">
       <div class="figure-label">{label}</div>
-      <div class="figure-value" data-figure={label}>{value}</div>
+      <div class={`figure-value${value.length > 13 ? " long" : ""}`} data-figure={label}>{value}</div>
       {c ? (
         <div class={`figure-change ${c.dir}`}>
           <span aria-hidden="true">{c.dir === "up" ? "▲" : c.dir === "down" ? "▼" : "■"}</span> {c.text} <span class="muted">vs previous {hint ?? "window"}</span>

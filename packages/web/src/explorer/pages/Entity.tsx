@@ -97,7 +97,7 @@ export function EntityPage({ kind, id }: { kind: "service" | "agent"; id: string
       </div>
       <section class="figures" aria-label="Totals">
         <div class="figure"><div class="figure-label">Payments, all time</div><div class="figure-value" data-figure="total-payments">{count(e.totals.txCount)}</div><div class="figure-change flat muted">sent + received</div></div>
-        <div class="figure"><div class="figure-label">Volume, all time</div><div class="figure-value" data-figure="total-volume">{amount(e.totals.amountSumWei)}</div><div class="figure-change flat muted">token units</div></div>
+        <div class="figure"><div class="figure-label">Volume, all time</div><div class={`figure-value${amount(e.totals.amountSumWei).length > 13 ? " long" : ""}`} data-figure="total-volume">{amount(e.totals.amountSumWei)}</div><div class="figure-change flat muted">token units</div></div>
         <div class="figure"><div class="figure-label">Last 24 hours</div><div class="figure-value">{count(e.txCount24h)}</div><div class="figure-change flat muted">{amount(e.amountSumWei24h)} volume</div></div>
         <div class="figure"><div class="figure-label">Last 7 days</div><div class="figure-value">{count(e.txCount7d)}</div><div class="figure-change flat muted">{amount(e.amountSumWei7d)} volume</div></div>
       </section>

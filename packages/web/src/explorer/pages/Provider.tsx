@@ -52,7 +52,7 @@ export function ProviderPage({ providerKey }: { providerKey: string }) {
       </div>
       <section class="figures" aria-label="Totals">
         <div class="figure"><div class="figure-label">Payments routed, all time</div><div class="figure-value" data-figure="provider-payments">{count(p.txCount)}</div></div>
-        <div class="figure"><div class="figure-label">Volume routed, all time</div><div class="figure-value" data-figure="provider-volume">{amount(p.amountSumWei)}</div></div>
+        <div class="figure"><div class="figure-label">Volume routed, all time</div><div class={`figure-value${amount(p.amountSumWei).length > 13 ? " long" : ""}`} data-figure="provider-volume">{amount(p.amountSumWei)}</div></div>
         <div class="figure"><div class="figure-label">First payment (hour, UTC bucket)</div><div class="figure-value small-value"><Time iso={p.firstSeenAt} /></div></div>
         <div class="figure"><div class="figure-label">Latest payment (hour, UTC bucket)</div><div class="figure-value small-value"><Time iso={p.lastSeenAt} /></div></div>
       </section>
