@@ -19,9 +19,10 @@ const hexToNumber = (h: string) => Number.parseInt(h, 16);
 /**
  * All logs with an indexed topic0 (Transfer, TransferWithMemo, Settlement) from any contract in
  * [fromBlock, toBlock], in chain order. Block timestamps come from the logs when the node includes
- * them (anvil and reth do) and from the block headers otherwise.
+ * them (anvil and reth do) and from the block headers otherwise; with `millis.enabled`, also milliseconds from the
+ * headers' `timestampMillis` (Tempo), which turns itself off when the node does not provide them.
  */
-export async function fetchLogs(rpc: RpcClient, fromBlock: bigint, toBlock: bigint): Promise<RawLog[]> {
+export async function fetchLogs(rpc: RpcClient, fromBlock: bigint, toBlock: bigint, millis?: { enabled: boolean }): Promise<RawLog[]> {
   const json = await rpc.request<JsonLog[]>("eth_getLogs", [
     { fromBlock: `0x${fromBlock.toString(16)}`, toBlock: `0x${toBlock.toString(16)}`, topics: [[...INDEXED_TOPICS]] },
   ]);
@@ -50,6 +51,20 @@ export async function fetchLogs(rpc: RpcClient, fromBlock: bigint, toBlock: bigi
     for (const log of logs) {
       if (log.blockTimestamp < 0) log.blockTimestamp = ts.get(log.blockNumber) ?? -1;
       if (log.blockTimestamp < 0) throw new Error(`no timestamp for block ${log.blockNumber}`);
+    }
+  }
+  // Methodology v0.2 keeps the block time's milliseconds (Tempo headers carry `timestampMillis`): one batch of headers
+  // per range with logs. A node whose headers lack it (anvil) turns the option off for good after the first try.
+  if (millis?.enabled && logs.length > 0) {
+    const blocks = [...new Set(logs.map((l) => l.blockNumber))];
+    const headers = await rpc.batch<{ timestampMillis?: string } | null>(blocks.map((b) => ({ method: "eth_getBlockByNumber", params: [`0x${b.toString(16)}`, false] })));
+    if (headers.some((h) => !h || typeof h.timestampMillis !== "string")) millis.enabled = false;
+    else {
+      const ms = new Map(blocks.map((b, i) => [b, hexToNumber(headers[i]!.timestampMillis!)]));
+      for (const log of logs) {
+        const m = ms.get(log.blockNumber)!;
+        if (Math.floor(m / 1000) === log.blockTimestamp) log.blockTimestampMs = m; // same second, or not trusted
+      }
     }
   }
   // Invariant: chain order (block, then log index). Nodes return it; the matcher and the store rely on it.
