@@ -58,6 +58,8 @@ interface Fetched {
 export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
   const { rpc, client, log } = deps;
   const version = options.methodologyVersion ?? CURRENT_METHODOLOGY_VERSION;
+  // v0.1 keeps whole seconds; later versions ask the node for milliseconds while it provides them (fetchLogs).
+  const millis = { enabled: version !== "v0.1" };
   const contextTtlMs = options.contextTtlMs ?? 10_000;
   let chunkSize = options.chunk.initial;
   const fetchAheadCount = options.fetchAhead ?? 2;
@@ -94,7 +96,7 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
       const end = cursor + BigInt(chunkSize) - 1n < to ? cursor + BigInt(chunkSize) - 1n : to;
       const pieceStarted = performance.now();
       try {
-        const piece = await fetchLogs(rpc, cursor, end);
+        const piece = await fetchLogs(rpc, cursor, end, millis);
         chunkSize = nextChunkSize(chunkSize, { type: "ok", elapsedMs: performance.now() - pieceStarted, logCount: piece.length }, options.chunk);
         logs = logs.length === 0 ? piece : logs.concat(piece);
         cursor = end + 1n;
