@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import pg from "pg";
 import type { Logger } from "pino";
-import type { GraphqlLimits } from "../graphql/createGraphqlHandler.ts";
+import type { GraphqlLimits } from "../graphql/graphqlLimits.ts";
 import type { Services } from "../services/createServices.ts";
 import type { EventRecord } from "../services/types.ts";
 import { createFeedHub, type FeedHub, type FeedHubStats } from "./createFeedHub.ts";
@@ -11,43 +11,8 @@ import type { FeedConnection } from "./feedConnection.ts";
 import type { ClosableAsyncIterator } from "./mapAsyncIterator.ts";
 import { openFeedCursor, type FeedCursor } from "./openFeedCursor.ts";
 import { checkAgentId, FeedError, parseResumeId } from "./parseFeedParams.ts";
+import type { FeedCore, FeedSource, FeedSubscribeArgs } from "./feedCore.ts";
 import { DEFAULT_FEED_OPTIONS, type FeedCloseReason, type FeedFilter, type FeedKind, type FeedOptions } from "./types.ts";
-
-/** Arguments of the GraphQL `ledgerEvents` subscription, as the resolver passes them. */
-export interface FeedSubscribeArgs {
-  agentId: string | null;
-  minAmountWei: bigint | null;
-  afterId: string | null;
-}
-
-/** The feed as the GraphQL context sees it on /graphql/stream (bound to the client's stream connection). */
-export interface FeedSource {
-  subscribe(args: FeedSubscribeArgs): Promise<ClosableAsyncIterator<EventRecord>>;
-}
-
-/** What the two transports share: validation, readiness, and cursors over the one hub. */
-export interface FeedCore {
-  readonly options: FeedOptions;
-  readonly hub: FeedHub;
-  readonly log: Logger;
-  readonly services: Services;
-  /** Checks the filter values (an unknown agent id is `not_found`). */
-  resolveFilter(agentId: string | null, minAmountWei: bigint | null): Promise<FeedFilter>;
-  /** Waits for the hub's first LISTEN connection (`feed_unavailable` after readyTimeoutMs). */
-  whenReady(): Promise<void>;
-  openCursor(args: {
-    kind: FeedKind;
-    filter: FeedFilter;
-    afterId: bigint | null;
-    connection: FeedConnection;
-    offer(row: EventRecord): boolean;
-    offerPage?(rows: readonly EventRecord[]): boolean;
-    onClose(reason: FeedCloseReason): void;
-    onLive?(position: bigint): void;
-  }): FeedCursor;
-  /** A FeedSource whose iterators write to `connection`. */
-  source(connection: FeedConnection): FeedSource;
-}
 
 export interface Feed {
   readonly options: FeedOptions;

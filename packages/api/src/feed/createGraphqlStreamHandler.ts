@@ -3,7 +3,7 @@ import { ApolloArmor } from "@escape.tech/graphql-armor";
 import { initContextCache } from "@pothos/core";
 import { createHandler, TOKEN_HEADER_KEY, TOKEN_QUERY_KEY, type ExecutionResult, type Request as SseRequest, type Response as SseResponse } from "graphql-sse";
 import type { Logger } from "pino";
-import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from "../graphql/createGraphqlHandler.ts";
+import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from "../graphql/graphqlLimits.ts";
 import {
   createSourceEventStream, execute, getOperationAST, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs,
 } from "../graphql/graphqlJs.ts";
@@ -13,10 +13,10 @@ import { sendError } from "../http/sendError.ts";
 import type { GraphqlContext } from "../schema/builder.ts";
 import { buildSchema } from "../schema/index.ts";
 import { releaseRequestCache } from "../schema/requestCache.ts";
-import type { FeedCore } from "./createFeed.ts";
+import type { FeedCore } from "./feedCore.ts";
 import { responseConnection, StreamRegistry } from "./feedConnection.ts";
 import { mapAsyncIterator } from "./mapAsyncIterator.ts";
-import { FEED_DISABLED_MESSAGE } from "./createSseHandler.ts";
+import { FEED_DISABLED_MESSAGE } from "./types.ts";
 
 export const GRAPHQL_STREAM_PATH = "/graphql/stream";
 

@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { sendError } from "../http/sendError.ts";
 import type { EventRecord } from "../services/types.ts";
-import type { FeedCore } from "./createFeed.ts";
+import type { FeedCore } from "./feedCore.ts";
 import { encodeFeedFrame } from "./encodeFeedFrame.ts";
 import { encodeFeedPage } from "./encodeFeedPage.ts";
 import { responseConnection } from "./feedConnection.ts";
 import { FEED_ERROR_STATUS, FeedError, parseMinAmount, parseResumeId } from "./parseFeedParams.ts";
-import type { FeedCloseReason, FeedOptions } from "./types.ts";
+import { FEED_DISABLED_MESSAGE, type FeedCloseReason, type FeedOptions } from "./types.ts";
 
 export const FEED_PREFLIGHT_HEADERS = {
   "access-control-allow-origin": "*",
@@ -14,8 +14,6 @@ export const FEED_PREFLIGHT_HEADERS = {
   "access-control-allow-headers": "last-event-id, cache-control, accept",
   "access-control-max-age": "86400",
 };
-
-export const FEED_DISABLED_MESSAGE = "the live feed is disabled on this deployment (NEXT_PUBLIC_LIVE_FEED=1 enables it)";
 
 /**
  * A hub page is written as one shared frame only up to this many rows: a subscriber's socket buffer then exceeds its

@@ -1,6 +1,9 @@
 import type pg from "pg";
 import type { EventRecord } from "../services/types.ts";
 
+/** The 404 `feed_disabled` message of both feed endpoints. */
+export const FEED_DISABLED_MESSAGE = "the live feed is disabled on this deployment (NEXT_PUBLIC_LIVE_FEED=1 enables it)";
+
 /** Which surface a subscriber came from (metrics label). */
 export type FeedKind = "sse" | "graphql";
 

@@ -2,8 +2,7 @@ import { getDashboard as computeDashboard } from "../services/getDashboard.ts";
 import { parseWindow } from "../services/resolveWindow.ts";
 import type { Dashboard, TokenAmount, TopEntity } from "../services/types.ts";
 import { builder } from "./builder.ts";
-import { EntityRef } from "./Entity.ts";
-import { EventRef } from "./Event.ts";
+import { EntityRef, EventRef } from "./refs.ts";
 import { entityLoader } from "./loaders.ts";
 import { ProviderRef } from "./Provider.ts";
 

@@ -3,21 +3,16 @@ import { decodeIdCursor } from "../services/cursor.ts";
 import { entityKindOf } from "../services/entityKindOf.ts";
 import { DETAIL_RECENT_EVENTS, GATEWAY_ID, isPlausibleEntityId } from "../services/getEntityDetail.ts";
 import { loadEntitySummary } from "../services/loadEntitySummary.ts";
-import type { EntityHead, EntityKind, EntityListItem, EntityTotals, Page, TrendPoint } from "../services/types.ts";
+import type { EntityHead, EntityKind, EntityTotals, Page, TrendPoint } from "../services/types.ts";
 import { builder, type GraphqlContext } from "./builder.ts";
-import { EventPageRef } from "./Event.ts";
+import { EntityRef, EventPageRef, type EntityShape } from "./refs.ts";
 import { eventPageLoader, lastEventAtLoader, providerPage, totalsLoader, trendLoader, walletsLoader, windowStatsLoader } from "./loaders.ts";
 import { pageSize } from "./pageArgs.ts";
 import { ProviderPageRef } from "./Provider.ts";
 import { selectedFields } from "./selectedFields.ts";
 
-/** An entity head, possibly with list or detail data already computed (then no loader runs for it). */
-export type EntityShape = EntityHead & Partial<Omit<EntityListItem, keyof EntityHead>> & { totals?: EntityTotals; trend?: TrendPoint[] };
-
 const eventPageOf = (args: { first?: number | null; after?: string | null }) => ({ limit: pageSize(args.first, DETAIL_RECENT_EVENTS), before: decodeIdCursor(args.after) });
 const providerPageOf = (args: { first?: number | null; after?: string | null }) => ({ limit: pageSize(args.first, 20), after: args.after ?? null });
-
-export const EntityRef = builder.objectRef<EntityShape>("Entity");
 
 const TotalsRef = builder.objectRef<EntityTotals>("EntityTotals").implement({
   description: "All-time payments (sent + received) and fees of an entity.",

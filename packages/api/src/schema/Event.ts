@@ -1,10 +1,8 @@
 import { parseEventId } from "../services/parseEventId.ts";
-import type { EventRecord, Page } from "../services/types.ts";
+import type { EventRecord } from "../services/types.ts";
 import { builder } from "./builder.ts";
-import { EntityRef } from "./Entity.ts";
+import { EntityRef, EventPageRef, EventRef } from "./refs.ts";
 import { entityLoader, eventLoader, txEventsLoader } from "./loaders.ts";
-
-export const EventRef = builder.objectRef<EventRecord>("Event");
 
 EventRef.implement({
   description: "One ledger row (agent_events): a payment or fee seen from one watched entity. REST serves it snake_case.",
@@ -42,7 +40,7 @@ EventRef.implement({
   }),
 });
 
-export const EventPageRef = builder.objectRef<Page<EventRecord>>("EventPage").implement({
+EventPageRef.implement({
   description: "A page of rows, newest first; pass nextCursor as `after` for the next page (null at the end).",
   fields: (t) => ({
     items: t.expose("items", { type: [EventRef] }),

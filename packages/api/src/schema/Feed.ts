@@ -2,7 +2,7 @@ import { GraphQLError } from "../graphql/graphqlJs.ts";
 import type { EventRecord } from "../services/types.ts";
 import { FeedError } from "../feed/parseFeedParams.ts";
 import { builder } from "./builder.ts";
-import { EventRef } from "./Event.ts";
+import { EventRef } from "./refs.ts";
 
 builder.subscriptionField("ledgerEvents", (t) =>
   t.field({

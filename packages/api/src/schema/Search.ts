@@ -3,7 +3,7 @@ import { SEARCH_PAGE_SIZE } from "../services/search.ts";
 import type { AddressLabelRecord, Page } from "../services/types.ts";
 import { builder } from "./builder.ts";
 import { EntityPageRef } from "./Entity.ts";
-import { EventPageRef } from "./Event.ts";
+import { EventPageRef } from "./refs.ts";
 import { pageSize } from "./pageArgs.ts";
 
 const AddressLabelRef = builder.objectRef<AddressLabelRecord>("AddressLabel").implement({

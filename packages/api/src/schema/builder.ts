@@ -1,6 +1,6 @@
 import SchemaBuilder from "@pothos/core";
 import DataloaderPlugin from "@pothos/plugin-dataloader";
-import type { FeedSource } from "../feed/createFeed.ts";
+import type { FeedSource } from "../feed/feedCore.ts";
 import type { Principal } from "../auth/authenticate.ts";
 import type { Services } from "../services/createServices.ts";
 import type { WebhookService } from "../webhooks/createWebhookService.ts";
