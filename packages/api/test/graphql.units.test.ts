@@ -1,22 +1,23 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
 import { acceptsJsonLane } from "../src/graphql/acceptsJsonLane.ts";
-import { createResponseCache, type ComputedResponse } from "../src/graphql/createResponseCache.ts";
+import type { ComputedResponse } from "../src/graphql/createJsonLane.ts";
 import { getOperationAST, parse } from "../src/graphql/graphqlJs.ts";
 import { isCacheableOperation } from "../src/graphql/isCacheableOperation.ts";
 import { parseJsonGraphqlParams } from "../src/graphql/parseJsonGraphqlParams.ts";
 import { stableJson } from "../src/graphql/stableJson.ts";
 import { isoString, serializeDateTime } from "../src/schema/DateTime.ts";
+import { createTtlCache } from "../src/services/createTtlCache.ts";
 
 // The pure parts of the GraphQL handler's lane and response cache (the HTTP behaviour is in graphql.lane.test.ts).
 
 const answer = (body: string, cacheable = true): ComputedResponse => ({ response: { status: 200, headers: {}, body }, cacheable });
 
-describe("createResponseCache", () => {
+describe("createTtlCache as the GraphQL response cache", () => {
   it("keeps an answer for the TTL of its clock, then computes again", async () => {
     let now = 0;
     let computed = 0;
-    const cache = createResponseCache({ ttlMs: 100, clock: () => now });
+    const cache = createTtlCache<ComputedResponse>(100, () => now, { keep: (c) => c.cacheable });
     const compute = async () => answer(`v${++computed}`);
     expect((await cache.get("k", compute)).response.body).toBe("v1");
     now = 99;
@@ -30,7 +31,7 @@ describe("createResponseCache", () => {
     let computed = 0;
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const cache = createResponseCache({ ttlMs: 100, clock: () => 0 });
+    const cache = createTtlCache<ComputedResponse>(100, () => 0, { keep: (c) => c.cacheable });
     const compute = async () => {
       computed++;
       await gate;
@@ -44,7 +45,7 @@ describe("createResponseCache", () => {
 
   it("hands a non-cacheable answer or a failure to the waiting requests, then forgets it", async () => {
     let computed = 0;
-    const cache = createResponseCache({ ttlMs: 100, clock: () => 0 });
+    const cache = createTtlCache<ComputedResponse>(100, () => 0, { keep: (c) => c.cacheable });
     const [a, b] = await Promise.all([cache.get("k", async () => answer(`e${++computed}`, false)), cache.get("k", async () => answer("never"))]);
     expect([a.response.body, b.response.body]).toEqual(["e1", "e1"]);
     expect(cache.size()).toBe(0);
@@ -55,7 +56,7 @@ describe("createResponseCache", () => {
   });
 
   it("is bounded: the oldest key goes first", async () => {
-    const cache = createResponseCache({ ttlMs: 100, clock: () => 0, maxEntries: 2 });
+    const cache = createTtlCache<ComputedResponse>(100, () => 0, { keep: (c) => c.cacheable, maxEntries: 2 });
     for (const k of ["a", "b", "c"]) await cache.get(k, async () => answer(k));
     expect(cache.size()).toBe(2);
     let recomputed = false;

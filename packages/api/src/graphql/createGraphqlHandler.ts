@@ -10,8 +10,8 @@ import type { WebhookService } from "../webhooks/createWebhookService.ts";
 import type { GraphqlContext } from "../schema/builder.ts";
 import { buildSchema } from "../schema/index.ts";
 import { acceptsJsonLane } from "./acceptsJsonLane.ts";
-import { createJsonLane } from "./createJsonLane.ts";
-import { createResponseCache } from "./createResponseCache.ts";
+import { createJsonLane, type ComputedResponse } from "./createJsonLane.ts";
+import { createTtlCache } from "../services/createTtlCache.ts";
 import { createMaskError } from "./maskError.ts";
 import { readBodyBuffer } from "./readBodyBuffer.ts";
 import { runsCompiled } from "./runsCompiled.ts";
@@ -19,15 +19,9 @@ import { rejectedBy } from "./rejectedBy.ts";
 import { useErrorNodes } from "./useErrorNodes.ts";
 import { useRequestErrors } from "./useRequestErrors.ts";
 import { useReleaseRequestCache } from "./useReleaseRequestCache.ts";
+import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from "./graphqlLimits.ts";
 
-export interface GraphqlLimits {
-  maxDepth: number;
-  maxCost: number;
-  maxAliases: number;
-  maxTokens: number;
-}
-
-export const DEFAULT_GRAPHQL_LIMITS: GraphqlLimits = { maxDepth: 10, maxCost: 5_000, maxAliases: 15, maxTokens: 2_000 };
+export type { GraphqlLimits };
 
 /** Request bodies above this are refused (413). */
 export const MAX_REQUEST_BODY_BYTES = 100_000;
@@ -116,7 +110,7 @@ export function createGraphqlHandler(deps: {
     ],
   });
   const ttlMs = deps.responseCache?.ttlMs ?? 0;
-  const lane = createJsonLane({ yoga, cache: ttlMs > 0 ? createResponseCache({ ttlMs, clock: deps.responseCache?.clock }) : null });
+  const lane = createJsonLane({ yoga, cache: ttlMs > 0 ? createTtlCache<ComputedResponse>(ttlMs, deps.responseCache?.clock, { maxEntries: 1_000, keep: (c) => c.cacheable }) : null });
 
   return async (req, res) => {
     if (acceptsJsonLane(req, MAX_REQUEST_BODY_BYTES)) {

@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { processRegularResult, type YogaServerInstance } from "graphql-yoga";
 import type { GraphqlContext } from "../schema/builder.ts";
-import { createTtlCache } from "../services/createTtlCache.ts";
-import type { CachedResponse, ComputedResponse, createResponseCache } from "./createResponseCache.ts";
+import { createTtlCache, type TtlCache } from "../services/createTtlCache.ts";
 import { getOperationAST, print, type DocumentNode, type ExecutionResult } from "./graphqlJs.ts";
 import { isCacheableOperation } from "./isCacheableOperation.ts";
 import { parseJsonGraphqlParams, type JsonGraphqlParams } from "./parseJsonGraphqlParams.ts";
@@ -11,6 +10,19 @@ import { stableJson } from "./stableJson.ts";
 const JSON_TYPE = "application/json; charset=utf-8";
 
 type Yoga = YogaServerInstance<Record<string, unknown>, GraphqlContext>;
+
+/** A serialized GraphQL answer: what is written to the socket. */
+export interface CachedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Buffer;
+}
+
+/** A computed answer and whether it may be kept (only complete, error-free answers are). */
+export interface ComputedResponse {
+  response: CachedResponse;
+  cacheable: boolean;
+}
 
 /** Distinct query texts remembered as checked (then forgotten all at once). */
 const MAX_CHECKED = 1_000;
@@ -32,7 +44,7 @@ const MAX_CHECKED = 1_000;
  * serialized answer; nothing is kept once it is sent. Invariant: without credentials, an answer depends only on the
  * operation and its variables (queries have no side effects; the principal comes only from those two headers).
  */
-export function createJsonLane(deps: { yoga: Yoga; cache: ReturnType<typeof createResponseCache> | null; coalesce?: boolean }) {
+export function createJsonLane(deps: { yoga: Yoga; cache: TtlCache<ComputedResponse> | null; coalesce?: boolean }) {
   const { yoga, cache } = deps;
   const inflight = deps.coalesce === false ? null : createTtlCache<ComputedResponse>(0);
   // Queries already parsed and validated, by operation name and query text. The schema and the validation rules never
