@@ -42,7 +42,8 @@ const hooksApi = {
   deliveries: (id: string, cursor: string | null) =>
     rest<{ items: Delivery[]; next_cursor: string | null }>("GET", `/api/webhooks/${encodeURIComponent(id)}/deliveries?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`),
   redeliver: (id: string, deliveryId: string) => rest<unknown>("POST", `/api/webhooks/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`, {}),
-  agents: () => rest<{ items: { id: string; label: string }[] }>("GET", "/api/agents?limit=100").then((r) => r.items, () => []),
+  /** The agent picker: the public list of watched agents (a bare array), active ones only (the API refuses inactive ones). */
+  agents: () => rest<{ id: string; label: string; active?: boolean }[]>("GET", "/api/agents").then((r) => r.filter((a) => a.active !== false), () => []),
 };
 
 function Head({ children }: { children?: preact.ComponentChildren }) {
