@@ -144,6 +144,27 @@ afterAll(async () => {
   await db?.drop();
 });
 
+type TokenAmount = { tokenAddress: string; symbol: string | null; decimals: number | null; amountSumWei: string };
+/** Each token's amount in its own decimals, exactly as GraphQL's `byToken` says, with its symbol. */
+const tokenUnits = (t: TokenAmount) => formatTokenUnits(t.amountSumWei, { decimals: t.decimals ?? 0, minFraction: t.decimals === null ? 0 : 2, group: true });
+
+/** The volume card shows `byToken` (v0.2): one token → amount + symbol; several → one line per token; none → the total. */
+async function expectVolume(d: { amountSumWei: string; byToken: TokenAmount[] }): Promise<void> {
+  const value = page.locator('[data-figure="volume"]');
+  const lines = page.locator(".figure-tokens [data-token]");
+  if (d.byToken.length === 0) {
+    expect(await value.textContent()).toBe(amount(d.amountSumWei));
+    expect(await lines.count()).toBe(0);
+  } else if (d.byToken.length === 1) {
+    expect(await value.textContent()).toBe(tokenUnits(d.byToken[0]!));
+    expect(await page.locator('[data-figure-unit="volume"]').textContent()).toBe(d.byToken[0]!.symbol);
+    expect(await lines.count()).toBe(0);
+  } else {
+    const shown = await lines.evaluateAll((lis) => lis.map((li) => ({ token: (li as HTMLElement).dataset.token, text: li.textContent })));
+    expect(shown).toEqual(d.byToken.map((t) => ({ token: t.tokenAddress, text: `${tokenUnits(t)} ${t.symbol}` })));
+  }
+}
+
 describe("dashboard", () => {
   it("shows the GraphQL figures of each window, the window is in the URL, and switching changes the figures", async () => {
     const res = await page.goto(`${base}/`);
@@ -153,9 +174,9 @@ describe("dashboard", () => {
       if (w !== "24h") await page.getByRole("group", { name: "Time window" }).getByText(w === "all" ? "All" : w, { exact: true }).click();
       await page.locator(`[data-window="${w}"]`).waitFor();
       if (w !== "24h") expect(new URL(page.url()).searchParams.get("window")).toBe(w);
-      const { dashboard: d } = await data(`query($w: String!) { dashboard(window: $w) { txCount amountSumWei agentsActive providersDetected } }`, { w });
+      const { dashboard: d } = await data(`query($w: String!) { dashboard(window: $w) { txCount amountSumWei agentsActive providersDetected byToken { tokenAddress symbol decimals amountSumWei } } }`, { w });
       await expect.poll(() => page.locator('[data-figure="Payments"]').textContent()).toBe(count(d.txCount));
-      expect(await page.locator('[data-figure="Volume (token units)"]').textContent()).toBe(amount(d.amountSumWei));
+      await expectVolume(d);
       expect(await page.locator('[data-figure="Active agents"]').textContent()).toBe(count(d.agentsActive));
       expect(await page.locator('[data-figure="Providers detected"]').textContent()).toBe(count(d.providersDetected));
     }

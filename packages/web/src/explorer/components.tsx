@@ -197,12 +197,16 @@ function Search() {
   );
 }
 
-export function Figure({ label, value, cur, prev, hint }: { label: string; value: string; cur: string | number; prev: string | number | null | undefined; hint?: string }) {
+export function Figure({ label, value, cur, prev, hint, name, unit, children }: { label: string; value: string; cur: string | number; prev: string | number | null | undefined; hint?: string; name?: string; unit?: string; children?: ComponentChildren }) {
   const c = prev === null || prev === undefined ? null : change(cur, prev);
   return (
     <div class="figure">
       <div class="figure-label">{label}</div>
-      <div class={`figure-value${value.length > 13 ? " long" : ""}`} data-figure={label}>{value}</div>
+      <div class="figure-line">
+        <span class={`figure-value${value.length > 13 ? " long" : ""}`} data-figure={name ?? label}>{value}</span>
+        {unit ? <span class="figure-unit" data-figure-unit={name ?? label}>{unit}</span> : null}
+      </div>
+      {children}
       {c ? (
         <div class={`figure-change ${c.dir}`}>
           <span aria-hidden="true">{c.dir === "up" ? "▲" : c.dir === "down" ? "▼" : "■"}</span> {c.text} <span class="muted">vs previous {hint ?? "window"}</span>

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { apiRecoveries, gql, ROW_FIELDS, type Row } from "../api.ts";
 import { Chart, type SeriesPoint } from "../Chart.tsx";
 import { Empty, ErrorNote, EventsTable, Figure, LiveBadge, Loading, TopTable } from "../components.tsx";
+import { formatTokenUnits } from "@agent-ledger/core/formatTokenUnits";
 import { amount, count, shortHex } from "../format.ts";
 import { navigate, useLocation } from "../router.tsx";
 import { useLive } from "../useLive.ts";
@@ -14,9 +15,12 @@ const WINDOW_LABEL: Record<Window, string> = { "24h": "24 hours", "7d": "7 days"
 interface Top { id: string; label: string; category: string; txCount: number; amountSumWei: string }
 interface TopProvider { key: string; pattern: string; label: string | null; txCount: number; amountSumWei: string }
 interface Figures { txCount: number; amountSumWei: string; agentsActive: number; providersDetected: number }
+/** One token's share of the window (`amountSumWei` in that token's own raw units). */
+export interface TokenAmount { tokenAddress: string; symbol: string | null; decimals: number | null; currency: string | null; txCount: number; amountSumWei: string }
 export interface DashboardData {
   dashboard: Figures & {
     window: string;
+    byToken: TokenAmount[];
     previous: Figures | null;
     topServices: Top[];
     topAgents: Top[];
@@ -29,6 +33,7 @@ export interface DashboardData {
 export const DASHBOARD_QUERY = `query Dashboard($w: String!) {
   dashboard(window: $w) {
     window txCount amountSumWei agentsActive providersDetected
+    byToken { tokenAddress symbol decimals currency txCount amountSumWei }
     previous { txCount amountSumWei agentsActive providersDetected }
     topServices { id label category txCount amountSumWei }
     topAgents { id label category txCount amountSumWei }
@@ -130,7 +135,7 @@ export function Dashboard() {
         <>
           <section class="figures" aria-label={`Headline figures, ${WINDOW_LABEL[window]}`} data-window={window}>
             <Figure label="Payments" value={count(d.dashboard.txCount)} cur={d.dashboard.txCount} prev={d.dashboard.previous?.txCount} hint={prevLabel} />
-            <Figure label="Volume (token units)" value={amount(d.dashboard.amountSumWei)} cur={d.dashboard.amountSumWei} prev={d.dashboard.previous?.amountSumWei} hint={prevLabel} />
+            <VolumeFigure figures={d.dashboard} hint={prevLabel} />
             <Figure label="Active agents" value={count(d.dashboard.agentsActive)} cur={d.dashboard.agentsActive} prev={d.dashboard.previous?.agentsActive} hint={prevLabel} />
             <Figure label="Providers detected" value={count(d.dashboard.providersDetected)} cur={d.dashboard.providersDetected} prev={d.dashboard.previous?.providersDetected} hint={prevLabel} />
           </section>
@@ -172,5 +177,48 @@ export function Dashboard() {
         {feed.length === 0 ? <p class="empty">Waiting for the first payment…</p> : <EventsTable rows={feed} fresh={live.fresh} caption="Newest ledger rows" />}
       </section>
     </div>
+  );
+}
+
+/** A token's amount, exact, in its own decimals (a token the allowlist does not list: raw units). */
+export const tokenAmount = (t: TokenAmount) => formatTokenUnits(t.amountSumWei, { decimals: t.decimals ?? 0, minFraction: t.decimals === null ? 0 : 2, group: true });
+/** The symbol to show (raw units of an unlisted token name its address). */
+export const tokenSymbol = (t: TokenAmount) => t.symbol ?? (t.decimals === null ? `raw units of ${shortHex(t.tokenAddress)}` : shortHex(t.tokenAddress));
+
+/**
+ * Volume of the window. Methodology v0.2 splits it by token (`byToken`): one token → its amount with its symbol;
+ * several → the total (only when they share their decimals, so the sum means something) and each token's amount
+ * below. v0.1 ledgers have no split (`byToken` empty): the raw total in token units, as before.
+ */
+function VolumeFigure({ figures, hint }: { figures: Figures & { byToken: TokenAmount[] }; hint?: string }) {
+  const tokens = figures.byToken;
+  const prev = (figures as { previous?: Figures | null }).previous?.amountSumWei;
+  if (tokens.length === 0) return <Figure label="Volume (token units)" name="volume" value={amount(figures.amountSumWei)} cur={figures.amountSumWei} prev={prev} hint={hint} />;
+  if (tokens.length === 1) {
+    const t = tokens[0]!;
+    return <Figure label="Volume" name="volume" value={tokenAmount(t)} unit={tokenSymbol(t)} cur={figures.amountSumWei} prev={prev} hint={hint} />;
+  }
+  const decimals = tokens[0]!.decimals;
+  const same = decimals !== null && tokens.every((t) => t.decimals === decimals);
+  const currency = tokens[0]!.currency;
+  const unit = same && currency && tokens.every((t) => t.currency === currency) ? `${currency} tokens (${tokens.length})` : `${tokens.length} tokens`;
+  return (
+    <Figure
+      label="Volume"
+      name="volume"
+      value={same ? formatTokenUnits(figures.amountSumWei, { decimals, group: true }) : `${tokens.length} tokens`}
+      unit={same ? unit : undefined}
+      cur={figures.amountSumWei}
+      prev={same ? prev : undefined}
+      hint={hint}
+    >
+      <ul class="figure-tokens" aria-label="Volume per token">
+        {tokens.map((t) => (
+          <li key={t.tokenAddress} data-token={t.tokenAddress}>
+            <span class="tok-amount">{tokenAmount(t)}</span> <span class="muted">{tokenSymbol(t)}</span>
+          </li>
+        ))}
+      </ul>
+    </Figure>
   );
 }
