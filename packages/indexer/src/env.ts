@@ -29,6 +29,10 @@ export const indexerEnvSchema = z.object({
   POLL_INTERVAL_MS: int(500, 10),
   RPC_TIMEOUT_MS: int(30_000, 100),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** /metrics and /healthz on http://<INDEXER_METRICS_HOST>:<port> (docs/operations.md); 0 picks a free port; -1 disables the server. */
+  INDEXER_METRICS_PORT: z.coerce.number().int().min(-1).max(65535).default(9465),
+  /** Interface of that server: loopback by default (like WORKER_METRICS_HOST); 0.0.0.0 for a scraper on another host. */
+  INDEXER_METRICS_HOST: z.string().min(1).default("127.0.0.1"),
 });
 
 export type IndexerEnv = z.infer<typeof indexerEnvSchema>;

@@ -5,6 +5,8 @@ import { loadRegistryFile } from "./loadRegistryFile.ts";
 import { createLogger } from "./logger.ts";
 import { createRpcClient } from "./rpc/createRpcClient.ts";
 import { createIndexer } from "./sync/createIndexer.ts";
+import { createIndexerMetrics } from "./ops/createIndexerMetrics.ts";
+import { startOpsServer } from "./ops/startOpsServer.ts";
 
 const env = parseIndexerEnv();
 const log = createLogger("indexer", env.LOG_LEVEL);
@@ -17,6 +19,13 @@ for (const sig of ["SIGINT", "SIGTERM"] as const) {
     controller.abort();
   });
 }
+
+// /metrics and /healthz on their own port from the start: a standby waiting for the lock is scraped too (leader 0).
+const metrics = createIndexerMetrics();
+const opsServer = env.INDEXER_METRICS_PORT >= 0
+  ? await startOpsServer({ port: env.INDEXER_METRICS_PORT, host: env.INDEXER_METRICS_HOST, metrics: () => metrics.registry.metrics(), contentType: metrics.registry.contentType, status: metrics.status })
+  : null;
+if (opsServer) log.info({ host: env.INDEXER_METRICS_HOST, port: opsServer.port }, "metrics server listening");
 
 try {
   const { registry, source } = await loadRegistryFile(env.REGISTRY_FILE);
@@ -32,6 +41,7 @@ try {
         client,
         loadContext: () => loadMatchContext(prisma, explorerBase(env)),
         log,
+        observer: metrics.observer,
       },
       {
         startBlock: BigInt(env.START_BLOCK),
@@ -52,5 +62,5 @@ try {
   log.fatal({ err: error }, "indexer failed");
   process.exitCode = 1;
 } finally {
-  await Promise.allSettled([pool.end(), prisma.$disconnect()]);
+  await Promise.allSettled([pool.end(), prisma.$disconnect(), opsServer?.close()]);
 }

@@ -32,12 +32,26 @@ export interface IndexerOptions {
   stopAtBlock?: bigint;
 }
 
+/** What the indexer reports as it runs (the metrics of ops/createIndexerMetrics.ts; every member optional). */
+export interface IndexerObserver {
+  /** true once this process holds the stream's lock, false while it waits as a standby and when it stops. */
+  leader?(holds: boolean): void;
+  /** The node's newest block (before confirmations). */
+  head?(block: bigint): void;
+  /** The last committed block: read at take-over, then after every batch. */
+  checkpoint?(block: bigint): void;
+  batch?(info: { logs: number; rows: number; writeMs: number }): void;
+  /** One failed JSON-RPC call (it is retried). */
+  rpcError?(method: string): void;
+}
+
 export interface IndexerDeps {
   rpc: RpcClient;
   /** A dedicated connection: holds the advisory lock and performs every write. */
   client: pg.ClientBase;
   loadContext: () => Promise<MatchContext>;
   log: Logger;
+  observer?: IndexerObserver;
   /** Called after each committed batch (metrics, benchmarks). */
   onBatch?: (info: { fromBlock: bigint; toBlock: bigint; logs: number; kept: number; result: BatchResult; fetchMs: number; matchMs: number; writeMs: number }) => void;
 }
@@ -57,6 +71,7 @@ interface Fetched {
  */
 export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
   const { rpc, client, log } = deps;
+  const observer = deps.observer ?? {};
   const version = options.methodologyVersion ?? CURRENT_METHODOLOGY_VERSION;
   // v0.1 keeps whole seconds; later versions ask the node for milliseconds while it provides them (fetchLogs).
   const millis = { enabled: version !== "v0.1" };
@@ -71,6 +86,7 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
         return await fn();
       } catch (error) {
         if (signal.aborted) throw error;
+        observer.rpcError?.(what);
         const delay = getBackoffDelay(attempt, { baseMs: 250, maxMs: 30_000, random: Math.random() });
         log.warn({ err: (error as Error).message, attempt, retryInMs: delay }, `${what} failed; retrying`);
         await sleep(delay, signal);
@@ -80,6 +96,7 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
 
   async function safeHead(signal: AbortSignal): Promise<bigint> {
     const latest = BigInt(await withRetry("eth_blockNumber", () => rpc.request<string>("eth_blockNumber", []), signal));
+    observer.head?.(latest);
     const head = latest - BigInt(options.confirmations);
     return options.stopAtBlock !== undefined && options.stopAtBlock < head ? options.stopAtBlock : head;
   }
@@ -109,6 +126,7 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
           chunkSize = smaller;
           continue;
         }
+        observer.rpcError?.("eth_getLogs");
         const delay = getBackoffDelay(attempt, { baseMs: 250, maxMs: 30_000, random: Math.random() });
         log.warn({ err: (error as Error).message, from: cursor.toString(), to: end.toString(), attempt, retryInMs: delay }, "eth_getLogs failed; retrying the same range");
         attempt++;
@@ -140,9 +158,11 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
       onWait: () => log.info({ streamId }, "another indexer holds the lock for this stream; waiting"),
     });
     log.info({ streamId }, "indexer lock acquired");
+    observer.leader?.(true);
     try {
       const checkpoint = await readCheckpoint(client, streamId);
       let last = checkpoint ? checkpoint.lastBlock : options.startBlock - 1n;
+      if (checkpoint) observer.checkpoint?.(checkpoint.lastBlock);
       const startBlock = checkpoint?.startBlock ?? options.startBlock;
       if (checkpoint && checkpoint.startBlock !== options.startBlock) {
         log.warn({ stored: checkpoint.startBlock.toString(), configured: options.startBlock.toString() }, "START_BLOCK differs from the stored checkpoint; resuming from the checkpoint");
@@ -206,6 +226,8 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
             });
             const writeMs = performance.now() - writeStarted;
             last = fetched.to;
+            observer.checkpoint?.(fetched.to);
+            observer.batch?.({ logs: fetched.logs.length, rows: result.eventsInserted, writeMs });
             // one line per batch (a block per batch when following the head): debug, `npm start -- --verbose`
             log.debug(
               { fromBlock: fetched.from.toString(), toBlock: fetched.to.toString(), logs: fetched.logs.length, kept: kept.length, rows: result.eventsInserted, fetchMs: Math.round(fetched.fetchMs), matchMs: Math.round(matchMs), writeMs: Math.round(writeMs), nextChunk: chunkSize },
@@ -224,6 +246,7 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
       if (!signal.aborted) throw error;
       log.info("indexer stopped");
     } finally {
+      observer.leader?.(false);
       await release().catch(() => {});
     }
   }
