@@ -47,7 +47,7 @@ export interface AppDeps {
   webhooks?: { masterKey: Buffer | null; production: boolean; lookup?: Lookup };
   /** /readyz beyond the database: Redis PING, indexer lag vs the chain head, checkpoint age (absent = skipped). */
   readiness?: ReadinessOptions;
-  /** Live-feed subscribers for the `feed_subscribers` metric (0 until wired). */
+  /** Live-feed subscribers for the `agent_ledger_feed_subscribers` metric (0 until wired). */
   feedSubscriberCount?: () => number;
   /** Wallet (`/api/wallet/*`, docs/wallet.md): passkeys, pairing, relay, payments. Absent = defaults, chain-less (503 where needed). */
   wallet?: Partial<WalletOptions> & Pick<WalletDeps, "onPayTiming" | "chain">;

@@ -280,7 +280,7 @@ describe("/metrics", () => {
       return parseMetrics(await res.text());
     };
     const before = await scrape();
-    const key = (route: string, status: number, method = "GET") => `http_requests_total{method="${method}",route="${route}",status="${status}"}`;
+    const key = (route: string, status: number, method = "GET") => `agent_ledger_http_requests_total{method="${method}",route="${route}",status="${status}"}`;
     expect(before.get(key("/api/services/:id", 404)) ?? 0).toBe(0);
 
     expect((await getJson(url, "/api/services/no-such-mpp")).status).toBe(404);
@@ -303,27 +303,27 @@ describe("/metrics", () => {
     // Never a raw URL as a label.
     const labels = [...after.keys()].filter((k) => k.startsWith("http_request"));
     expect(labels.filter((k) => /no-such|other-unknown|wp-admin|abc|x=1/.test(k))).toEqual([]);
-    expect(after.get('http_request_duration_seconds_count{method="GET",route="/api/services/:id"}')).toBe(2);
-    expect(after.get('http_request_duration_seconds_bucket{le="+Inf",method="POST",route="/graphql"}')).toBe(1);
-    expect(after.get("feed_subscribers")).toBe(3);
-    expect(after.get("indexer_head_lag_blocks")).toBe(30);
-    expect(after.get("indexer_checkpoint_age_seconds")).toBeGreaterThanOrEqual(0);
-    expect(after.has("process_cpu_user_seconds_total")).toBe(true);
-    expect(after.has("nodejs_eventloop_lag_seconds")).toBe(true);
+    expect(after.get('agent_ledger_http_request_duration_seconds_count{method="GET",route="/api/services/:id"}')).toBe(2);
+    expect(after.get('agent_ledger_http_request_duration_seconds_bucket{le="+Inf",method="POST",route="/graphql"}')).toBe(1);
+    expect(after.get("agent_ledger_feed_subscribers")).toBe(3);
+    expect(after.get("agent_ledger_api_indexer_lag_blocks")).toBe(30);
+    expect(after.get("agent_ledger_api_indexer_checkpoint_age_seconds")).toBeGreaterThanOrEqual(0);
+    expect(after.has("agent_ledger_api_process_cpu_user_seconds_total")).toBe(true);
+    expect(after.has("agent_ledger_api_nodejs_eventloop_lag_seconds")).toBe(true);
 
     subscribers = 0;
     rpc.state.head = 2_500;
     const later = await scrape();
-    expect(later.get("feed_subscribers")).toBe(0);
-    expect(later.get("indexer_head_lag_blocks")).toBe(500);
+    expect(later.get("agent_ledger_feed_subscribers")).toBe(0);
+    expect(later.get("agent_ledger_api_indexer_lag_blocks")).toBe(500);
     expect(later.get(key("/metrics", 200))).toBe(2);
   });
 
-  it("reports feed_subscribers 0 until the feed provides a count, and the lag as NaN without an RPC", async () => {
+  it("reports agent_ledger_feed_subscribers 0 until the feed provides a count, and the lag as NaN without an RPC", async () => {
     const { url } = await startApp();
     const text = await (await fetch(`${url}/metrics`)).text();
-    expect(parseMetrics(text).get("feed_subscribers")).toBe(0);
-    expect(text).toMatch(/^indexer_head_lag_blocks nan$/im); // prom-client writes "Nan"; Prometheus parses it case-insensitively
+    expect(parseMetrics(text).get("agent_ledger_feed_subscribers")).toBe(0);
+    expect(text).toMatch(/^agent_ledger_api_indexer_lag_blocks nan$/im); // prom-client writes "Nan"; Prometheus parses it case-insensitively
   });
 });
 

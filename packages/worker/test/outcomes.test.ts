@@ -94,11 +94,11 @@ describe("delivery outcomes (spec §6) with real Redis, PostgreSQL and receivers
     // Metrics saw every outcome.
     const text = await (await fetch(`http://127.0.0.1:${worker.metricsPort}/metrics`)).text();
     for (const outcome of ["success", "gone", "reject", "retry"]) {
-      expect(text).toMatch(new RegExp(`webhook_delivery_attempts_total\\{type="event",outcome="${outcome}"\\} [1-9]`));
+      expect(text).toMatch(new RegExp(`agent_ledger_webhook_delivery_attempts_total\\{type="event",outcome="${outcome}"\\} [1-9]`));
     }
-    expect(text).toMatch(/webhook_delivery_attempt_duration_seconds_bucket\{le="0\.005",outcome="success"\}/);
-    expect(text).toMatch(/webhook_queue_jobs\{queue="webhook-deliveries",state="delayed"\} \d+/);
-    expect(text).toMatch(/webhook_deliveries_completed_total\{type="event",status="succeeded"\} [1-9]/);
+    expect(text).toMatch(/agent_ledger_webhook_delivery_attempt_duration_seconds_bucket\{le="0\.005",outcome="success"\}/);
+    expect(text).toMatch(/agent_ledger_webhook_queue_jobs\{queue="webhook-deliveries",state="delayed"\} \d+/);
+    expect(text).toMatch(/agent_ledger_webhook_deliveries_completed_total\{type="event",status="succeeded"\} [1-9]/);
   });
 
   it("sends the exact body and headers, signed over the raw body; tampering, a wrong secret and a stale t fail", async () => {

@@ -17,20 +17,21 @@ export interface MetricsOptions {
 /**
  * The app's Prometheus metrics in their own Registry (never the global one, so two apps in one process — tests,
  * benchmarks — do not collide): default process metrics, HTTP counters and latency by route template, the live
- * feed's subscriber count, and the indexer's distance to the chain head.
+ * feed's subscriber count, and the indexer's distance to the chain head. Every name starts with `agent_ledger_`
+ * (docs/operations.md lists them all).
  */
 export function createMetrics(options: MetricsOptions = {}) {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  collectDefaultMetrics({ register: registry, prefix: "agent_ledger_api_" });
 
   const httpRequests = new Counter({
-    name: "http_requests_total",
+    name: "agent_ledger_http_requests_total",
     help: "HTTP requests answered, by method, route template and status code.",
     labelNames: ["method", "route", "status"] as const,
     registers: [registry],
   });
   const httpDuration = new Histogram({
-    name: "http_request_duration_seconds",
+    name: "agent_ledger_http_request_duration_seconds",
     help: "Time from request to the end of the response, by method and route template (server-sent event streams excluded).",
     labelNames: ["method", "route"] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
@@ -38,7 +39,7 @@ export function createMetrics(options: MetricsOptions = {}) {
   });
   const feedCount = options.feedSubscriberCount;
   new Gauge({
-    name: "feed_subscribers",
+    name: "agent_ledger_feed_subscribers",
     help: "Clients currently subscribed to the live feed (SSE /api/feed and GraphQL subscriptions).",
     registers: [registry],
     collect() {
@@ -52,13 +53,13 @@ export function createMetrics(options: MetricsOptions = {}) {
     },
   });
   const headLag = new Gauge({
-    name: "indexer_head_lag_blocks",
+    name: "agent_ledger_api_indexer_lag_blocks",
     help: "Chain head (TEMPO_RPC_URL eth_blockNumber) minus the indexer checkpoint's last block; NaN when unknown.",
     registers: [registry],
   });
   headLag.set(Number.NaN);
   const checkpointAge = new Gauge({
-    name: "indexer_checkpoint_age_seconds",
+    name: "agent_ledger_api_indexer_checkpoint_age_seconds",
     help: "Seconds since the indexer checkpoint last moved; NaN when unknown.",
     registers: [registry],
   });
