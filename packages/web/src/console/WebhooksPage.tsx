@@ -265,14 +265,14 @@ export function WebhookPage({ id }: { id: string }) {
         <h2 id="log-title">Delivery log</h2>
         {deliveries.length === 0 ? <p class="muted">No delivery yet.</p> : (
           <div class="table-wrap">
-            <table data-console="deliveries">
+            <table class="stack" data-console="deliveries">
               <thead><tr><th scope="col">Created</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col" class="r">Attempts</th><th scope="col">Last HTTP</th><th scope="col">Next attempt</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
               <tbody>
                 {deliveries.map((d) => (
                   <tr data-delivery={d.id} data-status={d.status}>
-                    <td class="nowrap"><Time iso={d.created_at} /></td>
-                    <td>{d.type}{d.event_id !== null ? <> · <a href={`/events/${d.event_id}`}>row {d.event_id}</a></> : null}</td>
-                    <td><StatusBadge status={d.status} />{d.last_error ? <span class="small muted block">{d.last_error}</span> : null}
+                    <td data-label="Created" class="nowrap"><Time iso={d.created_at} /></td>
+                    <td data-label="Type">{d.type}{d.event_id !== null ? <> · <a href={`/events/${d.event_id}`}>row {d.event_id}</a></> : null}</td>
+                    <td data-label="Status"><StatusBadge status={d.status} />{d.last_error ? <span class="small muted block">{d.last_error}</span> : null}
                       {d.request_body || d.request_headers ? (
                         <details class="delivery"><summary>Request</summary>
                           {d.request_headers ? <pre class="body">{Object.entries(d.request_headers).map(([k, v]) => `${k}: ${v}`).join("\n")}</pre> : null}
@@ -280,10 +280,10 @@ export function WebhookPage({ id }: { id: string }) {
                         </details>
                       ) : null}
                     </td>
-                    <td class="r num">{d.attempts}</td>
-                    <td>{d.last_http_status ?? "—"}</td>
-                    <td>{d.next_attempt_at ? <Time iso={d.next_attempt_at} /> : "—"}</td>
-                    <td>{d.status === "failed" || d.status === "dead" ? <button type="button" class="secondary small-btn" onClick={async () => {
+                    <td data-label="Attempts" class="r num">{d.attempts}</td>
+                    <td data-label="Last HTTP">{d.last_http_status ?? "—"}</td>
+                    <td data-label="Next attempt">{d.next_attempt_at ? <Time iso={d.next_attempt_at} /> : "—"}</td>
+                    <td data-label="Actions">{d.status === "failed" || d.status === "dead" ? <button type="button" class="secondary small-btn" onClick={async () => {
                       try {
                         await hooksApi.redeliver(id, d.id);
                         setMessage("Redelivery queued.");
