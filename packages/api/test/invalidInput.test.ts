@@ -13,6 +13,7 @@ import { createWalletHandler } from "../src/wallet/createWalletHandler.ts";
 import { ROUTES as WEBHOOK_ROUTES } from "../src/webhooks/createWebhookRestHandler.ts";
 import { BAD_BODIES, BAD_STRINGS, BAD_VALUES, leafPaths, replaceAt, toJsonText, urlEncode } from "./support/fuzzValues.ts";
 import { getJson, gql } from "./support/http.ts";
+import { openapiProblems } from "./support/openapiCheck.ts";
 import { SoftAuthenticator } from "./support/softAuthenticator.ts";
 import { silentLog } from "./support/startTestApp.ts";
 import { pino } from "pino";
@@ -348,6 +349,8 @@ const ALL_ROUTES: RouteRef[] = [
   ...WEBHOOK_ROUTES.map((r) => ({ method: r.method, template: webhookTemplate(r.pattern) })),
 ];
 const routeKey = (r: RouteRef) => `${r.method} ${r.template}`;
+/** The OpenAPI template of a route: `:id` → `{id}`; the webhook table's :p1 / :p2 → {id} / {deliveryId}. */
+const documentTemplate = (template: string) => template.replace(":p1", "{id}").replace(":p2", "{deliveryId}").replace(/:([a-zA-Z0-9]+)/g, "{$1}");
 
 interface FuzzRequest {
   label: string;
@@ -490,7 +493,8 @@ describe("fuzz: every REST, wallet and webhook route answers hostile input with 
     const requests = fuzzRequests(route, sample, fx);
     const problems = await runAll(requests, async (build) => {
       const r = await build();
-      const problem = restProblem(await send(r));
+      const answer = await send(r);
+      const problem = restProblem(answer) ?? (answer.status === 0 ? null : openapiProblems(r.method, documentTemplate(route.template), answer.status, answer.body)[0] ?? null);
       return problem && `${r.label} → ${problem}`;
     });
     expect(problems).toEqual([]);

@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 description of the REST shims (served at /api/openapi.json). Schemas are JSON Schema 2020-12
 // subsets: type, properties, required, additionalProperties, items, enum, pattern, format, $ref, minItems/maxItems.
 import { ERROR_CODES } from "../errors.ts";
+import { addCommonErrors, extraPaths, extraSchemas, securitySchemes } from "./openapiPaths.ts";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const str = { type: "string" };
@@ -176,14 +177,24 @@ function entityPaths(kind: "service" | "agent", plural: "services" | "agents") {
 
 /** Built once; the document is static. */
 export function buildOpenApiDocument() {
-  return {
+  const document = {
     openapi: "3.1.0",
     info: {
-      title: "Agent Ledger read API",
-      version: "1.0.0",
+      title: "Agent Ledger HTTP API",
+      version: "1.1.0",
       description:
-        "Public, unauthenticated read API over the ledger of watched agents and services. Open CORS. Amounts are uint256 decimal strings; times ISO 8601. Errors are `{ error: { code, message } }`; unknown paths are 404 not_found, other methods 405 method_not_allowed.",
+        "The ledger's public, unauthenticated read API (open CORS), the wallet (passkey cookie and device bearer tokens), webhooks (bearer), the live feed, MCP and the operations endpoints. Amounts are uint256 decimal strings; times ISO 8601. Errors are `{ error: { code, message } }` with the codes each response lists; unknown paths are 404 not_found, other methods 405 method_not_allowed. Guides: docs/api.md, docs/wallet.md, docs/webhooks.md, docs/operations.md.",
     },
+    security: [],
+    tags: [
+      { name: "read", description: "The ledger (docs/api.md)" },
+      { name: "wallet", description: "Passkeys, device pairing, payments (docs/wallet.md)" },
+      { name: "owner", description: "The owner's console: sessions, payments, balances (docs/wallet.md § Owner console)" },
+      { name: "webhooks", description: "Subscriptions and deliveries (docs/webhooks.md)" },
+      { name: "feed", description: "Live feed (docs/api.md § Live feed)" },
+      { name: "mcp", description: "Model Context Protocol (docs/mcp.md)" },
+      { name: "ops", description: "Health, readiness, metrics (docs/operations.md)" },
+    ],
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     paths: {
       "/api/dashboard": {
@@ -257,7 +268,10 @@ export function buildOpenApiDocument() {
       "/api/openapi.json": {
         get: { operationId: "getOpenApi", summary: "This document", responses: { "200": ok({ type: "object" }) } },
       },
+      ...extraPaths,
     },
-    components: { schemas },
+    components: { schemas: { ...schemas, ...extraSchemas }, securitySchemes },
   };
+  addCommonErrors(document.paths as never);
+  return document;
 }

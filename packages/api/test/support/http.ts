@@ -32,7 +32,7 @@ export async function gql(base: string, query: string, variables?: Record<string
 
 /** Validates a real response against the OpenAPI document's schema for (template path, status). */
 export function schemaProblems(templatePath: string, status: number, body: unknown): string[] {
-  const op = (openapi.paths as Record<string, { get: { responses: Record<string, { content: { "application/json": { schema: Record<string, unknown> } } }> } }>)[templatePath];
+  const op = (openapi.paths as unknown as Record<string, { get: { responses: Record<string, { content: { "application/json": { schema: Record<string, unknown> } } }> } }>)[templatePath];
   const response = op?.get.responses[String(status)];
   if (!response) return [`openapi.json documents no ${status} for GET ${templatePath}`];
   return validateJsonSchema(body, response.content["application/json"].schema, openapi as never);
