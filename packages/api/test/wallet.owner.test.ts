@@ -40,7 +40,8 @@ afterAll(async () => {
 
 /** Signs and submits what the console page submits: the request's revokeKey calls, through the relay (sponsored). */
 async function revokeOnChain(authn: SoftAuthenticator, request: { agent_key_addresses: string[]; chain: { relay_url: string } }, keys = request.agent_key_addresses) {
-  const client = pageClient(authn, t.url, anvil.url, request.chain.relay_url);
+  // every JSON-RPC call through our relay, as the console page does (its CSP allows only its own origin)
+  const client = pageClient(authn, t.url, request.chain.relay_url, request.chain.relay_url);
   const receipt = await withTimeout(client.sendTransactionSync({
     calls: keys.map((k) => Actions.accessKey.revoke.call({ accessKey: k as Hex })),
     gas: 1_000_000n,
