@@ -1,3 +1,5 @@
+import { createRpcClient } from "@agent-ledger/core";
+
 export interface ChainHeadOptions {
   /** JSON-RPC endpoint of the chain (TEMPO_RPC_URL). */
   rpcUrl: string;
@@ -18,22 +20,17 @@ export function createChainHead(options: ChainHeadOptions): () => Promise<ChainH
   const clock = options.clock ?? (() => performance.now());
   let cached: { at: number; value: Promise<ChainHead> } | null = null;
 
+  const rpc = createRpcClient(options.rpcUrl, { timeoutMs });
+
   async function fetchHead(): Promise<ChainHead> {
     try {
-      const res = await fetch(options.rpcUrl, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      if (!res.ok) return { ok: false, error: `eth_blockNumber: HTTP ${res.status}` };
-      const body = (await res.json()) as { result?: unknown; error?: { message?: string } };
-      if (body.error) return { ok: false, error: `eth_blockNumber: ${String(body.error.message ?? "error")}` };
-      if (typeof body.result !== "string" || !/^0x[0-9a-fA-F]{1,16}$/.test(body.result)) return { ok: false, error: "eth_blockNumber: malformed result" };
-      return { ok: true, block: Number(BigInt(body.result)) };
+      const result = await rpc.request<unknown>("eth_blockNumber", []);
+      if (typeof result !== "string" || !/^0x[0-9a-fA-F]{1,16}$/.test(result)) return { ok: false, error: "eth_blockNumber: malformed result" };
+      return { ok: true, block: Number(BigInt(result)) };
     } catch (error) {
-      const e = error as Error;
-      return { ok: false, error: `eth_blockNumber: ${e.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : e.message}` };
+      const cause = (error as Error).cause as Error | undefined;
+      if (cause?.name === "TimeoutError") return { ok: false, error: `eth_blockNumber: no answer within ${timeoutMs} ms` };
+      return { ok: false, error: (error as Error).message };
     }
   }
 
