@@ -12,7 +12,7 @@ export default defineConfig({
   resolve: { conditions: ["source", "module", "browser", "development|production"] },
   ssr: { resolve: { conditions: ["source", "module", "node", "development|production"], externalConditions: ["source"] } },
   test: {
-    include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "prisma/test/**/*.test.ts"],
+    include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "prisma/test/**/*.test.ts", "test/**/*.test.ts"],
     pool: "forks",
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -43,42 +43,48 @@ export function onPath(command: string): boolean {
   return spawnSync("sh", ["-c", `command -v ${command}`], { stdio: "ignore" }).status === 0;
 }
 
-/** Runs a TypeScript entry point of ours in a child Node process (through tsx), output prefixed. */
-export function spawnTs(name: string, file: string, env: NodeJS.ProcessEnv, options: { pretty?: boolean } = {}): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, file)], {
+/**
+ * Runs a built service (`node <file>`, the build output of `npm run build`) in a child process. Each complete output
+ * line goes to `onLine` (the service's JSON log line, or devnet's JSON event line).
+ */
+export function spawnService(file: string, env: NodeJS.ProcessEnv, onLine: (line: string) => void): ChildProcess {
+  const child = spawn(process.execPath, [path.join(ROOT, file)], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    // NODE_OPTIONS of the parent (npm start runs under tsx with --conditions=source) must not reach the services.
+    env: { ...process.env, NODE_OPTIONS: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  prefixLines(child, name, options.pretty ?? true);
-  return child;
-}
-
-const COLORS = { api: 36, worker: 35, indexer: 33, devnet: 32, redis: 34 } as Record<string, number>;
-
-function prefixLines(child: ChildProcess, name: string, pretty: boolean) {
-  const tag = process.stdout.isTTY ? `\x1b[${COLORS[name] ?? 37}m${name.padEnd(7)}\x1b[0m` : name.padEnd(7);
   for (const stream of [child.stdout, child.stderr]) {
     let rest = "";
     stream?.on("data", (chunk: Buffer) => {
       const lines = (rest + chunk.toString()).split("\n");
       rest = lines.pop() ?? "";
-      for (const line of lines) if (line.trim()) process.stdout.write(`${tag} │ ${pretty ? summarize(line) : line}\n`);
+      for (const line of lines) if (line.trim()) onLine(line);
     });
+  }
+  return child;
+}
+
+const LEVELS: Record<number, string> = { 10: "trace", 20: "debug", 30: "info", 40: "warn", 50: "error", 60: "fatal" };
+
+/** A parsed log line: pino JSON (numeric level) or devnet's event JSON; null for a line that is not JSON. */
+export function parseLogLine(line: string): { level: string; msg: string; fields: Record<string, unknown> } | null {
+  try {
+    const { level, msg, event, time, ts, service, name, pid, hostname, ...rest } = JSON.parse(line) as Record<string, unknown>;
+    void time; void ts; void service; void name; void pid; void hostname;
+    const lvl = typeof level === "number" ? (LEVELS[level] ?? "info") : typeof level === "string" ? level : "info";
+    return { level: lvl, msg: String(msg ?? event ?? ""), fields: rest };
+  } catch {
+    return null;
   }
 }
 
-/** One readable line out of a pino JSON line (falls back to the raw line). */
-function summarize(line: string): string {
-  try {
-    const { level, msg, event, time, ts, service, name, pid, hostname, ...rest } = JSON.parse(line);
-    void time; void ts; void service; void name; void pid; void hostname;
-    const lvl = typeof level === "number" ? ({ 10: "trace", 20: "debug", 30: "info", 40: "warn", 50: "error", 60: "fatal" } as Record<number, string>)[level] : level;
-    const fields = Object.entries(rest).map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" ");
-    return `${lvl === undefined || lvl === "info" ? "" : `[${lvl}] `}${msg ?? event ?? ""} ${fields}`.trim();
-  } catch {
-    return line;
-  }
+/** One readable line out of a log line (falls back to the raw line). */
+export function summarize(line: string): string {
+  const parsed = parseLogLine(line);
+  if (!parsed) return line;
+  const fields = Object.entries(parsed.fields).map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" ");
+  return `${parsed.level === "info" ? "" : `[${parsed.level}] `}${parsed.msg} ${fields}`.trim();
 }
 
 export function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {

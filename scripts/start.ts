@@ -1,12 +1,24 @@
-// `npm start`: the whole system on local defaults — PostgreSQL, Redis, a Tempo devnet with demo traffic,
-// migrations, registry, indexer, worker and API. Ctrl-C stops everything.
-// Set TEMPO_RPC_URL to follow a real Tempo node instead (no devnet, no demo traffic, registry/mainnet.json).
+// `npm start [-- --verbose]`: the whole system on local defaults — PostgreSQL, Redis, a Tempo devnet with demo traffic,
+// migrations, registry, indexer, worker and API, each service running with `node` on the build output. Ctrl-C stops
+// everything. Set TEMPO_RPC_URL to follow a real Tempo node instead (no devnet, no demo traffic, registry/mainnet.json).
+//
+// Build first, when needed: `tsc -b` decides (its incremental check compares each project's sources with its
+// .tsbuildinfo; an up-to-date tree costs about a second), then the web pages are bundled (docs/web.md).
+//
+// Output: one "✓" line per part as it becomes ready, then one ready block with the URLs, printed once, when the
+// explorer, GraphQL, REST, MCP and the RPC all answer and /readyz says the indexer has caught up. Service logs at
+// LOG_LEVEL (default info; `--verbose` = debug): per-transaction devnet lines and per-batch indexer lines are debug.
+// On a terminal, service lines are summarized (`indexer │ msg key=value`) and a backfill shows one progress line
+// (blocks done / head, logs/s, ETA); otherwise (piped, CI, a log collector) service lines pass through as JSON.
 import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
 import { ensureDatabase, migrateDeploy } from "@agent-ledger/db";
 import { ROLLUP_TABLES } from "@agent-ledger/indexer";
 import pg from "pg";
-import { loadOrCreateDevMasterKey, onPath, postgresAnswers, redisAnswers, spawnTs, waitForExit } from "./lib.ts";
+import { loadOrCreateDevMasterKey, onPath, parseLogLine, postgresAnswers, redisAnswers, ROOT, spawnService, summarize, waitForExit } from "./lib.ts";
 
+const verbose = process.argv.includes("--verbose") || process.argv.includes("-v");
+const LOG_LEVEL = verbose ? "debug" : process.env.LOG_LEVEL || "info";
 const DATABASE_URL = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/agent_ledger";
 let REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const API_PORT = process.env.API_PORT ?? "3000";
@@ -14,13 +26,38 @@ const DEVNET_PORT = process.env.DEVNET_PORT ?? "8545";
 const externalRpc = process.env.TEMPO_RPC_URL;
 const RPC_URL = externalRpc ?? `http://127.0.0.1:${DEVNET_PORT}`;
 const REGISTRY_FILE = process.env.REGISTRY_FILE ?? (externalRpc ? "registry/mainnet.json" : "registry/demo.json");
+const API = `http://127.0.0.1:${API_PORT}`;
+const TTY = Boolean(process.stdout.isTTY);
+const redact = (url: string) => url.replace(/\/\/[^@]*@/, "//…@");
 
 const children: { name: string; child: ChildProcess }[] = [];
 /** anvil's well-known dev account 3: funded on every devnet, public knowledge, never used beyond the devnet. */
 const DEVNET_SPONSOR_KEY = "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6";
 let shuttingDown = false;
 
+// ── output ──────────────────────────────────────────────────────────────────────────────────────────────────────
+let progressShown = false;
+function clearProgress() {
+  if (progressShown) process.stdout.write("\r\x1b[2K");
+  progressShown = false;
+}
+function say(text: string) {
+  clearProgress();
+  process.stdout.write(`${text}\n`);
+}
+const ok = (part: string, detail: string) => say(`${TTY ? "\x1b[32m✓\x1b[0m" : "✓"} ${part.padEnd(10)} ${detail}`);
+function progress(text: string) {
+  if (!TTY) return;
+  process.stdout.write(`\r\x1b[2K${text}`);
+  progressShown = true;
+}
+const COLORS: Record<string, number> = { api: 36, worker: 35, indexer: 33, devnet: 32 };
+const RANK: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 };
+/** Devnet events that are one line per transaction: shown at debug only. */
+const DEVNET_DEBUG_EVENTS = new Set(["tx", "adversarial_tx", "tick_skipped", "funded", "escrow_approved", "anvil"]);
+
 function fail(message: string): never {
+  clearProgress();
   console.error(`\n✖ ${message}\n`);
   process.exit(1);
 }
@@ -28,40 +65,72 @@ function fail(message: string): never {
 async function shutdown(code = 0) {
   if (shuttingDown) return;
   shuttingDown = true;
-  console.log("\nstopping…");
+  say("\nstopping…");
   // Reverse start order: API and worker first, the indexer after its current batch, the devnet last.
   for (const { name, child } of [...children].reverse()) {
     child.kill("SIGTERM");
     await waitForExit(child, name === "devnet" ? 8_000 : 15_000);
   }
-  console.log("stopped.");
+  say("stopped.");
   process.exit(code);
 }
 process.on("SIGINT", () => void shutdown());
 process.on("SIGTERM", () => void shutdown());
 
-async function waitForRpc(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' });
-      if (res.ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  fail(`the Tempo RPC at ${url} did not answer within ${timeoutMs / 1000}s`);
+/** Starts `file` (build output) as service `name`; `watch` sees every parsed line (readiness signals). */
+function startService(name: string, file: string, env: NodeJS.ProcessEnv, watch?: (msg: string, fields: Record<string, unknown>) => void) {
+  const tag = TTY ? `\x1b[${COLORS[name] ?? 37}m${name.padEnd(7)}\x1b[0m │ ` : "";
+  const child = spawnService(file, { LOG_LEVEL, ...env }, (line) => {
+    const parsed = parseLogLine(line);
+    if (parsed) watch?.(parsed.msg, parsed.fields);
+    // devnet writes its own event lines (no levels): per-transaction ones count as debug
+    const level = name === "devnet" && parsed ? (DEVNET_DEBUG_EVENTS.has(parsed.msg) ? "debug" : parsed.msg === "fatal" ? "error" : "info") : (parsed?.level ?? "info");
+    if ((RANK[level] ?? 30) < (RANK[LOG_LEVEL] ?? 30)) return;
+    if (TTY) say(`${tag}${summarize(line)}`);
+    else {
+      clearProgress();
+      process.stdout.write(`${line}\n`);
+    }
+  });
+  children.push({ name, child });
+  child.on("exit", (code, signal) => {
+    if (shuttingDown) return;
+    say(`\n✖ ${name} exited (${signal ?? `code ${code}`}); stopping the rest`);
+    void shutdown(1);
+  });
+  return child;
 }
 
-// 1. PostgreSQL
+async function rpc<T>(url: string, method: string): Promise<T | null> {
+  try {
+    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: [] }), signal: AbortSignal.timeout(3_000) });
+    if (!res.ok) return null;
+    return ((await res.json()) as { result?: T }).result ?? null;
+  } catch {
+    return null;
+  }
+}
+
+async function until(what: string, timeoutMs: number, check: () => Promise<boolean> | boolean, everyMs = 250): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (shuttingDown) await new Promise(() => {});
+    if (Date.now() > deadline) fail(`${what} within ${Math.round(timeoutMs / 1000)} s`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+// ── 1. PostgreSQL ──────────────────────────────────────────────────────────────────────────────────────────────
 if (!(await postgresAnswers(DATABASE_URL))) {
-  fail(`PostgreSQL is not reachable at ${DATABASE_URL.replace(/\/\/[^@]*@/, "//…@")}.
+  fail(`PostgreSQL is not reachable at ${redact(DATABASE_URL)}.
   Start it, or install it (Debian: apt-get install postgresql; macOS: brew install postgresql@16),
   or point DATABASE_URL at a server you have.`);
 }
-if (await ensureDatabase(DATABASE_URL)) console.log(`created database ${new URL(DATABASE_URL).pathname.slice(1)}`);
-await migrateDeploy(DATABASE_URL);
+const created = await ensureDatabase(DATABASE_URL);
+await migrateDeploy(DATABASE_URL, { quiet: true });
+ok("PostgreSQL", `${redact(DATABASE_URL)}${created ? " (database created)" : ""}, migrations applied`);
 
-// 2. Redis: REDIS_URL, else a redis-server of our own for this session.
+// ── 2. Redis: REDIS_URL, else a redis-server of our own for this session ──────────────────────────────────────
 if (!(await redisAnswers(REDIS_URL))) {
   if (process.env.REDIS_URL) fail(`Redis is not reachable at REDIS_URL=${REDIS_URL}.`);
   if (!onPath("redis-server")) {
@@ -72,12 +141,28 @@ if (!(await redisAnswers(REDIS_URL))) {
   const redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
   children.push({ name: "redis", child: redis });
   REDIS_URL = `redis://127.0.0.1:${port}`;
-  for (let i = 0; i < 50 && !(await redisAnswers(REDIS_URL)); i++) await new Promise((r) => setTimeout(r, 100));
-  if (!(await redisAnswers(REDIS_URL))) fail("the redis-server started for this session did not answer");
-  console.log(`started redis-server for this session on ${REDIS_URL}`);
+  await until("the redis-server started for this session did not answer", 5_000, () => redisAnswers(REDIS_URL), 100);
+  ok("Redis", `${REDIS_URL} (started for this session)`);
+} else ok("Redis", REDIS_URL);
+
+// ── 3. Build: tsc -b (incremental) and the web pages ───────────────────────────────────────────────────────────
+{
+  const t0 = Date.now();
+  progress("  building (tsc -b)…");
+  const tsc = spawn(process.execPath, [path.join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-b", "tsconfig.build.json"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NODE_OPTIONS: "" } });
+  let out = "";
+  tsc.stdout.on("data", (d) => (out += d));
+  tsc.stderr.on("data", (d) => (out += d));
+  const code = await new Promise<number | null>((r) => tsc.on("exit", r));
+  if (code !== 0) fail(`the build failed (tsc -b tsconfig.build.json):\n${out}`);
+  const tscMs = Date.now() - t0;
+  progress("  building the web pages…");
+  const { buildWebAssets } = await import("../packages/web/scripts/build.ts");
+  await buildWebAssets();
+  ok("build", `packages/*/dist ${tscMs < 5_000 ? "up to date" : `compiled in ${(tscMs / 1000).toFixed(1)} s`}, web pages in ${((Date.now() - t0 - tscMs) / 1000).toFixed(1)} s`);
 }
 
-// 3. Chain: our devnet with demo traffic, or the node in TEMPO_RPC_URL.
+// ── 4. Chain: our devnet with demo traffic, or the node in TEMPO_RPC_URL ───────────────────────────────────────
 if (!externalRpc) {
   // The devnet starts from genesis every time, so the ledger derived from the previous one is stale.
   const client = new pg.Client({ connectionString: DATABASE_URL });
@@ -85,55 +170,112 @@ if (!externalRpc) {
   // Rollups too: they are sums over agent_events and would otherwise keep counting the previous devnet's payments.
   await client.query(`TRUNCATE raw_logs, agent_events, indexer_checkpoints, webhook_deliveries, event_cursors, ${ROLLUP_TABLES.join(", ")} RESTART IDENTITY`);
   await client.end();
-  console.log("devnet mode: cleared the chain-derived tables of the previous devnet");
-  children.push({ name: "devnet", child: spawnTs("devnet", "packages/devnet/src/main.ts", { DEVNET_PORT }) });
+  let devnetReady = false;
+  let txPerSecond: unknown = 0;
+  startService("devnet", "packages/devnet/dist/main.js", { DEVNET_PORT }, (msg, fields) => {
+    if (msg === "ready") {
+      devnetReady = true;
+      txPerSecond = fields.txPerSecond;
+    }
+  });
+  progress("  starting the devnet (anvil, contracts, demo accounts)…");
+  await until("the devnet did not become ready", 120_000, () => devnetReady);
+  ok("devnet", `${RPC_URL}, chain 31337, demo traffic ${txPerSecond} tx/s (the previous devnet's ledger rows were cleared)`);
+} else {
+  await until(`the Tempo RPC at ${RPC_URL} did not answer`, 30_000, async () => (await rpc(RPC_URL, "eth_chainId")) !== null, 500);
+  ok("RPC", RPC_URL);
 }
-await waitForRpc(RPC_URL, 30_000);
 
-// 4. Secrets: the master key sealing webhook secrets and agent keys. Never a built-in default: take
-// SECRETS_MASTER_KEY, else generate one for this checkout once (.agent-ledger/, git-ignored, mode 0600).
+// ── 5. Secrets: SECRETS_MASTER_KEY, else one generated for this checkout once (.agent-ledger/, mode 0600) ────────
 const SECRETS_MASTER_KEY = process.env.SECRETS_MASTER_KEY ?? loadOrCreateDevMasterKey();
 
-// 5. The web pages (explorer, GraphiQL, approval page): built once here, served by the API (docs/web.md).
-{
-  const t0 = Date.now();
-  const { buildWebAssets } = await import("../packages/web/scripts/build.ts");
-  await buildWebAssets();
-  console.log(`built the web pages in ${Date.now() - t0} ms`);
-}
-
-// 6. Services.
+// ── 6. Services ────────────────────────────────────────────────────────────────────────────────────────────────
 const common = { DATABASE_URL, REDIS_URL, TEMPO_RPC_URL: RPC_URL, REGISTRY_FILE, SECRETS_MASTER_KEY };
-children.push({ name: "indexer", child: spawnTs("indexer", "packages/indexer/src/main.ts", common) });
-children.push({ name: "worker", child: spawnTs("worker", "packages/worker/src/main.ts", common) });
-children.push({
-  name: "api",
-  child: spawnTs("api", "packages/api/src/main.ts", {
-    ...common,
-    API_PORT,
-    PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://localhost:${API_PORT}`,
-    // The live feed is opt-in in deployments (spec); the local system shows it.
-    NEXT_PUBLIC_LIVE_FEED: process.env.NEXT_PUBLIC_LIVE_FEED ?? "1",
-    // Devnet only: dev account 3 sponsors gas. With a real RPC, SPONSOR_PRIVATE_KEY must be given.
-    ...(externalRpc ? {} : { SPONSOR_PRIVATE_KEY: process.env.SPONSOR_PRIVATE_KEY ?? DEVNET_SPONSOR_KEY }),
-  }),
+let workerReady = false;
+startService("indexer", "packages/indexer/dist/main.js", common);
+startService("worker", "packages/worker/dist/main.js", common, (msg) => {
+  if (msg === "webhook worker ready") workerReady = true;
+});
+startService("api", "packages/api/dist/main.js", {
+  ...common,
+  API_PORT,
+  PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://localhost:${API_PORT}`,
+  // The live feed is opt-in in deployments (spec); the local system shows it.
+  NEXT_PUBLIC_LIVE_FEED: process.env.NEXT_PUBLIC_LIVE_FEED ?? "1",
+  // Devnet only: dev account 3 sponsors gas. With a real RPC, SPONSOR_PRIVATE_KEY must be given.
+  ...(externalRpc ? {} : { SPONSOR_PRIVATE_KEY: process.env.SPONSOR_PRIVATE_KEY ?? DEVNET_SPONSOR_KEY }),
 });
 
-for (const { name, child } of children) {
-  child.on("exit", (code, signal) => {
-    if (shuttingDown) return;
-    console.error(`\n✖ ${name} exited (${signal ?? `code ${code}`}); stopping the rest`);
-    void shutdown(1);
-  });
+const answers = async (url: string, init?: RequestInit, accept = (s: number) => s === 200) => {
+  try {
+    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(5_000) });
+    await res.arrayBuffer();
+    return accept(res.status);
+  } catch {
+    return false;
+  }
+};
+
+await until("the API did not answer /healthz", 120_000, () => answers(`${API}/healthz`));
+ok("api", `${API} answers`);
+await until("the worker did not report ready", 120_000, () => workerReady);
+ok("worker", "webhook deliveries running");
+
+// The indexer: ready when its checkpoint is within a few blocks of the head. Until then, on a terminal, one line of
+// backfill progress: blocks done / head, logs/s (rows PostgreSQL counted into raw_logs), ETA.
+{
+  const db = new pg.Client({ connectionString: DATABASE_URL });
+  await db.connect();
+  const sample = async () => {
+    const [cp, ins, head] = await Promise.all([
+      db.query<{ last: string | null; start: string | null }>("SELECT max(last_block)::text AS last, min(start_block)::text AS start FROM indexer_checkpoints"),
+      db.query<{ n: string | null }>("SELECT n_tup_ins::text AS n FROM pg_stat_user_tables WHERE relname = 'raw_logs'"),
+      rpc<string>(RPC_URL, "eth_blockNumber"),
+    ]);
+    return { last: cp.rows[0]?.last ? Number(cp.rows[0].last) : null, start: cp.rows[0]?.start ? Number(cp.rows[0].start) : 0, logs: Number(ins.rows[0]?.n ?? 0), head: head ? Number(BigInt(head)) : null, at: Date.now() };
+  };
+  const first = await sample();
+  let prev = first;
+  await until("the indexer did not catch up with the head", 30 * 60_000, async () => {
+    const s = await sample();
+    if (s.last !== null && s.head !== null && s.head - s.last <= 5) return true;
+    if (s.last !== null && s.head !== null) {
+      const dt = (s.at - prev.at) / 1000;
+      const blocksPerS = dt > 0 ? Math.max(0, (s.last - (prev.last ?? s.last)) / dt) : 0;
+      const logsPerS = dt > 0 ? Math.max(0, (s.logs - prev.logs) / dt) : 0;
+      const eta = blocksPerS > 0 ? `${Math.ceil((s.head - s.last) / blocksPerS)} s` : "…";
+      progress(`  indexer backfill: block ${s.last.toLocaleString("en")} / ${s.head.toLocaleString("en")} · ${Math.round(logsPerS).toLocaleString("en")} logs/s · ETA ${eta}`);
+    }
+    prev = s;
+    return false;
+  }, 1_000);
+  const done = await sample();
+  await db.end();
+  ok("indexer", `at block ${done.last} (head ${done.head}), following`);
 }
 
-console.log(`
-Agent Ledger is starting:
-  Explorer   http://127.0.0.1:${API_PORT}/   (live dashboard; GraphiQL at /graphql)
-  API        http://127.0.0.1:${API_PORT}/api   (health: /healthz, readiness: /readyz)
+// The ready block: only when every surface answers.
+const mcpInit = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "npm-start", version: "1" } } };
+const surfaces: [string, () => Promise<boolean>][] = [
+  ["explorer", () => answers(`${API}/`)],
+  ["GraphQL", () => answers(`${API}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"query":"{ __typename }"}' })],
+  ["REST", () => answers(`${API}/api/dashboard`)],
+  ["MCP", () => answers(`${API}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(mcpInit) })],
+  ["RPC", async () => (await rpc(RPC_URL, "eth_chainId")) !== null],
+  ["readiness", () => answers(`${API}/readyz`)],
+];
+await until("the system did not answer on every surface (explorer, GraphQL, REST, MCP, RPC, /readyz)", 120_000, async () => {
+  for (const [, check] of surfaces) if (!(await check())) return false;
+  return true;
+}, 500);
+
+say(`
+Agent Ledger is ready
+  Explorer   ${API}/
+  GraphQL    ${API}/graphql   (GraphiQL in a browser)
+  API        ${API}/api   (health /healthz, readiness /readyz, OpenAPI /api/openapi.json)
+  MCP        ${API}/mcp   (Streamable HTTP; stdio: agent-ledger mcp)
   Tempo RPC  ${RPC_URL}${externalRpc ? "" : "   (local devnet, demo traffic on)"}
-  Database   ${DATABASE_URL.replace(/\/\/[^@]*@/, "//…@")}
-  Redis      ${REDIS_URL}
-  Registry   ${REGISTRY_FILE}
+  Logs       ${LOG_LEVEL}${verbose ? "" : "   (npm start -- --verbose for every transaction and batch)"}
 Press Ctrl-C to stop.
 `);

@@ -1,0 +1,99 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createTestDatabase } from "@agent-ledger/db/testing";
+
+// `npm start` as a person runs it (piped, so not a terminal): on free ports with a test database and the shared
+// Redis, it builds when needed, starts devnet, indexer, worker and API from the build output, prints one ✓ line per
+// part, then exactly one ready block whose URLs all answer; per-transaction and per-batch lines stay out of the
+// default output; Ctrl-C stops everything.
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+let child: ChildProcess | undefined;
+let db: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const p = (s.address() as { port: number }).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return p;
+}
+
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    child.kill("SIGKILL");
+  }
+  await db?.drop();
+});
+
+describe("npm start", () => {
+  it("prints a line per service, then one ready block whose URLs answer; stops on SIGINT", async () => {
+    db = await createTestDatabase();
+    const [apiPort, devnetPort] = [await freePort(), await freePort()];
+    child = spawn("npm", ["start"], {
+      cwd: ROOT,
+      env: {
+        ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "LOG_LEVEL")),
+        NODE_OPTIONS: "",
+        DATABASE_URL: db.url,
+        API_PORT: String(apiPort),
+        DEVNET_PORT: String(devnetPort),
+        INDEXER_METRICS_PORT: "0",
+        WORKER_METRICS_PORT: "0",
+        QUEUE_PREFIX: `start-test-${process.pid}`,
+        RATE_LIMIT_PREFIX: `start-test-${process.pid}`,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true, // its own process group: the cleanup reaches npm's children too
+    });
+    let out = "";
+    child.stdout!.on("data", (d) => (out += d));
+    child.stderr!.on("data", (d) => (out += d));
+    const exited = new Promise<number | null>((r) => child!.on("exit", (code) => r(code)));
+
+    // generous: a cold `tsc -b` on a loaded 2-core machine takes minutes
+    const deadline = Date.now() + 540_000;
+    while (!out.includes("Press Ctrl-C to stop.")) {
+      if (child.exitCode !== null) throw new Error(`npm start exited ${child.exitCode}:\n${out}`);
+      if (Date.now() > deadline) throw new Error(`no ready block within 9 minutes:\n${out}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    for (const part of ["PostgreSQL", "Redis", "build", "devnet", "api", "worker", "indexer"]) expect(out).toMatch(new RegExp(`✓ ${part}\\b`));
+
+    const block = out.slice(out.indexOf("Agent Ledger is ready"));
+    const url = (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(block)?.[1];
+    const api = `http://127.0.0.1:${apiPort}`;
+    expect(url("Explorer")).toBe(`${api}/`);
+    expect(url("GraphQL")).toBe(`${api}/graphql`);
+    expect(url("API")).toBe(`${api}/api`);
+    expect(url("MCP")).toBe(`${api}/mcp`);
+    expect(url("Tempo RPC")).toBe(`http://127.0.0.1:${devnetPort}`);
+
+    expect((await fetch(url("Explorer")!)).status).toBe(200);
+    const gql = await fetch(url("GraphQL")!, { method: "POST", headers: { "content-type": "application/json" }, body: '{"query":"{ __typename }"}' });
+    expect(gql.status).toBe(200);
+    expect((await fetch(`${url("API")}/dashboard`)).status).toBe(200);
+    expect((await fetch(`${api}/readyz`)).status).toBe(200);
+    const mcp = await fetch(url("MCP")!, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+    });
+    expect(mcp.status).toBe(200);
+    const rpc = await fetch(url("Tempo RPC")!, { method: "POST", headers: { "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}' });
+    expect(rpc.status).toBe(200);
+
+    // a few seconds of demo traffic later: still one ready block, and no per-transaction or per-batch lines
+    await new Promise((r) => setTimeout(r, 4_000));
+    expect(out.split("Agent Ledger is ready").length - 1).toBe(1);
+    expect(out).not.toMatch(/"event":"tx"/);
+    expect(out).not.toMatch(/batch committed/);
+
+    process.kill(-child.pid!, "SIGINT");
+    const code = await Promise.race([exited, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 90_000))]);
+    expect(code).not.toBe("timeout"); // npm itself ends by the signal (code null); start.ts stopped the services first
+    expect(out).toMatch(/stopped\./);
+  }, 720_000);
+});
