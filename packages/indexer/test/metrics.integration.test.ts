@@ -6,7 +6,8 @@ import { createTestDatabase } from "@agent-ledger/db/testing";
 import { DEV_PRIVATE_KEYS, createDevnetClient, sendBulkTransfers, startAnvil, type AnvilInstance } from "@agent-ledger/devnet";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXPLORER } from "./helpers.ts";
+import pg from "pg";
+import { EXPLORER, indexUntil, loadRegistry } from "./helpers.ts";
 
 // The indexer process serves /metrics and /healthz on its own port (INDEXER_METRICS_PORT, loopback by default):
 // scraped while it backfills a devnet, while a second process waits as a standby, and while a third cannot reach
@@ -122,8 +123,7 @@ describe("indexer /metrics and /healthz", () => {
     expect(after.get("agent_ledger_indexer_checkpoint_block")).toBeGreaterThanOrEqual(Number(head));
     expect(after.get("agent_ledger_indexer_lag_blocks")).toBe(0);
     expect(after.get("agent_ledger_indexer_logs_fetched_total")).toBeGreaterThanOrEqual(160); // 80 transfers, a Transfer and a memo log each
-    const pg = await import("pg");
-    const c = new pg.default.Client({ connectionString: db.url });
+    const c = new pg.Client({ connectionString: db.url });
     await c.connect();
     const rows = (await c.query("SELECT count(*)::int AS n FROM agent_events")).rows[0].n as number;
     await c.end();
@@ -148,6 +148,49 @@ describe("indexer /metrics and /healthz", () => {
     expect(waiting.get("agent_ledger_indexer_leader")).toBe(0);
     expect(waiting.get("agent_ledger_indexer_batches_total")).toBe(0);
     expect(await (await fetch(`http://127.0.0.1:${standbyPort}/healthz`)).json()).toMatchObject({ ok: true, leader: false });
+  }, 300_000);
+
+  it("a standby takes over within 10 s of the leader's SIGKILL; the ledger equals a clean run (nothing missed or doubled)", async () => {
+    const [shared, clean] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+    try {
+      const env = {
+        DATABASE_URL: shared.url, TEMPO_RPC_URL: anvil.url, REGISTRY_FILE: registryFile, EXPLORER_BASE_URL: EXPLORER, METHODOLOGY_VERSION: "v0.1",
+        CHUNK_INITIAL_BLOCKS: "1", CHUNK_MAX_BLOCKS: "1", LOG_LEVEL: "debug", INDEXER_METRICS_PORT: "0", POLL_INTERVAL_MS: "100",
+      };
+      const leader = startIndexer(env);
+      procs.push(leader);
+      await until(() => leader.lines.filter((l) => l.msg === "batch committed").length >= 3, 60_000, "three batches by the leader");
+      const standby = startIndexer(env);
+      procs.push(standby);
+      const standbyPort = await until(() => portOf(standby), 60_000, "the standby's metrics port");
+      await until(() => standby.lines.some((l) => l.msg === "another indexer holds the lock for this stream; waiting"), 60_000, "the standby to wait");
+      leader.child.kill("SIGKILL");
+      const killedAt = Date.now();
+      await leader.exited;
+      await until(() => standby.lines.some((l) => l.msg === "indexer lock acquired"), 30_000, "the standby to take over");
+      const tookOverMs = Date.now() - killedAt;
+      expect(tookOverMs).toBeLessThan(10_000);
+      expect((await scrape(standbyPort)).get("agent_ledger_indexer_leader")).toBe(1);
+      await until(() => standby.lines.some((l) => l.msg === "caught up with the head; following"), 120_000, "the standby to catch up");
+
+      const rows = async (url: string) => {
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        try {
+          return (await c.query("SELECT agent_id, kind, amount_wei::text, tx_hash, log_index FROM agent_events ORDER BY source_block, log_index, agent_id")).rows;
+        } finally {
+          await c.end();
+        }
+      };
+      await loadRegistry(clean.url, JSON.parse(await fs.readFile(registryFile, "utf8")));
+      await indexUntil(clean.url, anvil.url, head);
+      const [got, want] = await Promise.all([rows(shared.url), rows(clean.url)]);
+      expect(want.length).toBeGreaterThan(0);
+      expect(got).toEqual(want);
+      console.log(`standby took over ${tookOverMs} ms after the leader's SIGKILL`);
+    } finally {
+      await Promise.allSettled([shared.drop(), clean.drop()]);
+    }
   }, 300_000);
 
   it("counts failed RPC calls by method while the node is unreachable", async () => {
