@@ -50,7 +50,7 @@ export function onPath(command: string): boolean {
 export function spawnService(file: string, env: NodeJS.ProcessEnv, onLine: (line: string) => void): ChildProcess {
   const child = spawn(process.execPath, [path.join(ROOT, file)], {
     cwd: ROOT,
-    // NODE_OPTIONS of the parent (npm start runs under tsx with --conditions=source) must not reach the services.
+    // NODE_OPTIONS of the parent (npm start runs under tsx with --conditions=agent-ledger-source) must not reach the services.
     env: { ...process.env, NODE_OPTIONS: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

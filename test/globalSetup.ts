@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-// Relative source imports: vitest's main process resolves workspace packages without the "source" condition (it
+// Relative source imports: vitest's main process resolves workspace packages without the "agent-ledger-source" condition (it
 // would load their build output, dist/, which may be stale or absent); test files and the processes they spawn do
 // use the sources (vitest.config.ts).
 import { migrateDeploy } from "../prisma/src/index.ts";

@@ -41,7 +41,7 @@ export async function buildCli(): Promise<{ externals: string[]; ms: number }> {
     format: "esm",
     platform: "node",
     target: "node20",
-    conditions: ["source"],
+    conditions: ["agent-ledger-source"],
     // npm packages are installed next to the command (declared dependencies); our workspace packages are bundled.
     plugins: [methodologyPath, { name: "externals", setup: (b) => b.onResolve({ filter: /^[^./]/ }, (a) => (a.path.startsWith("@agent-ledger/") ? undefined : { path: a.path, external: true })) }],
     banner: { js: "#!/usr/bin/env node" },
