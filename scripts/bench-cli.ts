@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const BIN = path.join(ROOT, "packages", "cli", "dist", "agent-ledger.js");
+const BIN = path.join(ROOT, "packages", "cli", "bin", "agent-ledger.js"); // → dist/agent-ledger.js
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 if (!existsSync(BIN)) {
   console.error(`${path.relative(process.cwd(), BIN)} is missing: run npm run build first`);

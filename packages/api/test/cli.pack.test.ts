@@ -78,6 +78,7 @@ describe("the agent-ledger tarball, installed alone", () => {
     const { stdout } = await run("tar", ["-tzf", path.join(dir, (await readdir(dir)).find((f) => f.endsWith(".tgz"))!)]);
     const files = stdout.trim().split("\n");
     expect(files).toContain("package/dist/agent-ledger.js");
+    expect(files).toContain("package/bin/agent-ledger.js");
     expect(files).toContain("package/docs/methodology.md");
     expect(files.filter((f) => f.endsWith(".ts"))).toEqual([]);
     const installed = await readdir(path.join(dir, "prefix", "lib", "node_modules", "@agent-ledger", "cli", "node_modules"));
