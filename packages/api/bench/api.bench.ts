@@ -20,7 +20,7 @@ import os from "node:os";
 import { createPgPool } from "@agent-ledger/db";
 import autocannon from "autocannon";
 import pg from "pg";
-import { pino } from "pino";
+import { pino, destination } from "pino";
 import { buildApp, type App } from "../src/buildApp.ts";
 import { runFeedBench, type FeedBenchResult } from "./feedBench.ts";
 import { seedBenchLedger } from "./seedBenchLedger.ts";
@@ -133,7 +133,7 @@ async function main() {
   );
 
   // 2. The app, in this process: three instances over their own pools (as main.ts: 10 connections each).
-  const quiet = pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false })); // real log lines, discarded
+  const quiet = pino({ level: "info" }, destination({ dest: "/dev/null", sync: false })); // real log lines, discarded
   const apps: Record<Case["app"], { app: App; url: string; pool: pg.Pool }> = {} as never;
   for (const [name, ttl] of [["uncached", 0], ["uncachedSolo", 0], ["cached", 5_000]] as const) {
     const pool = createPgPool(DATABASE_URL, { max: 10, applicationName: `bench-api-${name}` });

@@ -22,8 +22,9 @@ function startTempoLikeProxy(upstream: string) {
   const server: Server = createServer(async (req, res) => {
     let body = "";
     for await (const chunk of req) body += chunk;
-    const answer = await (await fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body })).json();
-    const withMillis = (r: { result?: { timestamp?: string; timestampMillis?: string } | null }) => {
+    const answer = (await (await fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body })).json()) as unknown;
+    type Answer = { result?: { timestamp?: string; timestampMillis?: string } | null };
+    const withMillis = (r: Answer) => {
       if (r.result && typeof r.result === "object" && typeof r.result.timestamp === "string" && !Array.isArray(r.result)) {
         r.result.timestampMillis = `0x${(BigInt(r.result.timestamp) * 1000n + 123n).toString(16)}`;
       }
@@ -32,8 +33,8 @@ function startTempoLikeProxy(upstream: string) {
     const request = JSON.parse(body) as { method: string } | { method: string }[];
     const isHeader = (m: string) => m === "eth_getBlockByNumber";
     const out = Array.isArray(answer)
-      ? answer.map((r, i) => (isHeader((request as { method: string }[])[i]!.method) ? withMillis(r) : r))
-      : isHeader((request as { method: string }).method) ? withMillis(answer) : answer;
+      ? answer.map((r: Answer, i) => (isHeader((request as { method: string }[])[i]!.method) ? withMillis(r) : r))
+      : isHeader((request as { method: string }).method) ? withMillis(answer as Answer) : answer;
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(out));
   });
   return new Promise<{ url: string; close: () => Promise<void> }>((resolve) =>
