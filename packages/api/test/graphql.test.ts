@@ -59,7 +59,8 @@ describe("same data as REST", () => {
       const { dashboard } = await data(
         `query($w: String!) { dashboard(window: $w) { window windowHours txCount agentsActive amountSumWei providersDetected
            topServices { id label category txCount amountSumWei } topAgents { id label category txCount amountSumWei }
-           topProviders { key pattern address fingerprint label txCount amountSumWei } recentEvents { id } } }`,
+           topProviders { key pattern address fingerprint label txCount amountSumWei } recentEvents { id }
+           byToken { tokenAddress symbol decimals currency txCount amountSumWei } } }`,
         { w },
       );
       const { recentEvents, window, ...aggregates } = dashboard;

@@ -66,7 +66,7 @@ describe("GET /api/dashboard", () => {
   it("defaults to 24h, has the spec's camelCase fields, and is edge-cacheable", async () => {
     const res = await ok("/api/dashboard", "/api/dashboard");
     expect(res.headers.get("cache-control")).toBe("public, s-maxage=300, stale-while-revalidate=600");
-    expect(Object.keys(res.body)).toEqual(["windowHours", "txCount", "agentsActive", "amountSumWei", "providersDetected", "topServices", "topAgents", "topProviders", "recentEvents"]);
+    expect(Object.keys(res.body)).toEqual(["windowHours", "txCount", "agentsActive", "amountSumWei", "byToken", "providersDetected", "topServices", "topAgents", "topProviders", "recentEvents"]);
     expect(res.body.windowHours).toBe(24);
     expect(res.body.txCount).toBeGreaterThan(50); // the burst of 55 payments 12 h ago
     expect((await getJson(t.url, "/api/dashboard?w=24h")).body).toEqual(res.body);
@@ -137,10 +137,10 @@ describe("GET /api/services and /api/agents", () => {
 
   it("/api/agents lists every other watched entity", async () => {
     const { body } = await ok("/api/agents", "/api/agents");
-    expect(new Set(body.map((s: { id: string }) => s.id))).toEqual(new Set([...seeded.keys.agents.map((a) => a.id), IDLE_AGENT.id]));
-    expect(body.at(-1)).toMatchObject({ id: IDLE_AGENT.id, txCount7d: 0, lastEventAt: null });
+    expect(new Set(body.map((s: { id: string }) => s.id))).toEqual(new Set([...seeded.keys.agents.map((a) => a.id), seeded.keys.retiredAgent.id, IDLE_AGENT.id])); // inactive entities are listed too
+    expect(body.find((a: { id: string }) => a.id === IDLE_AGENT.id)).toMatchObject({ id: IDLE_AGENT.id, txCount7d: 0, lastEventAt: null });
     const alpha = body.find((a: { id: string }) => a.id === "demo-agent-alpha");
-    expect(alpha.wallets).toEqual([seeded.keys.agents[0]!.address]);
+    expect(new Set(alpha.wallets)).toEqual(new Set([seeded.keys.agents[0]!.address, seeded.keys.alphaSecondWallet.address])); // the demo gives Alpha a second wallet
     expect(Date.parse(alpha.lastEventAt)).toBeLessThanOrEqual(seeded.now.getTime());
   });
 });
