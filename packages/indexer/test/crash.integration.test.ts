@@ -96,7 +96,7 @@ describe("indexer crash safety", () => {
     expect(head).toBeGreaterThan(100n);
     const env = {
       DATABASE_URL: crashed.url, TEMPO_RPC_URL: anvil.url, REGISTRY_FILE: registryFile, EXPLORER_BASE_URL: EXPLORER, METHODOLOGY_VERSION: "v0.1",
-      CHUNK_INITIAL_BLOCKS: "1", CHUNK_MAX_BLOCKS: "2", INDEXER_STOP_AT_BLOCK: head.toString(), LOG_LEVEL: "debug",
+      CHUNK_INITIAL_BLOCKS: "1", CHUNK_MAX_BLOCKS: "2", INDEXER_STOP_AT_BLOCK: head.toString(), LOG_LEVEL: "debug", INDEXER_METRICS_PORT: "0", // each process its own free port (several run at once)
     };
     const first = startIndexer(env);
     await until(() => count(first, "batch committed") >= 5, 60_000, "five committed batches");

@@ -15,7 +15,7 @@ function spawnWorker(db: TestDb, prefix: string, extraEnv: Record<string, string
     env: {
       ...process.env, DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix, SECRETS_MASTER_KEY: masterKey.toString("hex"), NODE_ENV: "test",
       WORKER_METRICS_PORT: "-1", WORKER_CONCURRENCY: "4", DELIVERY_TIMEOUT_MS: "3000", DELIVERY_LEASE_MS: "4000", MAINTENANCE_INTERVAL_MS: "500",
-      DISPATCH_POLL_MS: "200", WORKER_SHUTDOWN_GRACE_MS: "5000", LOG_LEVEL: "info", ...extraEnv,
+      DISPATCH_POLL_MS: "200", WORKER_SHUTDOWN_GRACE_MS: "5000", LOG_LEVEL: "info", METHODOLOGY_VERSION: "v0.1", ...extraEnv, // the seeded rows are v0.1 (the default is v0.2)
     },
     stdio: ["ignore", "pipe", "pipe"],
   }) as ChildProcess & { output: string[] };
