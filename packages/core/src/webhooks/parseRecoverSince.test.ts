@@ -44,4 +44,33 @@ describe("parseRecoverSince", () => {
   ])("refuses %j as invalid_since", (since) => {
     expect(codeOf(since)).toBe("invalid_since");
   });
+
+  it("accepts the largest fields of a real instant: second 59, offsets up to ±23:59", () => {
+    expect(parseRecoverSince("2026-11-25T11:59:59Z", now).toISOString()).toBe("2026-11-25T11:59:59.000Z");
+    expect(parseRecoverSince("2026-11-25T23:59:00+23:59", now).toISOString()).toBe("2026-11-25T00:00:00.000Z");
+    expect(parseRecoverSince("2026-11-24T23:00:00-05:00", now).toISOString()).toBe("2026-11-25T04:00:00.000Z");
+    expect(parseRecoverSince("2026-02-28T23:59:59.999Z", new Date("2026-03-01T00:00:00Z")).toISOString()).toBe("2026-02-28T23:59:59.999Z");
+  });
+
+  it.each([["2026-11-25T11:00:00+24:00"], ["2026-11-25T11:00:00-00:60"], ["2026-11-25T11:00:00+99:99"]])("refuses the offset of %j (no such instant) as invalid_since", (since) => {
+    expect(codeOf(since)).toBe("invalid_since");
+  });
+
+  it("says in its messages what was wrong and, for a too old since, the earliest instant allowed now", () => {
+    const messageOf = (since: unknown) => {
+      try {
+        parseRecoverSince(since, now);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return "";
+    };
+    expect(messageOf(42)).toMatch(/since must be an ISO 8601 date-time/);
+    expect(messageOf("yesterday")).toMatch(/since must be an ISO 8601 date-time/);
+    expect(messageOf("2026-02-30T00:00:00Z")).toContain('"2026-02-30T00:00:00Z" is not a valid date-time');
+    expect(messageOf("2026-11-01T00:00:00Z")).toContain("earliest now: 2026-11-18T12:00:00.000Z");
+    const error = (() => { try { parseRecoverSince("2026-11-01T00:00:00Z", now); } catch (e) { return e; } })();
+    expect(error).toBeInstanceOf(RecoverSinceError);
+    expect((error as Error).name).toBe("RecoverSinceError");
+  });
 });
