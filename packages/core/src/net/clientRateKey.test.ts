@@ -47,4 +47,24 @@ describe("clientRateKey", () => {
     expect(clientRateKey("fe80::1%eth0", undefined, 0)).toBe("ip6:fe80::/64");
     expect(clientRateKey("::1", undefined, 0)).toBe("ip6:::/64");
   });
+
+  it("reads only a whole bracketed IPv6 literal or a whole IPv4:port; anything around them makes the entry unusable", () => {
+    expect(clientRateKey("10.0.0.3", "x[2001:db8::1]", 1)).toBe("ip4:10.0.0.3");
+    expect(clientRateKey("10.0.0.3", "[2001:db8::1]x", 1)).toBe("ip4:10.0.0.3");
+    expect(clientRateKey("10.0.0.3", "[2001:db8::1]:", 1)).toBe("ip4:10.0.0.3");
+    expect(clientRateKey("10.0.0.3", "203.0.113.7:443x", 1)).toBe("ip4:10.0.0.3");
+    expect(clientRateKey("10.0.0.3", "203.0.113.7:", 1)).toBe("ip4:10.0.0.3");
+    expect(clientRateKey("10.0.0.3", "[203.0.113.7]:8080", 1)).toBe("ip4:203.0.113.7");
+  });
+
+  it("ignores empty list elements (RFC 9110 §5.6.1) when counting hops", () => {
+    expect(clientRateKey("10.0.0.3", "198.51.100.9,,10.0.0.2", 2)).toBe("ip4:198.51.100.9");
+    expect(clientRateKey("10.0.0.3", "198.51.100.9, ", 1)).toBe("ip4:198.51.100.9");
+  });
+
+  it("counts whole hops only: a fractional TRUST_PROXY is rounded down", () => {
+    const xff = "1.1.1.1, 198.51.100.9, 10.0.0.2";
+    expect(clientRateKey("10.0.0.3", xff, 1.9)).toBe("ip4:10.0.0.2");
+    expect(clientRateKey("10.0.0.3", xff, 2.5)).toBe("ip4:198.51.100.9");
+  });
 });
