@@ -43,8 +43,8 @@ async function bundle(entry: string, name: string, outDir: string): Promise<{ js
     logLevel: "silent",
     jsx: "automatic",
     jsxImportSource: "preact",
-    // workspace packages export their TypeScript sources under the "source" condition
-    conditions: ["source"],
+    // workspace packages export their TypeScript sources under the "agent-ledger-source" condition
+    conditions: ["agent-ledger-source"],
     define: { "process.env.NODE_ENV": '"production"' },
     loader: { ".svg": "dataurl" },
   });
