@@ -105,3 +105,89 @@ describe("entity ids", () => {
     expect(entityKind("weather-mppx")).toBe("agent");
   });
 });
+
+describe("parseRegistry: rules the other tests leave open", () => {
+  const v2 = (extra: Record<string, unknown> = {}) => ({ ...v1(), registry_version: 2, ...extra });
+  const token = (over: Record<string, unknown> = {}) => ({ address: "0x20c0000000000000000000000000000000000000", symbol: "pathUSD", decimals: 6, currency: "USD", ...over });
+
+  it("an entity that is not an object is one problem plus its missing fields; an empty id is only 'non-empty'", () => {
+    expect(problemsOf(v1({ entities: [null] }))).toEqual([
+      "entities[0] must be an object",
+      "entities[0].id must be a non-empty string",
+      "entities[0].label must be a non-empty string",
+      "entities[0].category must be a non-empty string",
+    ]);
+    expect(problemsOf(v1({ entities: [{ id: "", label: "A", category: "x" }] }))).toEqual(["entities[0].id must be a non-empty string"]);
+    expect(problemsOf(v1({ address_labels: ["x"] }))[0]).toBe("address_labels[0] must be an object");
+    expect(problemsOf(v1({ address_labels: {} }))).toEqual(["address_labels must be an array"]);
+  });
+
+  it("two invalid wallets are not reported as one wallet owned twice; a valid one is", () => {
+    expect(problemsOf(v1({ entities: [{ id: "a", label: "A", category: "x", wallets: ["0x1"] }, { id: "b", label: "B", category: "x", wallets: ["0x2"] }] }))).toEqual([
+      "entities[0].wallets[0] must be an address (0x + 40 hex)",
+      "entities[1].wallets[0] must be an address (0x + 40 hex)",
+    ]);
+    expect(problemsOf(v1({ entities: [{ id: "a", label: "A", category: "x", wallets: [wallet, wallet.toUpperCase().replace("0X", "0x")] }] }))).toEqual([
+      `wallet ${wallet} belongs to both "a" and "a"`,
+    ]);
+  });
+
+  it("a version that is not a number gives no v2 rights: only the version problem and the v2 fields refused", () => {
+    expect(problemsOf(v2({ registry_version: "2", tokens: [token()], explorer_base_url: "https://x" }))).toEqual([
+      "registry_version must be a positive integer",
+      "tokens needs registry_version 2 or later",
+      "explorer_base_url needs registry_version 2 or later",
+    ]);
+  });
+
+  it("token decimals are integers from 0 to 36 inclusive; two invalid token addresses are not duplicates", () => {
+    expect(parseRegistry(v2({ tokens: [token({ decimals: 0 })] })).tokens[0]!.decimals).toBe(0);
+    expect(parseRegistry(v2({ tokens: [token({ decimals: 36 })] })).tokens[0]!.decimals).toBe(36);
+    for (const decimals of [-1, 37, 6.5, "6", null]) {
+      expect(problemsOf(v2({ tokens: [token({ decimals })] })), String(decimals)).toEqual(["tokens[0].decimals must be an integer from 0 to 36"]);
+    }
+    expect(problemsOf(v2({ tokens: [token({ address: "0x1" }), token({ address: "0x2" })] }))).toEqual([
+      "tokens[0].address must be an address (0x + 40 hex)",
+      "tokens[1].address must be an address (0x + 40 hex)",
+    ]);
+    expect(parseRegistry(v2({ tokens: [] })).tokens).toEqual([]);
+  });
+
+  it("a settlement event with provider topic 2 and verified true; a null or non-object event is refused", () => {
+    const topic0 = "0x" + "ab".repeat(32);
+    const r = parseRegistry(v2({ settlement_contracts: [{ address: wallet, label: "E", event: { topic0, provider_topic: 2, verified: true } }] }));
+    expect(r.settlementContracts[0]!.event).toEqual({ topic0, providerTopic: 2, verified: true });
+    expect(problemsOf(v2({ settlement_contracts: [{ address: wallet, label: "E", event: null }] }))).toEqual([
+      "settlement_contracts[0].event must be an object",
+      "settlement_contracts[0].event.topic0 must be 0x + 64 hex characters",
+      "settlement_contracts[0].event.provider_topic must be 2 or 3",
+    ]);
+    for (const bad of [topic0 + "a", topic0.slice(0, 65), "x" + topic0, topic0.slice(0, 65) + "g", 12]) {
+      expect(problemsOf(v2({ settlement_contracts: [{ address: wallet, label: "E", event: { topic0: bad, provider_topic: 3 } }] })), String(bad)).toEqual([
+        "settlement_contracts[0].event.topic0 must be 0x + 64 hex characters",
+      ]);
+    }
+    expect(problemsOf(v2({ settlement_contracts: [{ address: "0x1", label: "" }] }))).toEqual([
+      "settlement_contracts[0].address must be an address (0x + 40 hex)",
+      "settlement_contracts[0].label must be a non-empty string",
+    ]);
+  });
+
+  it("the explorer base is a whole http or https URL without spaces; trailing slashes are dropped", () => {
+    expect(parseRegistry(v2({ explorer_base_url: "http://127.0.0.1:4000/explorer//" })).explorerBaseUrl).toBe("http://127.0.0.1:4000/explorer");
+    expect(parseRegistry(v2({ explorer_base_url: "https://explore.tempo.xyz" })).explorerBaseUrl).toBe("https://explore.tempo.xyz");
+    expect(parseRegistry(v2()).explorerBaseUrl).toBeNull();
+    for (const url of ["https://", "https://a b", " https://a", "https://a\n", "https://a x", "xhttps://a", "httpss://a", 42, null]) {
+      expect(problemsOf(v2({ explorer_base_url: url })), String(url)).toEqual(["explorer_base_url must be an http(s) URL"]);
+    }
+  });
+
+  it("every problem is thrown in one InvalidRegistryError with a message naming each problem", () => {
+    try {
+      parseRegistry(v1({ network: "", registry_version: 0 }));
+      expect.unreachable();
+    } catch (error) {
+      expect((error as InvalidRegistryError).message).toBe("registry file is invalid: registry_version must be a positive integer; network must be a non-empty string");
+    }
+  });
+});
