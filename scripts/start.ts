@@ -121,6 +121,7 @@ async function until(what: string, timeoutMs: number, check: () => Promise<boole
 }
 
 // ── 1. PostgreSQL ──────────────────────────────────────────────────────────────────────────────────────────────
+progress("  checking PostgreSQL, applying migrations…");
 if (!(await postgresAnswers(DATABASE_URL))) {
   fail(`PostgreSQL is not reachable at ${redact(DATABASE_URL)}.
   Start it, or install it (Debian: apt-get install postgresql; macOS: brew install postgresql@16),
