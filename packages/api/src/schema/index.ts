@@ -11,6 +11,7 @@ import "./Explorer.ts";
 import "./Search.ts";
 import "./Feed.ts";
 import "./Webhook.ts";
+import "./Token.ts";
 
 /**
  * The GraphQL schema (sorted, so the printed file is stable). The Subscription root is dropped while it has no

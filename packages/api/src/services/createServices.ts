@@ -7,6 +7,7 @@ import { getPreviousWindow } from "./getPreviousWindow.ts";
 import { getProvider } from "./getProvider.ts";
 import { listEntities } from "./listEntities.ts";
 import { listProviders } from "./listProviders.ts";
+import { listTokens } from "./listTokens.ts";
 import { loadEntities } from "./loadEntities.ts";
 import { loadEntityEventPages } from "./loadEntityEventPages.ts";
 import { loadEntityTotals } from "./loadEntityTotals.ts";
@@ -52,6 +53,7 @@ export function createServices(options: ServicesOptions) {
     },
     clearDashboardCache: () => dashboardCache.clear(),
     listEntities: bind(listEntities),
+    listTokens: bind(listTokens),
     getEntityDetail: bind(getEntityDetail),
     findEntity: bind(findEntity),
     listEntityEvents: async (id: string, page: { limit: number; before: bigint | null }): Promise<Page<EventRecord>> =>
