@@ -67,3 +67,67 @@ describe("computeRollups: several rows in one bucket", () => {
     expect(r.hourly.providers.map((p) => [p.bucket, p.amountSumWei])).toEqual([[hour("12"), 2n], [hour("09"), 3n], [hour("11"), 4n]]);
   });
 });
+
+describe("computeRollups: methodology v0.2 rows (rule 3: what reached the provider, once)", () => {
+  const v2 = (over: Partial<EventDraft>) => row({ methodologyVersion: "v0.2", ...over });
+  const TOKEN = "0x" + "2".repeat(40);
+
+  it("counts settlement legs for their provider address and unlinked fingerprints, never a linked payment or a funding move", () => {
+    const rows = [
+      // the agent's payment routed by a linked fingerprint: activity, but its provider is counted from the settlement leg
+      v2({ txHash: TX1, logIndex: 0, kind: "payment_sent", amountWei: 100n, routedToAddress: PROVIDER, routedFingerprint: FP }),
+      v2({ txHash: TX1, logIndex: 0, agentId: "gw-mpp", kind: "payment_received", amountWei: 100n, routedToAddress: PROVIDER, routedFingerprint: FP }),
+      // the gateway's settlement leg, seen from both watched sides: one provider payment of 95
+      v2({ txHash: TX2, logIndex: 4, agentId: "gw-mpp", kind: "settlement_sent", amountWei: 95n, routedToAddress: PROVIDER }),
+      v2({ txHash: TX2, logIndex: 4, agentId: "prov-mpp", kind: "settlement_received", amountWei: 95n, routedToAddress: PROVIDER }),
+      // a settlement leg without a provider address counts for nobody
+      v2({ txHash: TX2, logIndex: 5, agentId: "gw-mpp", kind: "settlement_sent", amountWei: 1n }),
+      // an unlinked fingerprint is its own provider key
+      v2({ txHash: TX3, logIndex: 0, kind: "payment_sent", amountWei: 7n, routedFingerprint: FP }),
+      // funding in and out: rows, not activity, no provider
+      v2({ txHash: TX3, logIndex: 1, kind: "funding_received", amountWei: 1_000n }),
+      v2({ txHash: TX3, logIndex: 2, kind: "funding_sent", amountWei: 1_000n, routedFingerprint: FP }),
+    ];
+    const r = computeRollups(rows);
+    expect(r.providerTotals).toEqual([
+      { providerKey: PROVIDER, pattern: "address", paymentsCount: 1, amountSumWei: 95n, firstSeen: hour("10"), lastSeen: hour("10") },
+      { providerKey: FP, pattern: "fingerprint", paymentsCount: 1, amountSumWei: 7n, firstSeen: hour("10"), lastSeen: hour("10") },
+    ]);
+    expect(r.hourly.providers).toEqual([
+      { providerKey: PROVIDER, bucket: hour("10"), pattern: "address", paymentsCount: 1, amountSumWei: 95n },
+      { providerKey: FP, bucket: hour("10"), pattern: "fingerprint", paymentsCount: 1, amountSumWei: 7n },
+    ]);
+    expect(r.hourly.providerTokens).toEqual([
+      { providerKey: PROVIDER, bucket: hour("10"), tokenAddress: TOKEN, paymentsCount: 1, amountSumWei: 95n },
+      { providerKey: FP, bucket: hour("10"), tokenAddress: TOKEN, paymentsCount: 1, amountSumWei: 7n },
+    ]);
+    // the ledger: the two payments (100 once, 7), no settlement legs, no funding
+    expect(r.hourly.ledger).toEqual([{ bucket: hour("10"), paymentsCount: 2, amountSumWei: 107n }]);
+    expect(r.hourly.ledgerTokens).toEqual([{ bucket: hour("10"), tokenAddress: TOKEN, paymentsCount: 2, amountSumWei: 107n }]);
+    expect(r.entityTotals).toEqual([
+      { entityId: "agent-a", sentCount: 2, sentSumWei: 107n, receivedCount: 0, receivedSumWei: 0n, feeCount: 0, feeSumWei: 0n },
+      { entityId: "gw-mpp", sentCount: 0, sentSumWei: 0n, receivedCount: 1, receivedSumWei: 100n, feeCount: 0, feeSumWei: 0n },
+      { entityId: "prov-mpp", sentCount: 0, sentSumWei: 0n, receivedCount: 0, receivedSumWei: 0n, feeCount: 0, feeSumWei: 0n },
+    ]);
+    // per-token entity buckets hold activity only (no settlement or funding rows)
+    expect(r.hourly.entityTokens).toEqual([
+      { entityId: "agent-a", bucket: hour("10"), tokenAddress: TOKEN, paymentsCount: 2, amountSumWei: 107n, feeCount: 0, feeSumWei: 0n },
+      { entityId: "gw-mpp", bucket: hour("10"), tokenAddress: TOKEN, paymentsCount: 1, amountSumWei: 100n, feeCount: 0, feeSumWei: 0n },
+    ]);
+  });
+
+  it("a fee is an entity-token fee, not a payment; v0.1 routes every routed payment, not its fees", () => {
+    const r = computeRollups([
+      row({ txHash: TX1, logIndex: 9, kind: "fee_paid", amountWei: 3n }),
+      row({ txHash: TX2, logIndex: 0, kind: "payment_received", amountWei: 8n, routedToAddress: PROVIDER, routedFingerprint: FP }),
+    ]);
+    expect(r.hourly.entityTokens).toEqual([
+      { entityId: "agent-a", bucket: hour("10"), tokenAddress: "0x" + "2".repeat(40), paymentsCount: 1, amountSumWei: 8n, feeCount: 1, feeSumWei: 3n },
+    ]);
+    expect(r.daily.entityTokens).toEqual([
+      { entityId: "agent-a", bucket: day, tokenAddress: "0x" + "2".repeat(40), paymentsCount: 1, amountSumWei: 8n, feeCount: 1, feeSumWei: 3n },
+    ]);
+    expect(r.providerTotals).toEqual([{ providerKey: PROVIDER, pattern: "address", paymentsCount: 1, amountSumWei: 8n, firstSeen: hour("10"), lastSeen: hour("10") }]);
+    expect(r.hourly.ledger).toEqual([{ bucket: hour("10"), paymentsCount: 1, amountSumWei: 8n }]);
+  });
+});
