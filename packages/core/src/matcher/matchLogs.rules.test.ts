@@ -134,3 +134,45 @@ describe("matchLogs v0.1: Pattern A routing", () => {
     });
   });
 });
+
+describe("matchLogs v0.1: rules the other tests leave open", () => {
+  it("groups the logs of one transaction whatever the case of its hash, and writes the hash lowercase", () => {
+    const upper = ("0x" + "AB".repeat(32)) as Hex;
+    const logs = [transfer(GATEWAY, UNLABELLED, 9n, PATH_USD, upper), settlement(UNLABELLED, GATEWAY, TX)];
+    const [row] = matchLogs(logs, context());
+    expect(row).toMatchObject({ txHash: TX, routedToAddress: UNLABELLED, explorerUrl: `https://explore.example/tx/${TX}` });
+  });
+
+  it("orders rows by log index even when a memo payment comes before a plain one in the logs", () => {
+    const tx = ("0x" + "0c".repeat(32)) as Hex;
+    const plain = transfer(AGENT, OTHER, 1n, PATH_USD, tx);
+    const t = transfer(AGENT, STRANGER, 2n, PATH_USD, tx);
+    const m = withMemo(AGENT, STRANGER, 2n, memo, PATH_USD, tx);
+    const later = transfer(AGENT, OTHER, 3n, PATH_USD, tx);
+    expect(brief(matchLogs([plain, t, m, later], context()))).toEqual([
+      ["demo-agent", "payment_sent", plain.logIndex, 1n],
+      ["demo-agent", "payment_sent", t.logIndex, 2n],
+      ["demo-agent", "payment_sent", later.logIndex, 3n],
+    ]);
+  });
+
+  it("never routes a fee, even beside a trusted Settlement; a fingerprint nobody labelled routes with an empty label", () => {
+    const ctx = context({ wallets: new Map([[GATEWAY, entity("tempo-gateway-mpp", "Tempo MPP Gateway", "gateway", true)]]) });
+    const tx = ("0x" + "0d".repeat(32)) as Hex;
+    const rows = matchLogs([transfer(GATEWAY, FEE_MANAGER_ADDRESS, 4n, PATH_USD, tx), transfer(GATEWAY, UNLABELLED, 9n, PATH_USD, tx), settlement(UNLABELLED, GATEWAY, tx)], ctx);
+    expect(rows.map((r) => [r.kind, r.routedToAddress])).toEqual([["fee_paid", ""], ["payment_sent", UNLABELLED]]);
+    const fp = "0a0b0c0d0e0f10111213";
+    const tx2 = ("0x" + "0e".repeat(32)) as Hex;
+    const gm = `0xef1ed71201${fp}${"00".repeat(17)}` as Hex;
+    const [unlabelled] = matchLogs([transfer(AGENT, STRANGER, 5n, PATH_USD, tx2), withMemo(AGENT, STRANGER, 5n, gm, PATH_USD, tx2)], context());
+    expect(unlabelled).toMatchObject({ routedToAddress: "", routedToLabel: "", routedFingerprint: `0x${fp}` });
+  });
+
+  it("a Settlement emitted by an untrusted contract is not a payment and routes nothing", () => {
+    const tx = ("0x" + "0f".repeat(32)) as Hex;
+    const fake = { ...settlement(OTHER, GATEWAY, tx), address: STRANGER };
+    expect(matchLogs([transfer(GATEWAY, UNLABELLED, 9n, PATH_USD, tx), fake], context())).toEqual([
+      expect.objectContaining({ kind: "payment_sent", routedToAddress: "", routedToLabel: "" }),
+    ]);
+  });
+});
