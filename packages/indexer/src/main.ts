@@ -1,4 +1,4 @@
-import { createPgPool, createPrisma, loadMatchContext, loadRegistryIntoDb } from "@agent-ledger/db";
+import { createPgPool, createPrisma, loadMatchContext, loadRegistryIntoDb, startOpsServer } from "@agent-ledger/db";
 import { explorerBase, parseIndexerEnv } from "./env.ts";
 import { assertRegistryFits } from "./assertRegistryFits.ts";
 import { loadRegistryFile } from "./loadRegistryFile.ts";
@@ -6,7 +6,6 @@ import { createLogger } from "./logger.ts";
 import { createRpcClient } from "./rpc/createRpcClient.ts";
 import { createIndexer } from "./sync/createIndexer.ts";
 import { createIndexerMetrics } from "./ops/createIndexerMetrics.ts";
-import { startOpsServer } from "./ops/startOpsServer.ts";
 
 const env = parseIndexerEnv();
 const log = createLogger("indexer", env.LOG_LEVEL);

@@ -1,5 +1,5 @@
 import { Queue, Worker } from "bullmq";
-import { createPgPool } from "@agent-ledger/db";
+import { createPgPool, startOpsServer } from "@agent-ledger/db";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { DELIVERIES_CHANNEL, DELIVERY_QUEUE, DISPATCH_CURSOR_ID, EVENTS_CHANNEL, MAINTENANCE_QUEUE } from "./constants.ts";
@@ -11,7 +11,6 @@ import { ensureMaintenanceScheduler } from "./maintenance/ensureMaintenanceSched
 import { requeueDueDeliveries } from "./maintenance/requeueDueDeliveries.ts";
 import type { ResolveHost } from "./net/resolveHost.ts";
 import { createWorkerMetrics } from "./ops/createWorkerMetrics.ts";
-import { startMetricsServer } from "./ops/startMetricsServer.ts";
 import { createListener, type PgListener } from "./pg/createListener.ts";
 import { parseDeliveryJob, type DeliveryJobData } from "./queue/deliveryJob.ts";
 
@@ -182,7 +181,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   dispatcher?.start();
 
   const metricsServer = options.metricsPort !== undefined && options.metricsPort >= 0
-    ? await startMetricsServer(metrics.registry, { port: options.metricsPort, host: options.metricsHost ?? "127.0.0.1" })
+    ? await startOpsServer({ port: options.metricsPort, host: options.metricsHost ?? "127.0.0.1", metrics: () => metrics.registry.metrics(), contentType: metrics.registry.contentType })
     : null;
 
   if (deliveryWorker) await deliveryWorker.waitUntilReady();

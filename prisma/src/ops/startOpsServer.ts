@@ -2,15 +2,19 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 /**
- * GET /metrics (Prometheus text format) and GET /healthz (`{ ok: true, …status }`) on a small HTTP server bound to
- * `host` (default loopback only: put it behind your scraper's network, never on a public address).
+ * The operations port of a service process (the indexer's INDEXER_METRICS_PORT, the worker's WORKER_METRICS_PORT):
+ * GET /metrics (Prometheus text format, `contentType`) and GET /healthz (`{ ok: true, …status() }`) on a small HTTP
+ * server bound to `host` (default loopback only: put it behind your scraper's network, never on a public address).
+ * HEAD works on both; another method is 405 and another path 404, as `{ "error": { code, message } }`.
  */
 export async function startOpsServer(options: {
+  /** 0 picks a free port (see the returned `port`). */
   port: number;
   host?: string;
   metrics: () => Promise<string>;
   contentType: string;
-  status: () => Record<string, unknown>;
+  /** Extra fields of /healthz (the indexer's leadership, head, checkpoint, lag). */
+  status?: () => Record<string, unknown>;
 }): Promise<{ port: number; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
@@ -30,7 +34,7 @@ export async function startOpsServer(options: {
     }
     if (read && path === "/healthz") {
       res.writeHead(200, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
-      res.end(req.method === "HEAD" ? undefined : JSON.stringify({ ok: true, ...options.status() }));
+      res.end(req.method === "HEAD" ? undefined : JSON.stringify({ ok: true, ...options.status?.() }));
       return;
     }
     const known = path === "/metrics" || path === "/healthz";
