@@ -16,4 +16,10 @@ describe("parseU256", () => {
     expect(hexWordToBigInt(`${"0".repeat(63)}1`)).toBe(1n);
     expect(hexWordToBigInt("f".repeat(64))).toBe(MAX_U256);
   });
+
+  it("says why an amount is refused: not decimal, or beyond uint256", () => {
+    expect(() => parseU256("1.5")).toThrow('"1.5" is not a valid amount: expected a non-negative integer in decimal');
+    expect(() => parseU256((2n ** 256n).toString())).toThrow(`"${(2n ** 256n).toString().slice(0, 80)}" is not a valid amount: larger than uint256`);
+    expect(() => parseU256(null)).toThrow('"null" is not a valid amount: expected a decimal string');
+  });
 });

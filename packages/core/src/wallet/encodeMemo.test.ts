@@ -23,4 +23,20 @@ describe("encodeMemo", () => {
   it("refuses non-strings", () => {
     for (const bad of [1, true, {}, []]) expect(encodeMemo(bad)).toMatchObject({ ok: false });
   });
+
+  it("tells the payer which rule the memo broke", () => {
+    expect(encodeMemo(1)).toEqual({ ok: false, reason: "memo must be a string" });
+    expect(encodeMemo("0xzz")).toEqual({ ok: false, reason: "a memo starting with 0x must be hex" });
+    expect(encodeMemo("0Xg1")).toEqual({ ok: false, reason: "a memo starting with 0x must be hex" });
+    expect(encodeMemo("0x")).toEqual({ ok: false, reason: "a hex memo has 1 to 32 bytes" });
+    expect(encodeMemo(`0x${"ab".repeat(33)}`)).toEqual({ ok: false, reason: "a hex memo has 1 to 32 bytes" });
+    expect(encodeMemo("0xabc")).toEqual({ ok: false, reason: "a hex memo needs an even number of digits" });
+    expect(encodeMemo("€".repeat(11))).toEqual({ ok: false, reason: "a text memo is at most 32 bytes of UTF-8 (got 33)" });
+    expect(encodeMemo("a\u0000b")).toEqual({ ok: false, reason: "a text memo cannot contain NUL characters" });
+  });
+  it("reads 0X as hex too, and a text memo of exactly 32 UTF-8 bytes fills the word", () => {
+    expect(encodeMemo("0XAB")).toEqual({ ok: true, bytes32: `0xab${"0".repeat(62)}`, memo: "0XAB" });
+    expect(encodeMemo("x0ab")).toEqual({ ok: true, bytes32: `0x${Buffer.from("x0ab").toString("hex").padEnd(64, "0")}`, memo: "x0ab" });
+    expect(encodeMemo("é".repeat(16))).toEqual({ ok: true, bytes32: `0x${"c3a9".repeat(16)}`, memo: "é".repeat(16) });
+  });
 });
