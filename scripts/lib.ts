@@ -87,6 +87,22 @@ export function summarize(line: string): string {
   return `${parsed.level === "info" ? "" : `[${parsed.level}] `}${parsed.msg} ${fields}`.trim();
 }
 
+/** Level name → pino's number (`info` → 30). */
+export const LEVEL_RANK: Record<string, number> = Object.fromEntries(Object.entries(LEVELS).map(([n, name]) => [name, Number(n)]));
+
+/**
+ * Whether `npm start` keeps a service line off a terminal: at the default level the ✓ lines say what started, so the
+ * services' own info lines stay out until the ready block (`ready`), and after it so do the API's lines for
+ * successful requests (every probe, click and poll). Warnings, errors and lines that are not JSON (a crash's stack)
+ * always show; at `debug` (`--verbose`) every line does.
+ */
+export function quietOnTerminal(service: string, level: string, parsed: ReturnType<typeof parseLogLine>, state: { logLevel: string; ready: boolean }): boolean {
+  const rank = (name: string) => LEVEL_RANK[name] ?? 30;
+  if (!parsed || rank(state.logLevel) <= rank("debug") || rank(level) >= rank("warn")) return false;
+  if (!state.ready) return true;
+  return service === "api" && parsed.msg === "request" && Number(parsed.fields.status) < 400;
+}
+
 export function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
