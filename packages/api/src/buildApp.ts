@@ -81,18 +81,18 @@ export function buildApp(deps: AppDeps): App {
     methodologyVersion: deps.methodologyVersion,
   });
   const webhooksRest = createWebhookRestHandler({ db: deps.pool, service: webhookService, log: deps.log, now: deps.now });
+  const { onPayTiming, chain: walletChain, ...walletOptions } = deps.wallet ?? {};
+  const wallet = createWalletHandler({ db: deps.pool, log: deps.log, options: walletOptions, now: deps.now, onPayTiming, chain: walletChain });
   const graphql = createGraphqlHandler({
-    services, log: deps.log, limits: deps.graphqlLimits, webhooks: webhookService,
+    services, log: deps.log, limits: deps.graphqlLimits, webhooks: webhookService, wallet: wallet.ctx,
     // Cacheable operations (dashboard) are kept as long as the dashboard itself (0 = none).
     responseCache: { ttlMs: deps.dashboardCacheTtlMs ?? 5_000 },
     authenticate: (headers, options) => authenticate(deps.pool, headers, (deps.now ?? (() => new Date()))(), options),
   });
 
-  const { onPayTiming, chain: walletChain, ...walletOptions } = deps.wallet ?? {};
   // Where our own pages run (PUBLIC_BASE_URL, WEBAUTHN_ORIGIN): the only origins the session cookie may act from.
   const walletConfig = resolveWalletConfig(walletOptions);
   const origins = ownOrigins(walletConfig.publicBaseUrl, walletConfig.origins);
-  const wallet = createWalletHandler({ db: deps.pool, log: deps.log, options: walletOptions, now: deps.now, onPayTiming, chain: walletChain });
 
   const feed = createFeed({ pool: deps.pool, services, log: deps.log, options: deps.feed, graphqlLimits: deps.graphqlLimits });
 

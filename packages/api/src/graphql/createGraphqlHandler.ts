@@ -7,6 +7,9 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:
 import { AuthError, type Principal } from "../auth/authenticate.ts";
 import type { Services } from "../services/createServices.ts";
 import type { WebhookService } from "../webhooks/createWebhookService.ts";
+import type { WalletContext } from "../wallet/context.ts";
+import type { OwnerUser } from "../wallet/owner.ts";
+import { requireUser } from "../wallet/userSession.ts";
 import type { GraphqlContext } from "../schema/builder.ts";
 import { buildSchema } from "../schema/index.ts";
 import { acceptsJsonLane } from "./acceptsJsonLane.ts";
@@ -37,6 +40,8 @@ export function createGraphqlHandler(deps: {
   log: Logger;
   limits?: Partial<GraphqlLimits>;
   webhooks?: WebhookService;
+  /** The wallet (owner API fields, schema/WalletOwner.ts); absent = those fields answer not_configured. */
+  wallet?: WalletContext;
   /** Authenticates from request headers (bearer or cookie); see auth/authenticate.ts. */
   authenticate?: (headers: IncomingHttpHeaders, options?: { optional?: boolean }) => Promise<Principal | null>;
   /**
@@ -67,6 +72,8 @@ export function createGraphqlHandler(deps: {
     context: (initial: Record<string, unknown>) => {
       const req = initial.req as IncomingMessage | undefined;
       let principal: Promise<Principal | null> | undefined;
+      let walletOwner: Promise<{ wallet: WalletContext; user: OwnerUser }> | undefined;
+      const wallet = deps.wallet;
       return {
         services: deps.services,
         webhooks: deps.webhooks,
@@ -79,6 +86,7 @@ export function createGraphqlHandler(deps: {
             return p;
           });
         },
+        walletOwner: wallet && req ? () => (walletOwner ??= requireUser(wallet, req).then((user) => ({ wallet, user }))) : undefined,
         ...initContextCache(),
       };
     },

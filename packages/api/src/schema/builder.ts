@@ -4,6 +4,8 @@ import type { FeedSource } from "../feed/feedCore.ts";
 import type { Principal } from "../auth/authenticate.ts";
 import type { Services } from "../services/createServices.ts";
 import type { WebhookService } from "../webhooks/createWebhookService.ts";
+import type { WalletContext } from "../wallet/context.ts";
+import type { OwnerUser } from "../wallet/owner.ts";
 
 /** Per-request GraphQL context: the shared read services (loaders are cached per context object). */
 export interface GraphqlContext {
@@ -12,6 +14,8 @@ export interface GraphqlContext {
   webhooks?: WebhookService;
   /** Authenticates the request (bearer or passkey cookie), lazily: only fields that need a caller call it. */
   principal?: (options?: { optional?: boolean }) => Promise<Principal | null>;
+  /** The signed-in wallet owner (passkey session cookie only; 401 `unauthorized` otherwise), once per request. */
+  walletOwner?: () => Promise<{ wallet: WalletContext; user: OwnerUser }>;
   /** The live feed, on the graphql-sse endpoint (/graphql/stream) only. */
   feed?: FeedSource;
   /**

@@ -11,6 +11,7 @@ import "./Explorer.ts";
 import "./Search.ts";
 import "./Feed.ts";
 import "./Webhook.ts";
+import "./WalletOwner.ts";
 import "./Token.ts";
 
 /**

@@ -5,12 +5,11 @@ import { WalletError } from "./WalletError.ts";
 
 const BEARER = /^Bearer\s+([A-Za-z0-9._~+/=-]{16,512})$/;
 
-export interface BearerSession {
+/** The wallet_sessions columns every reader of a session uses (the agent's bearer calls and the owner's console). */
+export interface SessionRow {
   id: string;
-  user_id: string;
   agent_label: string | null;
   agent_key_address: string;
-  agent_key_ciphertext: string;
   token_address: string;
   spend_cap_wei: string;
   per_call_cap_wei: string;
@@ -21,14 +20,27 @@ export interface BearerSession {
   on_chain_authorized_at: Date | null;
   authorize_tx_hash: string | null;
   created_at: Date;
+}
+
+/** The columns of a SessionRow (alias `s` = wallet_sessions; amounts as exact decimal text). */
+export const SESSION_ROW_COLUMNS = `s.id, s.agent_label, s.agent_key_address, s.token_address,
+  s.spend_cap_wei::text AS spend_cap_wei, s.per_call_cap_wei::text AS per_call_cap_wei, s.spend_used_wei::text AS spend_used_wei,
+  s.spend_reserved_wei::text AS spend_reserved_wei, s.expires_at, s.revoked_at, s.on_chain_authorized_at, s.authorize_tx_hash, s.created_at`;
+
+export interface BearerSession extends SessionRow {
+  user_id: string;
+  agent_key_ciphertext: string;
   managed_address: string;
 }
 
 /** Columns of a BearerSession (aliases `s` = wallet_sessions, `u` = wallet_users). */
-export const SESSION_COLUMNS = `s.id, s.user_id, s.agent_label, s.agent_key_address, s.agent_key_ciphertext, s.token_address,
-  s.spend_cap_wei::text AS spend_cap_wei, s.per_call_cap_wei::text AS per_call_cap_wei, s.spend_used_wei::text AS spend_used_wei,
-  s.spend_reserved_wei::text AS spend_reserved_wei, s.expires_at, s.revoked_at, s.on_chain_authorized_at, s.authorize_tx_hash, s.created_at,
-  u.managed_address`;
+export const SESSION_COLUMNS = `${SESSION_ROW_COLUMNS}, s.user_id, s.agent_key_ciphertext, u.managed_address`;
+
+/** Cap − spent − reserved, never negative, as an exact decimal string. */
+export function remainingWei(s: Pick<SessionRow, "spend_cap_wei" | "spend_used_wei" | "spend_reserved_wei">): string {
+  const remaining = BigInt(s.spend_cap_wei) - BigInt(s.spend_used_wei) - BigInt(s.spend_reserved_wei);
+  return (remaining < 0n ? 0n : remaining).toString();
+}
 
 /** SHA-256 of the presented bearer token; 401 when the header is missing or malformed. */
 export function bearerTokenHash(header: string | undefined): string {

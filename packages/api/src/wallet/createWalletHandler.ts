@@ -120,6 +120,8 @@ export function createWalletHandler(deps: WalletDeps) {
   };
 
   return Object.assign(handleWallet, {
+    /** What every wallet operation gets (the GraphQL owner fields use it too: schema/WalletOwner.ts). */
+    ctx,
     /** Every path and method this handler serves (the input fuzz test enumerates them: test/invalidInput.test.ts). */
     routes: [
       ...Object.entries(routes).flatMap(([path, methods]) => Object.keys(methods).map((method) => ({ method: method as "GET" | "POST", path }))),

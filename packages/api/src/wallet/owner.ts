@@ -6,6 +6,7 @@ import type { WalletContext, WalletResponse } from "./context.ts";
 import { readJsonObject } from "../http/readBody.ts";
 import { requireUser, type WalletUserRow } from "./userSession.ts";
 import { WalletError } from "./WalletError.ts";
+import { remainingWei, SESSION_ROW_COLUMNS, type SessionRow } from "./bearer.ts";
 
 // The owner's console (docs/wallet.md § Owner console): the signed-in passkey owner (cookie) lists their agent
 // sessions with usage, reads each session's payments, reads the account's balances, and revokes sessions — at once in
@@ -18,25 +19,12 @@ const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 export type OwnerSessionStatus = "active" | "expired" | "revoked" | "pending";
 export type ChainRevokeStatus = "pending" | "confirmed" | "failed";
 
-interface OwnerSessionRow {
-  id: string;
-  agent_label: string | null;
-  agent_key_address: string;
-  token_address: string;
-  spend_cap_wei: string;
-  per_call_cap_wei: string;
-  spend_used_wei: string;
-  spend_reserved_wei: string;
-  expires_at: Date;
-  revoked_at: Date | null;
+interface OwnerSessionRow extends SessionRow {
   revoked_by: string | null;
-  on_chain_authorized_at: Date | null;
-  authorize_tx_hash: string | null;
   chain_revoke_status: ChainRevokeStatus | null;
   chain_revoke_tx_hash: string | null;
   chain_revoke_error: string | null;
   chain_revoke_updated_at: Date | null;
-  created_at: Date;
   payments_count: string;
   last_id: string | null;
   last_created_at: Date | null;
@@ -46,11 +34,11 @@ interface OwnerSessionRow {
   last_tx_hash: string | null;
 }
 
+/** The signed-in owner (the `al_session` cookie's passkey user): what every owner operation needs of them. */
+export type OwnerUser = Pick<WalletUserRow, "id" | "managed_address" | "credential_id" | "public_key_hex">;
+
 const OWNER_SESSION_SELECT = `
-  SELECT s.id, s.agent_label, s.agent_key_address, s.token_address, s.spend_cap_wei::text AS spend_cap_wei,
-         s.per_call_cap_wei::text AS per_call_cap_wei, s.spend_used_wei::text AS spend_used_wei,
-         s.spend_reserved_wei::text AS spend_reserved_wei, s.expires_at, s.revoked_at, s.revoked_by, s.on_chain_authorized_at,
-         s.authorize_tx_hash, s.chain_revoke_status, s.chain_revoke_tx_hash, s.chain_revoke_error, s.chain_revoke_updated_at, s.created_at,
+  SELECT ${SESSION_ROW_COLUMNS}, s.revoked_by, s.chain_revoke_status, s.chain_revoke_tx_hash, s.chain_revoke_error, s.chain_revoke_updated_at,
          (SELECT count(*) FROM wallet_payments c WHERE c.session_id = s.id)::text AS payments_count,
          lp.id AS last_id, lp.created_at AS last_created_at, lp.to_address AS last_to, lp.amount_wei::text AS last_amount_wei,
          lp.status AS last_status, lp.tx_hash AS last_tx_hash
@@ -67,7 +55,6 @@ function txUrl(ctx: WalletContext, hash: string | null): string | null {
 export function ownerSessionView(ctx: WalletContext, s: OwnerSessionRow, now: Date) {
   const st = sessionStatus({ expiresAt: new Date(s.expires_at), revokedAt: s.revoked_at, onChainAuthorizedAt: s.on_chain_authorized_at }, now);
   const status: OwnerSessionStatus = st === "not_authorized" ? "pending" : st;
-  const remaining = BigInt(s.spend_cap_wei) - BigInt(s.spend_used_wei) - BigInt(s.spend_reserved_wei);
   return {
     session_id: s.id,
     agent_label: s.agent_label,
@@ -80,7 +67,7 @@ export function ownerSessionView(ctx: WalletContext, s: OwnerSessionRow, now: Da
     per_call_cap_wei: s.per_call_cap_wei,
     spend_used_wei: s.spend_used_wei,
     spend_reserved_wei: s.spend_reserved_wei,
-    spend_remaining_wei: (remaining < 0n ? 0n : remaining).toString(),
+    spend_remaining_wei: remainingWei(s),
     on_chain_authorized_at: iso(s.on_chain_authorized_at),
     authorize_tx_hash: s.authorize_tx_hash,
     revoked_at: iso(s.revoked_at),
@@ -115,24 +102,42 @@ function sessionIdOf(raw: string): string {
   return id;
 }
 
-async function loadOne(ctx: WalletContext, user: WalletUserRow, rawId: string): Promise<OwnerSessionRow> {
+async function loadOne(ctx: WalletContext, user: OwnerUser, rawId: string): Promise<OwnerSessionRow> {
   const [row] = await loadOwnerSessions(ctx, user.id, [sessionIdOf(rawId)]);
   if (!row) throw new WalletError("not_found", "no such session");
   return row;
 }
 
+/**
+ * The owner operations, one implementation for REST (the handlers below, after requireUser) and GraphQL
+ * (schema/WalletOwner.ts): each takes the signed-in owner and answers the REST body.
+ */
+export const ownerOps = {
+  /** Every session of the owner, newest first, with usage and status. */
+  async sessions(ctx: WalletContext, user: OwnerUser) {
+    const now = ctx.now();
+    const rows = await loadOwnerSessions(ctx, user.id);
+    return { managed_address: user.managed_address, items: rows.map((r) => ownerSessionView(ctx, r, now)) };
+  },
+  /** One of the owner's sessions; another owner's id (or not an id) → not_found. */
+  async session(ctx: WalletContext, user: OwnerUser, id: string) {
+    return ownerSessionView(ctx, await loadOne(ctx, user, id), ctx.now());
+  },
+  payments: sessionPayments,
+  balances,
+  revoke,
+  revokeAll,
+  confirmRevoke,
+};
+
 /** GET /api/wallet/sessions (cookie): every session of the signed-in owner, newest first, with usage and status. */
 export async function listOwnerSessions(ctx: WalletContext, req: IncomingMessage): Promise<WalletResponse> {
-  const user = await requireUser(ctx, req);
-  const now = ctx.now();
-  const rows = await loadOwnerSessions(ctx, user.id);
-  return { body: { managed_address: user.managed_address, items: rows.map((r) => ownerSessionView(ctx, r, now)) } };
+  return { body: await ownerOps.sessions(ctx, await requireUser(ctx, req)) };
 }
 
 /** GET /api/wallet/sessions/:id (cookie): one of the owner's sessions; another owner's id → 404. */
 export async function getOwnerSession(ctx: WalletContext, req: IncomingMessage, id: string): Promise<WalletResponse> {
-  const user = await requireUser(ctx, req);
-  return { body: ownerSessionView(ctx, await loadOne(ctx, user, id), ctx.now()) };
+  return { body: await ownerOps.session(ctx, await requireUser(ctx, req), id) };
 }
 
 /** Opaque keyset cursor: the last row's created_at in microseconds since the epoch (exact) and its id. */
@@ -152,14 +157,18 @@ export function decodePaymentCursor(cursor: string): { micros: string; id: strin
  */
 export async function listOwnerSessionPayments(ctx: WalletContext, req: IncomingMessage, id: string, url: URL): Promise<WalletResponse> {
   const user = await requireUser(ctx, req);
+  return { body: await sessionPayments(ctx, user, id, { limit: url.searchParams.get("limit"), cursor: url.searchParams.get("cursor") }) };
+}
+
+async function sessionPayments(ctx: WalletContext, user: OwnerUser, id: string, page: { limit: string | null; cursor: string | null }) {
   const session = await loadOne(ctx, user, id);
-  const rawLimit = url.searchParams.get("limit");
+  const rawLimit = page.limit;
   let limit = 20;
   if (rawLimit !== null) {
     if (!/^[1-9]\d{0,2}$/.test(rawLimit) || Number(rawLimit) > 100) throw new WalletError("invalid_limit", "limit must be an integer 1–100");
     limit = Number(rawLimit);
   }
-  const rawCursor = url.searchParams.get("cursor");
+  const rawCursor = page.cursor;
   const cursor = rawCursor === null || rawCursor === "" ? null : decodePaymentCursor(rawCursor);
   if (rawCursor && !cursor) throw new WalletError("invalid_cursor", "cursor is not one this API returned");
   const { rows } = await ctx.db.query<{
@@ -174,36 +183,37 @@ export async function listOwnerSessionPayments(ctx: WalletContext, req: Incoming
       ORDER BY created_at DESC, id DESC LIMIT $4`,
     [session.id, cursor?.micros ?? null, cursor?.id ?? null, limit + 1],
   );
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
   return {
-    body: {
-      session_id: session.id,
-      items: page.map((p) => ({
-        id: p.id, created_at: iso(p.created_at), to: p.to_address, amount_wei: p.amount_wei, token: p.token_address, memo: p.memo,
-        status: p.status, tx_hash: p.tx_hash, explorer_url: txUrl(ctx, p.tx_hash), error: p.error,
-      })),
-      next_cursor: rows.length > limit && last ? encodePaymentCursor(last.created_us, last.id) : null,
-    },
+    session_id: session.id,
+    items: items.map((p) => ({
+      id: p.id, created_at: iso(p.created_at), to: p.to_address, amount_wei: p.amount_wei, token: p.token_address, memo: p.memo,
+      status: p.status, tx_hash: p.tx_hash, explorer_url: txUrl(ctx, p.tx_hash), error: p.error,
+    })),
+    next_cursor: rows.length > limit && last ? encodePaymentCursor(last.created_us, last.id) : null,
   };
 }
 
 /** GET /api/wallet/balances (cookie): the owner account's balance of the default token and of every session's token, read from the chain. */
 export async function ownerBalances(ctx: WalletContext, req: IncomingMessage): Promise<WalletResponse> {
-  const user = await requireUser(ctx, req);
+  return { body: await balances(ctx, await requireUser(ctx, req)) };
+}
+
+async function balances(ctx: WalletContext, user: OwnerUser) {
   const { rows } = await ctx.db.query<{ token_address: string }>("SELECT DISTINCT token_address FROM wallet_sessions WHERE user_id = $1", [user.id]);
   const tokens = [...new Set([ctx.config.defaultToken.toLowerCase(), ...rows.map((r) => r.token_address.toLowerCase())])];
   const client = await ctx.chain.client();
   const account = user.managed_address as `0x${string}`;
   try {
-    const balances = await Promise.all(tokens.map(async (token) => {
+    const read = await Promise.all(tokens.map(async (token) => {
       const [balance, meta] = await Promise.all([
         client.readContract({ address: token as `0x${string}`, abi: Abis.tip20, functionName: "balanceOf", args: [account] }) as Promise<bigint>,
         client.token.getMetadata({ token: token as `0x${string}` }).catch(() => null),
       ]);
       return { token, symbol: meta?.symbol ?? null, decimals: meta?.decimals ?? 6, balance_wei: balance.toString() };
     }));
-    return { body: { managed_address: user.managed_address, read_at: ctx.now().toISOString(), balances } };
+    return { managed_address: user.managed_address, read_at: ctx.now().toISOString(), balances: read };
   } catch (error) {
     if (error instanceof WalletError) throw error;
     ctx.log.warn({ err: error }, "wallet: balance read failed");
@@ -212,7 +222,7 @@ export async function ownerBalances(ctx: WalletContext, req: IncomingMessage): P
 }
 
 /** What the page needs to sign the on-chain revoke with the passkey (through our relay, gas sponsored). */
-async function revokeRequest(ctx: WalletContext, user: WalletUserRow, rows: OwnerSessionRow[]) {
+async function revokeRequest(ctx: WalletContext, user: OwnerUser, rows: OwnerSessionRow[]) {
   const keys = rows.filter((r) => r.chain_revoke_status === "pending" || r.chain_revoke_status === "failed");
   if (keys.length === 0) return null;
   return {
@@ -248,13 +258,17 @@ async function revokeRows(ctx: WalletContext, userId: string, where: string, par
 export async function revokeOwnerSession(ctx: WalletContext, req: IncomingMessage, id: string): Promise<WalletResponse> {
   const user = await requireUser(ctx, req);
   await readJsonObject(req);
+  return { body: await revoke(ctx, user, id) };
+}
+
+async function revoke(ctx: WalletContext, user: OwnerUser, id: string) {
   const sessionId = sessionIdOf(id);
   const now = ctx.now();
   const ids = await revokeRows(ctx, user.id, "id = $3", [sessionId], now);
   if (ids.length === 0) throw new WalletError("not_found", "no such session");
   const rows = await loadOwnerSessions(ctx, user.id, ids);
   ctx.log.info({ sessionId, userId: user.id }, "wallet: session revoked by its owner");
-  return { body: { sessions: rows.map((r) => ownerSessionView(ctx, r, now)), chain_revoke_request: await revokeRequest(ctx, user, rows) } };
+  return { sessions: rows.map((r) => ownerSessionView(ctx, r, now)), chain_revoke_request: await revokeRequest(ctx, user, rows) };
 }
 
 /**
@@ -264,11 +278,15 @@ export async function revokeOwnerSession(ctx: WalletContext, req: IncomingMessag
 export async function revokeAllOwnerSessions(ctx: WalletContext, req: IncomingMessage): Promise<WalletResponse> {
   const user = await requireUser(ctx, req);
   await readJsonObject(req);
+  return { body: await revokeAll(ctx, user) };
+}
+
+async function revokeAll(ctx: WalletContext, user: OwnerUser) {
   const now = ctx.now();
   await revokeRows(ctx, user.id, "revoked_at IS NULL AND expires_at > $2", [], now);
   const rows = (await loadOwnerSessions(ctx, user.id)).filter((r) => r.revoked_at !== null);
   ctx.log.info({ userId: user.id, sessions: rows.length }, "wallet: every session revoked by the owner");
-  return { body: { sessions: rows.map((r) => ownerSessionView(ctx, r, now)), chain_revoke_request: await revokeRequest(ctx, user, rows) } };
+  return { sessions: rows.map((r) => ownerSessionView(ctx, r, now)), chain_revoke_request: await revokeRequest(ctx, user, rows) };
 }
 
 /** KeyRevoked{account, publicKey} logs of the AccountKeychain in a receipt, lowercase keys of `account`. */
@@ -308,7 +326,10 @@ async function keyRevokedOnChain(ctx: WalletContext, account: string, key: strin
  */
 export async function confirmOwnerRevoke(ctx: WalletContext, req: IncomingMessage): Promise<WalletResponse> {
   const user = await requireUser(ctx, req);
-  const body = await readJsonObject(req);
+  return { body: await confirmRevoke(ctx, user, await readJsonObject(req)) };
+}
+
+async function confirmRevoke(ctx: WalletContext, user: OwnerUser, body: Record<string, unknown>) {
   const ids = body.session_ids;
   if (!Array.isArray(ids) || ids.length === 0 || ids.length > 100 || !ids.every((i) => typeof i === "string" && UUID.test(i.toLowerCase()))) {
     throw new WalletError("invalid_body", "session_ids must be 1–100 session ids");
@@ -359,5 +380,5 @@ export async function confirmOwnerRevoke(ctx: WalletContext, req: IncomingMessag
     ctx.log.info({ sessionId: r.id, status, reason }, "wallet: on-chain revoke recorded");
   }
   const after = await loadOwnerSessions(ctx, user.id, rows.map((r) => r.id));
-  return { body: { sessions: after.map((r) => ownerSessionView(ctx, r, now)) } };
+  return { sessions: after.map((r) => ownerSessionView(ctx, r, now)) };
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { sessionStatus } from "@agent-ledger/core";
-import { loadBearerSession, type BearerSession } from "./bearer.ts";
+import { loadBearerSession, remainingWei, type BearerSession } from "./bearer.ts";
 import type { WalletContext, WalletResponse } from "./context.ts";
 import { readJsonObject } from "../http/readBody.ts";
 
@@ -8,7 +8,6 @@ const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 function view(s: BearerSession, now: Date) {
   const status = sessionStatus({ expiresAt: new Date(s.expires_at), revokedAt: s.revoked_at, onChainAuthorizedAt: s.on_chain_authorized_at }, now);
-  const remaining = BigInt(s.spend_cap_wei) - BigInt(s.spend_used_wei) - BigInt(s.spend_reserved_wei);
   return {
     session_id: s.id,
     status,
@@ -20,7 +19,7 @@ function view(s: BearerSession, now: Date) {
     per_call_cap_wei: s.per_call_cap_wei,
     spend_used_wei: s.spend_used_wei,
     spend_reserved_wei: s.spend_reserved_wei,
-    spend_remaining_wei: (remaining < 0n ? 0n : remaining).toString(),
+    spend_remaining_wei: remainingWei(s),
     expires_at: iso(s.expires_at),
     revoked_at: iso(s.revoked_at),
     on_chain_authorized_at: iso(s.on_chain_authorized_at),
