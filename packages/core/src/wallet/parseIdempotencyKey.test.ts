@@ -25,4 +25,8 @@ describe("parseIdempotencyKey", () => {
   it("refuses an array of values", () => {
     expect(parseIdempotencyKey(["a", "b"]).ok).toBe(false);
   });
+
+  it("tells the caller the rule in its refusal", () => {
+    expect(parseIdempotencyKey("two words")).toEqual({ ok: false, reason: "Idempotency-Key must be 1–255 visible ASCII characters (no spaces), sent once" });
+  });
 });

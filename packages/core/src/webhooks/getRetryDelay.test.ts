@@ -20,6 +20,7 @@ describe("getRetryDelay", () => {
   });
   it("rejects nonsense attempts", () => {
     expect(() => getRetryDelay(0, { random: 0 })).toThrow(RangeError);
+    expect(() => getRetryDelay(1.5, { random: 0 })).toThrow("attempt must be a positive integer, got 1.5");
   });
   it("keeps the scheduled delay when Retry-After asks for exactly as long", () => {
     expect(getRetryDelay(1, { random: 0.5, retryAfterMs: 30_000 })).toBe(30_000);
