@@ -18,7 +18,7 @@ export { CURRENT_METHODOLOGY_VERSION, DEFAULT_METHODOLOGY_VERSION, METHODOLOGY_V
 export type { EventDraft, Label, MatchContext, RawLog, SettlementEventDefinition, TokenInfo, WatchedEntity } from "./matcher/types.ts";
 export { nextChunkSize, type ChunkOutcome, type ChunkPolicy } from "./sync/nextChunkSize.ts";
 export { getBackoffDelay } from "./sync/getBackoffDelay.ts";
-export { computeRollups, type EntityBucketDelta, type EntityTotalDelta, type LedgerBucketDelta, type LedgerTokenBucketDelta, type ProviderBucketDelta, type ProviderTotalDelta, type RollupDeltas, type RollupGrain } from "./rollups/computeRollups.ts";
+export { computeRollups, type EntityBucketDelta, type EntityTokenBucketDelta, type EntityTotalDelta, type LedgerBucketDelta, type LedgerTokenBucketDelta, type ProviderBucketDelta, type ProviderTokenBucketDelta, type ProviderTotalDelta, type RollupDeltas, type RollupGrain } from "./rollups/computeRollups.ts";
 export {
   ENTITY_ID, REGISTRY_V2, entityKind, parseRegistry, type Registry, type RegistryEntity, type RegistrySettlementEvent, type RegistryToken,
 } from "./registry/parseRegistry.ts";
@@ -40,4 +40,4 @@ export { isForbiddenAddress } from "./net/isForbiddenAddress.ts";
 export { HostNotPublicError, resolvePublicAddresses, type HostLookup, type HostRefusal } from "./net/resolvePublicAddresses.ts";
 export { clientRateKey } from "./net/clientRateKey.ts";
 export * from "./wallet/index.ts";
-export { createRpcClient, RpcError, type RpcClient } from "./rpc/createRpcClient.ts";
+export { createRpcClient, RpcError, type RpcClient, type RpcErrorKind, type RpcOutcome } from "./rpc/createRpcClient.ts";

@@ -36,6 +36,24 @@ export async function compareRollups(databaseUrl: string, version = "v0.1") {
                               WHERE methodology_version = $1 AND kind <> 'fee_paid' AND (routed_to_address <> '' OR routed_fingerprint IS NOT NULL)) p
                         GROUP BY 1, 2, 3 ORDER BY 1, 2`, [version]),
       };
+      out[`entity_token_${grain}`] = {
+        stored: await q(`SELECT entity_id, bucket, token_address, payments_count, amount_sum_wei::text, fee_count, fee_sum_wei::text
+                         FROM entity_token_activity_${grain} ORDER BY 1, 2, 3`),
+        brute: await q(`SELECT agent_id AS entity_id, date_trunc('${unit}', ts, 'UTC') AS bucket, token_address,
+                          count(*) FILTER (WHERE kind <> 'fee_paid')::int AS payments_count, coalesce(sum(amount_wei) FILTER (WHERE kind <> 'fee_paid'), 0)::text AS amount_sum_wei,
+                          count(*) FILTER (WHERE kind = 'fee_paid')::int AS fee_count, coalesce(sum(amount_wei) FILTER (WHERE kind = 'fee_paid'), 0)::text AS fee_sum_wei
+                        FROM agent_events WHERE methodology_version = $1 AND kind IN ('payment_sent', 'payment_received', 'fee_paid')
+                        GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`, [version]),
+      };
+      out[`provider_token_${grain}`] = {
+        stored: await q(`SELECT provider_key, bucket, token_address, payments_count, amount_sum_wei::text FROM provider_token_activity_${grain} ORDER BY 1, 2, 3`),
+        brute: await q(`SELECT CASE WHEN routed_to_address <> '' THEN routed_to_address ELSE routed_fingerprint END AS provider_key,
+                               date_trunc('${unit}', ts, 'UTC') AS bucket, token_address,
+                               count(*)::int AS payments_count, sum(amount_wei)::text AS amount_sum_wei
+                        FROM (SELECT DISTINCT tx_hash, log_index, ts, amount_wei, token_address, routed_to_address, routed_fingerprint FROM agent_events
+                              WHERE methodology_version = $1 AND kind <> 'fee_paid' AND (routed_to_address <> '' OR routed_fingerprint IS NOT NULL)) p
+                        GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`, [version]),
+      };
     }
     out.entity_total = {
       stored: await q(`SELECT entity_id, sent_count::int, sent_sum_wei::text, received_count::int, received_sum_wei::text, fee_count::int, fee_sum_wei::text

@@ -76,8 +76,43 @@ describe("computeRollups", () => {
     ]);
   });
 
+  it("splits entity and provider buckets by token: payments and fees per token, each provider payment once", () => {
+    const T1 = "0x" + "2".repeat(40);
+    const T2 = "0x" + "3".repeat(40);
+    const rows = [
+      row({ txHash: TX1, agentId: "agent-a", kind: "payment_sent", amountWei: BIG, tokenAddress: T1, routedToAddress: PROVIDER }),
+      row({ txHash: TX1, agentId: "gw-mpp", kind: "payment_received", amountWei: BIG, tokenAddress: T1, routedToAddress: PROVIDER }),
+      row({ txHash: TX1, logIndex: 1, agentId: "agent-a", kind: "payment_sent", amountWei: 4n, tokenAddress: T2, routedToAddress: PROVIDER }),
+      row({ txHash: TX1, logIndex: 2, agentId: "agent-a", kind: "fee_paid", amountWei: 7n, tokenAddress: T2 }),
+      row({ txHash: TX2, agentId: "agent-a", kind: "payment_sent", amountWei: 3n, tokenAddress: T2, ts: new Date("2026-11-22T11:00:00Z") }),
+    ];
+    const r = computeRollups(rows);
+    const h10 = new Date("2026-11-22T10:00:00Z");
+    const h11 = new Date("2026-11-22T11:00:00Z");
+    const day = new Date("2026-11-22T00:00:00Z");
+    expect(r.hourly.entityTokens).toEqual([
+      { entityId: "agent-a", bucket: h10, tokenAddress: T1, paymentsCount: 1, amountSumWei: BIG, feeCount: 0, feeSumWei: 0n },
+      { entityId: "gw-mpp", bucket: h10, tokenAddress: T1, paymentsCount: 1, amountSumWei: BIG, feeCount: 0, feeSumWei: 0n },
+      { entityId: "agent-a", bucket: h10, tokenAddress: T2, paymentsCount: 1, amountSumWei: 4n, feeCount: 1, feeSumWei: 7n },
+      { entityId: "agent-a", bucket: h11, tokenAddress: T2, paymentsCount: 1, amountSumWei: 3n, feeCount: 0, feeSumWei: 0n },
+    ]);
+    expect(r.daily.entityTokens).toEqual([
+      { entityId: "agent-a", bucket: day, tokenAddress: T1, paymentsCount: 1, amountSumWei: BIG, feeCount: 0, feeSumWei: 0n },
+      { entityId: "gw-mpp", bucket: day, tokenAddress: T1, paymentsCount: 1, amountSumWei: BIG, feeCount: 0, feeSumWei: 0n },
+      { entityId: "agent-a", bucket: day, tokenAddress: T2, paymentsCount: 2, amountSumWei: 7n, feeCount: 1, feeSumWei: 7n },
+    ]);
+    expect(r.hourly.providerTokens).toEqual([
+      { providerKey: PROVIDER, bucket: h10, tokenAddress: T1, paymentsCount: 1, amountSumWei: BIG },
+      { providerKey: PROVIDER, bucket: h10, tokenAddress: T2, paymentsCount: 1, amountSumWei: 4n },
+    ]);
+    // the per-token buckets add up to the buckets they split
+    const sum = (xs: { amountSumWei: bigint }[]) => xs.reduce((a, x) => a + x.amountSumWei, 0n);
+    expect(sum(r.daily.providerTokens)).toBe(sum(r.daily.providers));
+    expect(sum(r.daily.entityTokens)).toBe(r.daily.entities.reduce((a, e) => a + e.sentSumWei + e.receivedSumWei, 0n));
+  });
+
   it("gives nothing for no rows", () => {
-    const none = { entities: [], ledger: [], ledgerTokens: [], providers: [] };
+    const none = { entities: [], ledger: [], ledgerTokens: [], providers: [], entityTokens: [], providerTokens: [] };
     expect(computeRollups([])).toEqual({ hourly: none, daily: none, entityTotals: [], providerTotals: [] });
   });
 });

@@ -26,6 +26,26 @@ export interface LedgerTokenBucketDelta {
   amountSumWei: bigint;
 }
 
+/** An entity bucket split by token: its payments (sent + received) and fees in one token. */
+export interface EntityTokenBucketDelta {
+  entityId: string;
+  bucket: Date;
+  tokenAddress: string;
+  paymentsCount: number;
+  amountSumWei: bigint;
+  feeCount: number;
+  feeSumWei: bigint;
+}
+
+/** A provider bucket split by token. */
+export interface ProviderTokenBucketDelta {
+  providerKey: string;
+  bucket: Date;
+  tokenAddress: string;
+  paymentsCount: number;
+  amountSumWei: bigint;
+}
+
 export interface ProviderBucketDelta {
   providerKey: string;
   bucket: Date;
@@ -50,6 +70,10 @@ export interface RollupGrain {
   /** The ledger buckets per token (same payments). */
   ledgerTokens: LedgerTokenBucketDelta[];
   providers: ProviderBucketDelta[];
+  /** The entity buckets per token (payments sent + received, fees). */
+  entityTokens: EntityTokenBucketDelta[];
+  /** The provider buckets per token (same payments). */
+  providerTokens: ProviderTokenBucketDelta[];
 }
 
 /** An entity's all-time counters: its bucket deltas without the bucket. */
@@ -89,6 +113,15 @@ function countsForProvider(r: EventDraft, activity: boolean): boolean {
   return activity && r.routedToAddress === "" && r.routedFingerprint !== null;
 }
 
+const grainMaps = () => ({
+  entities: new Map<string, EntityBucketDelta>(),
+  ledger: new Map<number, LedgerBucketDelta>(),
+  ledgerTokens: new Map<string, LedgerTokenBucketDelta>(),
+  providers: new Map<string, ProviderBucketDelta>(),
+  entityTokens: new Map<string, EntityTokenBucketDelta>(),
+  providerTokens: new Map<string, ProviderTokenBucketDelta>(),
+});
+
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
@@ -105,8 +138,8 @@ const DAY_MS = 86_400_000;
  */
 export function computeRollups(rows: readonly EventDraft[]): RollupDeltas {
   const grains = [
-    { size: HOUR_MS, entities: new Map<string, EntityBucketDelta>(), ledger: new Map<number, LedgerBucketDelta>(), ledgerTokens: new Map<string, LedgerTokenBucketDelta>(), providers: new Map<string, ProviderBucketDelta>() },
-    { size: DAY_MS, entities: new Map<string, EntityBucketDelta>(), ledger: new Map<number, LedgerBucketDelta>(), ledgerTokens: new Map<string, LedgerTokenBucketDelta>(), providers: new Map<string, ProviderBucketDelta>() },
+    { size: HOUR_MS, ...grainMaps() },
+    { size: DAY_MS, ...grainMaps() },
   ];
   const totals = new Map<string, ProviderTotalDelta>();
   const entityTotals = new Map<string, EntityTotalDelta>();
@@ -145,6 +178,21 @@ export function computeRollups(rows: readonly EventDraft[]): RollupDeltas {
         g.entities.set(ek, e);
       }
       addByKind(e, r);
+      if (activity || r.kind === "fee_paid") {
+        const etk = `${ek}\u0000${r.tokenAddress}`;
+        let et = g.entityTokens.get(etk);
+        if (!et) {
+          et = { entityId: r.agentId, bucket: new Date(start), tokenAddress: r.tokenAddress, paymentsCount: 0, amountSumWei: 0n, feeCount: 0, feeSumWei: 0n };
+          g.entityTokens.set(etk, et);
+        }
+        if (activity) {
+          et.paymentsCount++;
+          et.amountSumWei += r.amountWei;
+        } else {
+          et.feeCount++;
+          et.feeSumWei += r.amountWei;
+        }
+      }
       if (countPayment) {
         let l = g.ledger.get(start);
         if (!l) {
@@ -171,6 +219,14 @@ export function computeRollups(rows: readonly EventDraft[]): RollupDeltas {
       }
       p.paymentsCount++;
       p.amountSumWei += r.amountWei;
+      const ptk = `${pk}\u0000${r.tokenAddress}`;
+      let pt = g.providerTokens.get(ptk);
+      if (!pt) {
+        pt = { providerKey: providerKey!, bucket: new Date(start), tokenAddress: r.tokenAddress, paymentsCount: 0, amountSumWei: 0n };
+        g.providerTokens.set(ptk, pt);
+      }
+      pt.paymentsCount++;
+      pt.amountSumWei += r.amountWei;
     }
     if (routed) {
       const hour = Math.floor(ms / HOUR_MS) * HOUR_MS;
@@ -191,6 +247,8 @@ export function computeRollups(rows: readonly EventDraft[]): RollupDeltas {
     ledger: [...g.ledger.values()],
     ledgerTokens: [...g.ledgerTokens.values()],
     providers: [...g.providers.values()],
+    entityTokens: [...g.entityTokens.values()],
+    providerTokens: [...g.providerTokens.values()],
   });
   return { hourly: grain(grains[0]!), daily: grain(grains[1]!), entityTotals: [...entityTotals.values()], providerTotals: [...totals.values()] };
 }

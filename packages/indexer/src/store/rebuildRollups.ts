@@ -18,10 +18,15 @@ export async function rebuildRollups(client: pg.ClientBase, version: string, fro
           d5 AS (DELETE FROM provider_activity_hourly WHERE bucket >= ${lo} AND bucket < ${hi} RETURNING 1),
           d6 AS (DELETE FROM provider_activity_daily WHERE bucket >= ${lo} AND bucket < ${hi} RETURNING 1),
           d7 AS (DELETE FROM ledger_token_activity_hourly WHERE bucket >= ${lo} AND bucket < ${hi} RETURNING 1),
-          d8 AS (DELETE FROM ledger_token_activity_daily WHERE bucket >= ${lo} AND bucket < ${hi} RETURNING 1)
+          d8 AS (DELETE FROM ledger_token_activity_daily WHERE bucket >= ${lo} AND bucket < ${hi} RETURNING 1),
+          d9 AS (DELETE FROM entity_token_activity_hourly WHERE bucket >= ${lo} AND bucket < ${hi} RETURNING 1),
+          d10 AS (DELETE FROM entity_token_activity_daily WHERE bucket >= ${lo} AND bucket < ${hi} RETURNING 1),
+          d11 AS (DELETE FROM provider_token_activity_hourly WHERE bucket >= ${lo} AND bucket < ${hi} RETURNING 1),
+          d12 AS (DELETE FROM provider_token_activity_daily WHERE bucket >= ${lo} AND bucket < ${hi} RETURNING 1)
      SELECT (SELECT count(*) FROM d1) + (SELECT count(*) FROM d2) + (SELECT count(*) FROM d3)
           + (SELECT count(*) FROM d4) + (SELECT count(*) FROM d5) + (SELECT count(*) FROM d6)
-          + (SELECT count(*) FROM d7) + (SELECT count(*) FROM d8) AS n`,
+          + (SELECT count(*) FROM d7) + (SELECT count(*) FROM d8) + (SELECT count(*) FROM d9)
+          + (SELECT count(*) FROM d10) + (SELECT count(*) FROM d11) + (SELECT count(*) FROM d12) AS n`,
     bounds,
   );
   await client.query(

@@ -46,6 +46,24 @@ export function rollupCtes(src: string): string {
       SELECT date_trunc('${unit}', ts, 'UTC'), token_address, count(*), sum(amount_wei) FROM act GROUP BY 1, 2
       ON CONFLICT (bucket, token_address) DO UPDATE SET payments_count = t.payments_count + EXCLUDED.payments_count, amount_sum_wei = t.amount_sum_wei + EXCLUDED.amount_sum_wei
       RETURNING 1)`);
+    // Per-token breakdowns of the entity and provider buckets (the same rows, grouped by token as well).
+    parts.push(`entt_${suffix} AS (
+      INSERT INTO entity_token_activity_${suffix} AS t (entity_id, bucket, token_address, payments_count, amount_sum_wei, fee_count, fee_sum_wei)
+      SELECT agent_id, date_trunc('${unit}', ts, 'UTC'), token_address,
+        count(*) FILTER (WHERE kind <> 'fee_paid'), coalesce(sum(amount_wei) FILTER (WHERE kind <> 'fee_paid'), 0),
+        count(*) FILTER (WHERE kind = 'fee_paid'), coalesce(sum(amount_wei) FILTER (WHERE kind = 'fee_paid'), 0)
+      FROM ${src} WHERE kind IN ('payment_sent', 'payment_received', 'fee_paid') GROUP BY 1, 2, 3
+      ON CONFLICT (entity_id, bucket, token_address) DO UPDATE SET
+        payments_count = t.payments_count + EXCLUDED.payments_count, amount_sum_wei = t.amount_sum_wei + EXCLUDED.amount_sum_wei,
+        fee_count = t.fee_count + EXCLUDED.fee_count, fee_sum_wei = t.fee_sum_wei + EXCLUDED.fee_sum_wei
+      RETURNING 1)`);
+    parts.push(`provt_${suffix} AS (
+      INSERT INTO provider_token_activity_${suffix} AS t (provider_key, bucket, token_address, payments_count, amount_sum_wei)
+      SELECT CASE WHEN routed_to_address <> '' THEN routed_to_address ELSE routed_fingerprint END,
+             date_trunc('${unit}', ts, 'UTC'), token_address, count(*), sum(amount_wei)
+      FROM prv GROUP BY 1, 2, 3
+      ON CONFLICT (provider_key, bucket, token_address) DO UPDATE SET payments_count = t.payments_count + EXCLUDED.payments_count, amount_sum_wei = t.amount_sum_wei + EXCLUDED.amount_sum_wei
+      RETURNING 1)`);
     parts.push(`prov_${suffix} AS (
       INSERT INTO provider_activity_${suffix} AS t (provider_key, bucket, pattern, payments_count, amount_sum_wei)
       SELECT CASE WHEN routed_to_address <> '' THEN routed_to_address ELSE routed_fingerprint END,
@@ -121,5 +139,6 @@ export const ENTITY_TOTALS_REBUILD = [
 export const ROLLUP_TABLES = [
   "entity_activity_hourly", "entity_activity_daily", "ledger_activity_hourly", "ledger_activity_daily",
   "ledger_token_activity_hourly", "ledger_token_activity_daily",
+  "entity_token_activity_hourly", "entity_token_activity_daily", "provider_token_activity_hourly", "provider_token_activity_daily",
   "provider_activity_hourly", "provider_activity_daily", "provider_activity_total", "entity_activity_total",
 ] as const;

@@ -47,6 +47,18 @@ ${["hourly", "daily"].map((g, i) => `ledt_${g} AS (
   INSERT INTO ledger_token_activity_${g} AS t (bucket, token_address, payments_count, amount_sum_wei)
   SELECT * FROM unnest($${46 + 4 * i}::timestamptz[], $${47 + 4 * i}::text[], $${48 + 4 * i}::int[], $${49 + 4 * i}::numeric[])
   ON CONFLICT (bucket, token_address) DO UPDATE SET payments_count = t.payments_count + EXCLUDED.payments_count, amount_sum_wei = t.amount_sum_wei + EXCLUDED.amount_sum_wei
+  RETURNING 1)`).join(",\n")},
+${["hourly", "daily"].map((g, i) => `entt_${g} AS (
+  INSERT INTO entity_token_activity_${g} AS t (entity_id, bucket, token_address, payments_count, amount_sum_wei, fee_count, fee_sum_wei)
+  SELECT * FROM unnest($${54 + 7 * i}::text[], $${55 + 7 * i}::timestamptz[], $${56 + 7 * i}::text[], $${57 + 7 * i}::int[], $${58 + 7 * i}::numeric[], $${59 + 7 * i}::int[], $${60 + 7 * i}::numeric[])
+  ON CONFLICT (entity_id, bucket, token_address) DO UPDATE SET
+    payments_count = t.payments_count + EXCLUDED.payments_count, amount_sum_wei = t.amount_sum_wei + EXCLUDED.amount_sum_wei,
+    fee_count = t.fee_count + EXCLUDED.fee_count, fee_sum_wei = t.fee_sum_wei + EXCLUDED.fee_sum_wei
+  RETURNING 1)`).join(",\n")},
+${["hourly", "daily"].map((g, i) => `provt_${g} AS (
+  INSERT INTO provider_token_activity_${g} AS t (provider_key, bucket, token_address, payments_count, amount_sum_wei)
+  SELECT * FROM unnest($${68 + 5 * i}::text[], $${69 + 5 * i}::timestamptz[], $${70 + 5 * i}::text[], $${71 + 5 * i}::int[], $${72 + 5 * i}::numeric[])
+  ON CONFLICT (provider_key, bucket, token_address) DO UPDATE SET payments_count = t.payments_count + EXCLUDED.payments_count, amount_sum_wei = t.amount_sum_wei + EXCLUDED.amount_sum_wei
   RETURNING 1)`).join(",\n")}
 SELECT 1`;
 
@@ -76,6 +88,14 @@ export function rollupParams(deltas: RollupDeltas): string[] {
     col(e, (x) => x.receivedSumWei.toString()), col(e, (x) => x.feeCount), col(e, (x) => x.feeSumWei.toString()),
     ...[deltas.hourly.ledgerTokens, deltas.daily.ledgerTokens].flatMap((l) => [
       col(l, (x) => iso(x.bucket)), col(l, (x) => x.tokenAddress), col(l, (x) => x.paymentsCount), col(l, (x) => x.amountSumWei.toString()),
+    ]),
+    ...[deltas.hourly.entityTokens, deltas.daily.entityTokens].flatMap((l) => [
+      col(l, (x) => x.entityId), col(l, (x) => iso(x.bucket)), col(l, (x) => x.tokenAddress), col(l, (x) => x.paymentsCount),
+      col(l, (x) => x.amountSumWei.toString()), col(l, (x) => x.feeCount), col(l, (x) => x.feeSumWei.toString()),
+    ]),
+    ...[deltas.hourly.providerTokens, deltas.daily.providerTokens].flatMap((l) => [
+      col(l, (x) => x.providerKey), col(l, (x) => iso(x.bucket)), col(l, (x) => x.tokenAddress), col(l, (x) => x.paymentsCount),
+      col(l, (x) => x.amountSumWei.toString()),
     ]),
   ];
 }
