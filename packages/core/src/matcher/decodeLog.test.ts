@@ -150,4 +150,10 @@ describe("decodeLog: everything else", () => {
     expect(decodeLog(log([], "0x" + WORD_1M))).toBeNull();
     expect(decodeLog(log([TRANSFER + "00", FROM_TOPIC, TO_TOPIC], "0x" + WORD_1M))).toBeNull();
   });
+
+  it("is null for an unknown event with exactly the Settlement shape (4 topics, two data words)", () => {
+    const unknown = "0x" + "34".repeat(32);
+    expect(decodeLog(log([unknown, SESSION, FROM_TOPIC, TO_TOPIC], "0x" + WORD_1M + WORD_9))).toBeNull();
+    expect(decodeLog(log([unknown, FROM_TOPIC, TO_TOPIC, MEMO], "0x" + WORD_1M))).toBeNull();
+  });
 });
