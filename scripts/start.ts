@@ -8,14 +8,15 @@
 // Output: one "✓" line per part as it becomes ready, then one ready block with the URLs, printed once, when the
 // explorer, GraphQL, REST, MCP and the RPC all answer and /readyz says the indexer has caught up. Service logs at
 // LOG_LEVEL (default info; `--verbose` = debug): per-transaction devnet lines and per-batch indexer lines are debug.
-// On a terminal, service lines are summarized (`indexer │ msg key=value`) and a backfill shows one progress line
+// On a terminal, service lines are summarized (`indexer │ msg key=value`), their info lines stay out until the ready block,
+// then successful API request lines do (quietOnTerminal; --verbose shows all), and a backfill shows one progress line
 // (blocks done / head, logs/s, ETA); otherwise (piped, CI, a log collector) service lines pass through as JSON.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { ensureDatabase, migrateDeploy } from "@agent-ledger/db";
 import { ROLLUP_TABLES } from "@agent-ledger/indexer";
 import pg from "pg";
-import { loadOrCreateDevMasterKey, onPath, parseLogLine, postgresAnswers, redisAnswers, ROOT, spawnService, summarize, waitForExit } from "./lib.ts";
+import { loadOrCreateDevMasterKey, onPath, parseLogLine, postgresAnswers, quietOnTerminal, redisAnswers, ROOT, spawnService, summarize, waitForExit } from "./lib.ts";
 
 const verbose = process.argv.includes("--verbose") || process.argv.includes("-v");
 const LOG_LEVEL = verbose ? "debug" : process.env.LOG_LEVEL || "info";
@@ -34,6 +35,8 @@ const children: { name: string; child: ChildProcess }[] = [];
 /** anvil's well-known dev account 3: funded on every devnet, public knowledge, never used beyond the devnet. */
 const DEVNET_SPONSOR_KEY = "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6";
 let shuttingDown = false;
+/** Set once the ready block is printed (what a terminal shows changes then: quietOnTerminal). */
+let systemReady = false;
 
 // ── output ──────────────────────────────────────────────────────────────────────────────────────────────────────
 let progressShown = false;
@@ -86,11 +89,10 @@ function startService(name: string, file: string, env: NodeJS.ProcessEnv, watch?
     // devnet writes its own event lines (no levels): per-transaction ones count as debug
     const level = name === "devnet" && parsed ? (DEVNET_DEBUG_EVENTS.has(parsed.msg) ? "debug" : parsed.msg === "fatal" ? "error" : "info") : (parsed?.level ?? "info");
     if ((RANK[level] ?? 30) < (RANK[LOG_LEVEL] ?? 30)) return;
-    if (TTY) say(`${tag}${summarize(line)}`);
-    else {
+    if (!TTY) {
       clearProgress();
       process.stdout.write(`${line}\n`);
-    }
+    } else if (!quietOnTerminal(name, level, parsed, { logLevel: LOG_LEVEL, ready: systemReady })) say(`${tag}${summarize(line)}`);
   });
   children.push({ name, child });
   child.on("exit", (code, signal) => {
@@ -274,9 +276,10 @@ say(`
 Agent Ledger is ready
   Explorer   ${API}/
   GraphQL    ${API}/graphql   (GraphiQL in a browser)
-  API        ${API}/api   (health /healthz, readiness /readyz, OpenAPI /api/openapi.json)
+  API        ${API}/api/dashboard   (REST; every path: /api/openapi.json; health /healthz, readiness /readyz)
   MCP        ${API}/mcp   (Streamable HTTP; stdio: agent-ledger mcp)
   Tempo RPC  ${RPC_URL}${externalRpc ? "" : "   (local devnet, demo traffic on)"}
-  Logs       ${LOG_LEVEL}${verbose ? "" : "   (npm start -- --verbose for every transaction and batch)"}
+  Logs       ${LOG_LEVEL}${verbose ? "" : "   (npm start -- --verbose: every service line, transaction, batch and request)"}
 Press Ctrl-C to stop.
 `);
+systemReady = true;

@@ -67,14 +67,14 @@ describe("npm start", () => {
     const api = `http://127.0.0.1:${apiPort}`;
     expect(url("Explorer")).toBe(`${api}/`);
     expect(url("GraphQL")).toBe(`${api}/graphql`);
-    expect(url("API")).toBe(`${api}/api`);
+    expect(url("API")).toBe(`${api}/api/dashboard`);
     expect(url("MCP")).toBe(`${api}/mcp`);
     expect(url("Tempo RPC")).toBe(`http://127.0.0.1:${devnetPort}`);
 
     expect((await fetch(url("Explorer")!)).status).toBe(200);
     const gql = await fetch(url("GraphQL")!, { method: "POST", headers: { "content-type": "application/json" }, body: '{"query":"{ __typename }"}' });
     expect(gql.status).toBe(200);
-    expect((await fetch(`${url("API")}/dashboard`)).status).toBe(200);
+    expect((await fetch(url("API")!)).status).toBe(200); // every printed URL answers as printed
     expect((await fetch(`${api}/readyz`)).status).toBe(200);
     const mcp = await fetch(url("MCP")!, {
       method: "POST",
