@@ -112,7 +112,7 @@ export function buildApp(deps: AppDeps): App {
       try {
         url = new URL(req.url ?? "/", "http://localhost");
       } catch {
-        return sendError(res, 404, "not_found", "unparsable request target");
+        return sendError(res, "not_found", "unparsable request target");
       }
       // CSRF: a state-changing request carrying the passkey session cookie must come from our origin (auth/checkRequestOrigin.ts).
       const crossSite = checkRequestOrigin(req.method, req.headers, origins);
@@ -120,7 +120,7 @@ export function buildApp(deps: AppDeps): App {
         if (url.pathname === "/graphql" || url.pathname === GRAPHQL_STREAM_PATH) {
           return sendJson(res, 403, { errors: [{ message: crossSite, extensions: { code: "cross_site_request" } }] }, { "cache-control": "no-store" });
         }
-        return sendError(res, 403, "cross_site_request", crossSite);
+        return sendError(res, "cross_site_request", crossSite);
       }
       if (url.pathname === MCP_PATH) return await mcp.handle(req, res);
       if (url.pathname === "/api/feed" || url.pathname === "/api/feed/") return await feed.handleSse(req, res, url);
@@ -143,16 +143,16 @@ export function buildApp(deps: AppDeps): App {
         return void res.end();
       }
       if (url.pathname === "/healthz") {
-        if (req.method !== "GET" && req.method !== "HEAD") return sendError(res, 405, "method_not_allowed", `${req.method} is not allowed on ${url.pathname}`, { allow: "GET, HEAD" });
+        if (req.method !== "GET" && req.method !== "HEAD") return sendError(res, "method_not_allowed", `${req.method} is not allowed on ${url.pathname}`, { allow: "GET, HEAD" });
         return sendJson(res, 200, { ok: true }, { "cache-control": "no-store" });
       }
       if (url.pathname === "/readyz") return await ops.readyz(req, res);
       if (url.pathname === "/metrics") return await ops.metricsEndpoint(req, res);
       if (await web.handle(req, res, url)) return; // explorer pages, /assets/*, the HTML 404 page
-      return sendError(res, 404, "not_found", `no route for ${req.method} ${url.pathname}`);
+      return sendError(res, "not_found", `no route for ${req.method} ${url.pathname}`);
     } catch (error) {
       deps.log.error({ err: error }, "unhandled request error");
-      if (!res.headersSent) sendError(res, 500, "internal_error", "internal error");
+      if (!res.headersSent) sendError(res, "internal_error", "internal error");
       else res.destroy();
     }
   }));

@@ -685,8 +685,8 @@ describe("GraphQL refusals are 400s with a code (issue 14: a masked internal_err
     ["too many tokens", "POST", { query: `{ services { ${"id ".repeat(2_500)}} }` }, "query_too_complex", "max_tokens"],
     ["too many directives", "POST", { query: `{ __typename ${"@include(if: true) ".repeat(25)}}` }, "query_too_complex", "max_directives"],
     ["variables of the wrong type", "POST", { query: "query($id: ID!) { event(id: $id) { id } }", variables: { id: { a: 1 } } }, "invalid_variables"],
-    ["variables not an object (yoga's own code)", "POST", { query: "{ services { id } }", variables: "x" }, "BAD_REQUEST"],
-    ["a batch (yoga's own code)", "POST", [{ query: "{ services { id } }" }], "BAD_REQUEST"],
+    ["variables not an object (yoga's own code)", "POST", { query: "{ services { id } }", variables: "x" }, "bad_request"],
+    ["a batch (yoga's own code)", "POST", [{ query: "{ services { id } }" }], "bad_request"],
     ["a missing variable", "POST", { query: "query($q: String!) { search(q: $q) { q } }" }, "invalid_variables"],
   ] as const)("%s", async (_name, method, target, code, limit?: string) => {
     const res = method === "GET"

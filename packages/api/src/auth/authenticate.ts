@@ -1,17 +1,14 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { hashToken } from "@agent-ledger/core";
 import type pg from "pg";
+import { ApiError } from "../errors.ts";
 
 /** Name of the passkey user-session cookie (opaque token; only its SHA-256 is stored). */
 export const USER_SESSION_COOKIE = "al_session";
 
-export type AuthErrorCode = "unauthorized" | "session_expired" | "session_revoked";
-
-export class AuthError extends Error {
-  constructor(readonly code: AuthErrorCode, message: string) {
-    super(message);
-    this.name = "AuthError";
-  }
+/** 401 `unauthorized`, 403 `session_expired` / `session_revoked`: the ApiError of authentication (no mapping of its own). */
+export class AuthError extends ApiError {
+  override name = "AuthError";
 }
 
 export interface Principal {

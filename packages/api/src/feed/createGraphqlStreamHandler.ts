@@ -119,14 +119,14 @@ export function createGraphqlStreamHandler(core: FeedCore | null, deps: { log: L
       validate(schema, document, rules).map((e) =>
         // no "Did you mean …?" hints (as blockFieldSuggestion does on /graphql)
         // and each with a code, as on /graphql
-        new GraphQLError(e.message.replace(/ Did you mean .+\?$/, ""), { nodes: e.nodes, extensions: { code: "GRAPHQL_VALIDATION_FAILED", ...e.extensions } }),
+        new GraphQLError(e.message.replace(/ Did you mean .+\?$/, ""), { nodes: e.nodes, extensions: { code: "graphql_validation_failed", ...e.extensions } }),
       ),
     onSubscribe(req, params) {
       let document: DocumentNode;
       try {
         document = parse(params.query, { maxTokens: limits.maxTokens });
       } catch (error) {
-        return json(400, "Bad Request", [{ message: (error as Error).message, extensions: { code: "GRAPHQL_PARSE_FAILED" } }]);
+        return json(400, "Bad Request", [{ message: (error as Error).message, extensions: { code: "graphql_parse_failed" } }]);
       }
       const operation = getOperationAST(document, params.operationName);
       if (!operation) return json(400, "Bad Request", [{ message: "Unable to detect the operation (name it with operationName)", extensions: { code: "invalid_request" } }]);
@@ -177,7 +177,7 @@ export function createGraphqlStreamHandler(core: FeedCore | null, deps: { log: L
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!core) return sendError(res, 404, "feed_disabled", FEED_DISABLED_MESSAGE);
+    if (!core) return sendError(res, "feed_disabled", FEED_DISABLED_MESSAGE);
     if (req.method === "OPTIONS") {
       res.writeHead(204, PREFLIGHT_HEADERS);
       return void res.end();

@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { sendError } from "../http/sendError.ts";
+import { sendApiError, sendError } from "../http/sendError.ts";
+import { ApiError } from "../errors.ts";
 import type { EventRecord } from "../services/types.ts";
 import type { FeedCore } from "./feedCore.ts";
 import { encodeFeedFrame } from "./encodeFeedFrame.ts";
 import { encodeFeedPage } from "./encodeFeedPage.ts";
 import { responseConnection } from "./feedConnection.ts";
-import { FEED_ERROR_STATUS, FeedError, parseMinAmount, parseResumeId } from "./parseFeedParams.ts";
+import { parseMinAmount, parseResumeId } from "./parseFeedParams.ts";
 import { FEED_DISABLED_MESSAGE, type FeedCloseReason, type FeedOptions } from "./types.ts";
 
 export const FEED_PREFLIGHT_HEADERS = {
@@ -36,12 +37,12 @@ export function formatReadyEvent(position: bigint): string {
  */
 export function createSseHandler(core: FeedCore | null, options: FeedOptions) {
   return async function handleFeed(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    if (!core) return sendError(res, 404, "feed_disabled", FEED_DISABLED_MESSAGE);
+    if (!core) return sendError(res, "feed_disabled", FEED_DISABLED_MESSAGE);
     if (req.method === "OPTIONS") {
       res.writeHead(204, FEED_PREFLIGHT_HEADERS);
       return void res.end();
     }
-    if (req.method !== "GET") return sendError(res, 405, "method_not_allowed", `${req.method} is not allowed on ${url.pathname}`, { allow: "GET, OPTIONS" });
+    if (req.method !== "GET") return sendError(res, "method_not_allowed", `${req.method} is not allowed on ${url.pathname}`, { allow: "GET, OPTIONS" });
 
     let afterId: bigint | null;
     let filter;
@@ -52,7 +53,7 @@ export function createSseHandler(core: FeedCore | null, options: FeedOptions) {
       filter = await core.resolveFilter(url.searchParams.get("agent_id"), minAmountWei);
       await core.whenReady();
     } catch (error) {
-      if (error instanceof FeedError) return sendError(res, FEED_ERROR_STATUS[error.code], error.code, error.message);
+      if (error instanceof ApiError) return sendApiError(res, error);
       throw error;
     }
     if (res.destroyed || req.socket.destroyed) return;

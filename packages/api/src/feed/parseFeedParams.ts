@@ -1,27 +1,12 @@
+import { ApiError } from "../errors.ts";
 import { isPlausibleEntityId } from "../services/getEntityDetail.ts";
 
 const INT8_MAX = 9223372036854775807n;
 const MAX_UINT256 = 2n ** 256n - 1n;
 
-/** Feed-specific request errors (REST body `{ error: { code, message } }`; GraphQL `extensions.code`). */
-export type FeedErrorCode = "feed_disabled" | "invalid_last_event_id" | "invalid_id" | "invalid_amount" | "not_found" | "feed_unavailable";
-
-export const FEED_ERROR_STATUS: Record<FeedErrorCode, number> = {
-  feed_disabled: 404,
-  invalid_last_event_id: 400,
-  invalid_id: 400,
-  invalid_amount: 400,
-  not_found: 404,
-  feed_unavailable: 503,
-};
-
-export class FeedError extends Error {
-  readonly code: FeedErrorCode;
-  constructor(code: FeedErrorCode, message: string) {
-    super(message);
-    this.name = "FeedError";
-    this.code = code;
-  }
+/** A request error of the live feed (REST `{ error: { code, message } }`, GraphQL `extensions.code`): its ApiError. */
+export class FeedError extends ApiError {
+  override name = "FeedError";
 }
 
 /** A resume position: a plain decimal integer 0 … 2^63−1 (0 = replay from the first row); null when absent or empty. */

@@ -1,10 +1,37 @@
 import { GraphQLError, Kind } from "./graphqlJs.ts";
 import type { Logger } from "pino";
-import { AuthError } from "../auth/authenticate.ts";
-import { ApiError } from "../errors.ts";
-import { WebhookError } from "../webhooks/WebhookError.ts";
+import { ApiError, ERROR_STATUS, isErrorCode, type ErrorCode } from "../errors.ts";
 
 export const MASKED_MESSAGE = "Unexpected error.";
+
+/** The table's code for each upper-case code graphql-yoga (and graphql-armor) give their own errors. */
+const LIBRARY_CODES: Record<string, ErrorCode> = {
+  BAD_REQUEST: "bad_request",
+  GRAPHQL_PARSE_FAILED: "graphql_parse_failed",
+  GRAPHQL_VALIDATION_FAILED: "graphql_validation_failed",
+  REQUEST_ENTITY_TOO_LARGE: "payload_too_large",
+  OPERATION_RESOLUTION_FAILURE: "invalid_request",
+  BAD_USER_INPUT: "invalid_request",
+  INTERNAL_SERVER_ERROR: "internal_error",
+};
+
+/**
+ * The table's code (errors.ts) for a GraphQL error's `extensions.code`: ours pass; a library's upper-case code becomes
+ * its snake_case code (LIBRARY_CODES; any other: `invalid_request` below status 500, else `internal_error`).
+ */
+export function tableCode(code: unknown, status?: number): unknown {
+  if (typeof code !== "string" || isErrorCode(code)) return code;
+  if (!/^[A-Z][A-Z0-9_]*$/.test(code)) return code;
+  return LIBRARY_CODES[code] ?? ((status ?? 400) < 500 ? "invalid_request" : "internal_error");
+}
+
+/** Gives `error` (in place) the table's code instead of a library's upper-case one; see tableCode. */
+export function applyTableCode(error: { extensions?: Record<string, unknown> }): void {
+  const extensions = error.extensions;
+  if (!extensions) return;
+  const code = tableCode(extensions.code, (extensions.http as { status?: number } | undefined)?.status);
+  if (code !== extensions.code) extensions.code = code;
+}
 
 /**
  * The code of a refusal that arrives without one (docs/api.md, GraphQL errors): variables that do not fit their
@@ -19,14 +46,15 @@ function missingCode(error: GraphQLError): "invalid_variables" | "invalid_reques
   return variable ? "invalid_variables" : "invalid_request";
 }
 
-/** `error` with a code (and status 400) when it has none; see missingCode. */
+/** `error` with a code (and its status) when it has none, the table's code when a library gave it one; see missingCode. */
 export function withRequestCode(error: GraphQLError): GraphQLError {
+  applyTableCode(error);
   const code = missingCode(error);
   if (!code) return error;
   const http = (error.extensions?.http ?? {}) as Record<string, unknown>;
   return new GraphQLError(error.message, {
     nodes: error.nodes, source: error.source, positions: error.positions, originalError: error.originalError ?? undefined,
-    extensions: { ...error.extensions, code, http: { ...http, status: (http.status as number | undefined) ?? 400 } },
+    extensions: { ...error.extensions, code, http: { ...http, status: (http.status as number | undefined) ?? ERROR_STATUS[code] } },
   });
 }
 
@@ -41,7 +69,7 @@ export function createMaskError(log: Logger) {
     const original = located ? located.originalError : error;
     const at = located ? { nodes: located.nodes, source: located.source, positions: located.positions, path: located.path } : {};
     if (located && (!original || original === located)) return withRequestCode(located);
-    if (original instanceof ApiError || original instanceof WebhookError || original instanceof AuthError) {
+    if (original instanceof ApiError) {
       return new GraphQLError(original.message, { ...at, extensions: { code: original.code } });
     }
     if (original instanceof GraphQLError) {

@@ -1,4 +1,5 @@
 import type { GraphQLError } from "./graphqlJs.ts";
+import { ERROR_STATUS } from "../errors.ts";
 
 export type ArmorLimit = "max_depth" | "cost_limit" | "max_aliases" | "max_tokens" | "max_directives";
 
@@ -12,6 +13,6 @@ export function rejectedBy(limit: ArmorLimit) {
     const extensions = error.extensions as Record<string, unknown>;
     extensions.code = "query_too_complex";
     extensions.limit = limit;
-    extensions.http = { status: 400 };
+    extensions.http = { status: ERROR_STATUS.query_too_complex };
   };
 }

@@ -1,5 +1,7 @@
 import { GraphQLError } from "./graphqlJs.ts";
 import type { Plugin } from "graphql-yoga";
+import { ERROR_STATUS } from "../errors.ts";
+import { applyTableCode } from "./maskError.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
@@ -13,6 +15,8 @@ const JSON_TYPE = "application/json; charset=utf-8";
  * - armor's token limit is a parse error, and yoga marks parse errors as GraphQL-over-HTTP "spec" errors, which it
  *   answers with 200 under `application/json`: a `query_too_complex` error is unmarked again, so every armor limit
  *   is a 400 whatever the Accept header.
+ * - every error's upper-case code of graphql-yoga (BAD_REQUEST, GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, …)
+ *   becomes the table's snake_case code (maskError.ts, tableCode).
  * Placed after yoga's own parser plugins, so `requestParser` is the one they chose.
  */
 export function useRequestErrors(): Plugin {
@@ -20,6 +24,7 @@ export function useRequestErrors(): Plugin {
     onResultProcess({ result }) {
       for (const r of Array.isArray(result) ? result : [result]) {
         for (const e of (r as { errors?: readonly GraphQLError[] }).errors ?? []) {
+          applyTableCode(e);
           const http = e.extensions?.http as { spec?: boolean } | undefined;
           if (e.extensions?.code === "query_too_complex" && http) http.spec = false;
         }
@@ -28,7 +33,7 @@ export function useRequestErrors(): Plugin {
     onRequestParse({ requestParser, setRequestParser, endResponse, fetchAPI }) {
       if (!requestParser) {
         const body = JSON.stringify({ errors: [{ message: "send the GraphQL request as application/json (POST) or in the query string (GET)", extensions: { code: "unsupported_media_type" } }] });
-        return endResponse(new fetchAPI.Response(body, { status: 415, headers: { "content-type": JSON_TYPE } }));
+        return endResponse(new fetchAPI.Response(body, { status: ERROR_STATUS.unsupported_media_type, headers: { "content-type": JSON_TYPE } }));
       }
       setRequestParser(async (request) => {
         try {
@@ -36,7 +41,7 @@ export function useRequestErrors(): Plugin {
         } catch (error) {
           if (error instanceof GraphQLError) throw error;
           throw new GraphQLError("the request's parameters could not be read: variables and extensions must be JSON objects", {
-            extensions: { code: "invalid_request", http: { status: 400 } },
+            extensions: { code: "invalid_request", http: { status: ERROR_STATUS.invalid_request } },
           });
         }
       });

@@ -1,16 +1,9 @@
 import type { IncomingMessage } from "node:http";
+import { ApiError } from "../errors.ts";
 
-export const BODY_ERROR_STATUS = { payload_too_large: 413, unsupported_media_type: 415, invalid_body: 400 } as const;
-
-/** A request body the surfaces refuse the same way everywhere (413, 415, 400); handlers map it to their JSON error. */
-export class BodyError extends Error {
-  constructor(readonly code: keyof typeof BODY_ERROR_STATUS, message: string) {
-    super(message);
-    this.name = "BodyError";
-  }
-  get status(): number {
-    return BODY_ERROR_STATUS[this.code];
-  }
+/** A request body every surface refuses the same way (413, 415, 400): the ApiError of the body reader. */
+export class BodyError extends ApiError {
+  override name = "BodyError";
 }
 
 /** The raw body text, at most `limitBytes` (checked against Content-Length first, then while reading). */

@@ -3,7 +3,7 @@ import { createLedgerMcpServer } from "@agent-ledger/mcp";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Logger } from "pino";
 import { BodyError, readBodyText } from "../http/readBody.ts";
-import { sendError } from "../http/sendError.ts";
+import { sendApiError, sendError } from "../http/sendError.ts";
 import { createLoopbackRegistry, type LoopbackRegistry } from "./createLoopbackFetch.ts";
 
 export const MCP_PATH = "/mcp";
@@ -40,22 +40,22 @@ export function createMcpEndpoint(deps: { log: Logger; server: () => Server }): 
         return void res.end();
       }
       if (method !== "POST") {
-        return sendError(res, 405, "method_not_allowed", `${method} is not allowed on ${MCP_PATH}: send MCP messages as POST (stateless Streamable HTTP, no server-initiated stream)`, { allow: "POST, OPTIONS" });
+        return sendError(res, "method_not_allowed", `${method} is not allowed on ${MCP_PATH}: send MCP messages as POST (stateless Streamable HTTP, no server-initiated stream)`, { allow: "POST, OPTIONS" });
       }
       const accept = String(req.headers.accept ?? "");
       // As the transport requires (a browser's or curl's `*/*` is not an MCP client): both types, named.
       if (!/application\/json/i.test(accept) || !/text\/event-stream/i.test(accept)) {
-        return sendError(res, 406, "not_acceptable", "an MCP client must accept both application/json and text/event-stream (Streamable HTTP, docs/mcp.md)");
+        return sendError(res, "not_acceptable", "an MCP client must accept both application/json and text/event-stream (Streamable HTTP, docs/mcp.md)");
       }
       if (!/^application\/json\b/i.test(String(req.headers["content-type"] ?? ""))) {
-        return sendError(res, 415, "unsupported_media_type", "send MCP messages as application/json");
+        return sendError(res, "unsupported_media_type", "send MCP messages as application/json");
       }
       let body: unknown;
       try {
         body = JSON.parse(await readBodyText(req, MAX_BODY));
       } catch (error) {
-        if (error instanceof BodyError) return sendError(res, error.status, error.code, error.message);
-        return sendError(res, 400, "invalid_body", "the body is not valid JSON");
+        if (error instanceof BodyError) return sendApiError(res, error);
+        return sendError(res, "invalid_body", "the body is not valid JSON");
       }
 
       const authorization = req.headers.authorization;
@@ -84,7 +84,7 @@ export function createMcpEndpoint(deps: { log: Logger; server: () => Server }): 
         await transport.handleRequest(req, res, body);
       } catch (error) {
         deps.log.error({ err: error }, "mcp request failed");
-        if (!res.headersSent) sendError(res, 500, "internal_error", "internal error");
+        if (!res.headersSent) sendError(res, "internal_error", "internal error");
       }
     },
   };

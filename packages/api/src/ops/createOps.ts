@@ -51,7 +51,7 @@ export function createOps(deps: OpsDeps) {
 
   function notAllowed(req: IncomingMessage, res: ServerResponse, path: string): boolean {
     if (req.method === "GET" || req.method === "HEAD") return false;
-    sendError(res, 405, "method_not_allowed", `${req.method} is not allowed on ${path}`, { allow: "GET, HEAD" });
+    sendError(res, "method_not_allowed", `${req.method} is not allowed on ${path}`, { allow: "GET, HEAD" });
     return true;
   }
 

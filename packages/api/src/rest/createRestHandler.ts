@@ -1,11 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { ApiError } from "../errors.ts";
-import { sendError } from "../http/sendError.ts";
+import { sendApiError, sendError } from "../http/sendError.ts";
 import { jsonAnswer, writeJsonAnswer, type JsonAnswer } from "../http/jsonAnswer.ts";
 import type { Services } from "../services/createServices.ts";
 import { createTtlCache } from "../services/createTtlCache.ts";
-import { ERROR_STATUS } from "./errorStatus.ts";
 import { matchRoutes } from "./matchRoute.ts";
 import { ROUTES, type Route } from "./routes.ts";
 import type { RestResponse } from "./types.ts";
@@ -44,7 +43,7 @@ export function createRestHandler(deps: { services: Services; log: Logger; route
       }
       const match = matches.find((m) => m.route.method === method || (method === "HEAD" && m.route.method === "GET"));
       if (!match) {
-        return sendError(res, 405, "method_not_allowed", `${method} is not allowed on ${url.pathname}`, {
+        return sendError(res, "method_not_allowed", `${method} is not allowed on ${url.pathname}`, {
           allow: [...allowed, "HEAD", "OPTIONS"].join(", "),
         });
       }
@@ -57,9 +56,9 @@ export function createRestHandler(deps: { services: Services; log: Logger; route
       writeJsonAnswer(res, answer);
     } catch (error) {
       if (res.headersSent) return void res.destroy();
-      if (error instanceof ApiError) return sendError(res, ERROR_STATUS[error.code], error.code, error.message);
+      if (error instanceof ApiError) return sendApiError(res, error);
       deps.log.error({ err: error, path: url.pathname }, "unhandled REST error");
-      sendError(res, 500, "internal_error", "internal error");
+      sendError(res, "internal_error", "internal error");
     }
   };
 }

@@ -2,7 +2,8 @@ import { BodyError } from "../http/readBody.ts";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type pg from "pg";
 import type { Logger } from "pino";
-import { sendError } from "../http/sendError.ts";
+import { sendApiError, sendError } from "../http/sendError.ts";
+import { ApiError } from "../errors.ts";
 import { approveFinalize, approveInit } from "./approve.ts";
 import { createWalletChain, type WalletChain } from "./chain.ts";
 import { sweepReservations } from "./sweepReservations.ts";
@@ -176,10 +177,9 @@ export function createWalletHandler(deps: WalletDeps) {
       res.end(method === "HEAD" ? undefined : text);
     } catch (error) {
       if (res.headersSent) return void res.destroy();
-      if (error instanceof WalletError) return sendError(res, error.status, error.code, error.message, error.headers);
-      if (error instanceof BodyError) return sendError(res, error.status, error.code, error.message);
+      if (error instanceof ApiError) return sendApiError(res, error);
       deps.log.error({ err: error, path: url.pathname }, "unhandled wallet API error");
-      sendError(res, 500, "internal_error", "internal error");
+      sendError(res, "internal_error", "internal error");
     }
   }
 }

@@ -12,7 +12,8 @@ import { markPaymentSent } from "./markPaymentSent.ts";
 import { loadPayment, paymentAnswer, pendingBody, PENDING_RETRY_AFTER_SECONDS } from "./paymentOutcome.ts";
 import { DEFAULT_SWEEP_POLICY } from "./sweepReservations.ts";
 import { settleFromReceipt } from "./settleFromReceipt.ts";
-import { WalletError, type WalletErrorCode } from "./WalletError.ts";
+import { WalletError } from "./WalletError.ts";
+import type { ErrorCode } from "../errors.ts";
 
 const STATE_ERRORS: Record<Exclude<WalletSessionStatus, "active">, [code: "session_revoked" | "session_expired" | "session_not_authorized", message: string]> = {
   revoked: ["session_revoked", "this session was revoked"],
@@ -84,7 +85,7 @@ async function replay(ctx: WalletContext, sessionId: string, key: string, hash: 
   // Purged between the insert attempt and this read (older than the retention): the key is free again; ask to retry.
   if (!k) throw new WalletError("idempotency_key_in_use", "this Idempotency-Key is being released; retry", { "retry-after": "1" });
   if (k.request_hash !== hash) throw new WalletError("idempotency_key_reused", "this Idempotency-Key was used with a different request body");
-  if (k.refusal_code) throw new WalletError(k.refusal_code as WalletErrorCode, k.refusal_message ?? k.refusal_code, REPLAYED);
+  if (k.refusal_code) throw new WalletError(k.refusal_code as ErrorCode, k.refusal_message ?? k.refusal_code, REPLAYED);
   let p = await loadPayment(ctx, k.payment_id);
   if (!p) throw new WalletError("idempotency_key_in_use", "the first request with this Idempotency-Key is still being processed; retry", { "retry-after": "1" });
   if (p.status === "reserved" && p.tx_hash) {

@@ -2,11 +2,11 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import type pg from "pg";
 import { AuthError, authenticate } from "../auth/authenticate.ts";
-import { sendError } from "../http/sendError.ts";
+import { sendApiError, sendError } from "../http/sendError.ts";
+import { ApiError } from "../errors.ts";
 import { sendJson } from "../http/sendJson.ts";
 import type { WebhookService } from "./createWebhookService.ts";
 import { BodyError, readJsonBody } from "../http/readBody.ts";
-import { WEBHOOK_ERROR_STATUS, WebhookError } from "./WebhookError.ts";
 
 type Handler = (ctx: { req: IncomingMessage; owner: string | null; params: string[]; service: WebhookService; url: URL }) => Promise<{ status?: number; body: unknown }>;
 export interface Route { method: "GET" | "POST" | "DELETE"; pattern: RegExp; auth: "required" | "optional"; handle: Handler }
@@ -43,14 +43,14 @@ export function createWebhookRestHandler(deps: { db: pg.Pool; service: WebhookSe
     const path = url.pathname.length > 1 && url.pathname.endsWith("/") ? url.pathname.slice(0, -1) : url.pathname;
     try {
       const candidates = ROUTES.filter((r) => r.pattern.test(path));
-      if (candidates.length === 0) throw new WebhookError("not_found", `no route for ${method} ${url.pathname}`);
+      if (candidates.length === 0) throw new ApiError("not_found", `no route for ${method} ${url.pathname}`);
       if (method === "OPTIONS") {
         res.writeHead(204, PREFLIGHT);
         return void res.end();
       }
       const route = candidates.find((r) => r.method === method);
       if (!route) {
-        return sendError(res, 405, "method_not_allowed", `${method} is not allowed on ${url.pathname}`, { allow: [...new Set(candidates.map((r) => r.method)), "OPTIONS"].join(", ") });
+        return sendError(res, "method_not_allowed", `${method} is not allowed on ${url.pathname}`, { allow: [...new Set(candidates.map((r) => r.method)), "OPTIONS"].join(", ") });
       }
       const params = route.pattern.exec(path)!.slice(1).map((p) => {
         try {
@@ -64,10 +64,9 @@ export function createWebhookRestHandler(deps: { db: pg.Pool; service: WebhookSe
       sendJson(res, out.status ?? 200, out.body, { "cache-control": "no-store" });
     } catch (error) {
       if (res.headersSent) return void res.destroy();
-      if (error instanceof WebhookError || error instanceof BodyError) return sendError(res, error.status, error.code, error.message);
-      if (error instanceof AuthError) return sendError(res, WEBHOOK_ERROR_STATUS[error.code], error.code, error.message, error.code === "unauthorized" ? { "www-authenticate": "Bearer" } : {});
+      if (error instanceof ApiError) return sendApiError(res, error, error.code === "unauthorized" ? { "www-authenticate": "Bearer" } : {});
       deps.log.error({ err: error, path: url.pathname }, "unhandled webhook API error");
-      sendError(res, 500, "internal_error", "internal error");
+      sendError(res, "internal_error", "internal error");
     }
   };
 }
