@@ -58,7 +58,7 @@ export function subscriptionJson(row: SubscriptionRow) {
 }
 
 const DELIVERY_COLUMNS = `id, event_id::text AS event_id, type, status, attempts, last_http_status, last_error, last_response_ms,
-  last_attempt_at, next_attempt_at, created_at, updated_at, completed_at`;
+  last_attempt_at, next_attempt_at, created_at, updated_at, completed_at, last_request_body, last_request_headers`;
 
 function deliveryJson(r: Record<string, unknown>) {
   const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : null);
@@ -76,6 +76,9 @@ function deliveryJson(r: Record<string, unknown>) {
     created_at: iso(r.created_at)!,
     updated_at: iso(r.updated_at)!,
     completed_at: iso(r.completed_at),
+    // What the last attempt sent, as the worker recorded it (docs/webhooks.md § Delivery log); null before the first attempt.
+    last_request_body: (r.last_request_body as string | null) ?? null,
+    last_request_headers: (r.last_request_headers as Record<string, string> | null) ?? null,
   };
 }
 

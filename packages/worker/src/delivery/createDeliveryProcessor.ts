@@ -120,6 +120,8 @@ export function createDeliveryProcessor(deps: DeliveryProcessorDeps, options: De
       deliveryId: d.id, type: d.type, subscriptionId: d.subscriptionId, attempt: d.attempt, result: outcome.result,
       httpStatus: outcome.result.type === "response" ? outcome.result.status : null, error: outcome.error, responseMs: outcome.responseMs,
       retryAfterMs: parseRetryAfter(outcome.retryAfter, now), now, random: deps.random(),
+      // as the client sends them (it adds the body's length)
+      request: { body: request.body, headers: { ...request.headers, "Content-Length": String(Buffer.byteLength(request.body)) } },
     });
     const { plan } = recorded;
     deps.metrics?.attempts.inc({ type: d.type, outcome: plan.outcome });

@@ -14,6 +14,8 @@ export interface AttemptReport {
   retryAfterMs: number | null;
   now: Date;
   random: number;
+  /** What this attempt sent (body and headers, never the secret): kept as the delivery's last request for the delivery log. */
+  request: { body: string; headers: Record<string, string> } | null;
 }
 
 export interface RecordResult {
@@ -28,11 +30,11 @@ export interface RecordResult {
 // delivery update is guarded by its claimed attempt number; a subscription is only written when it has
 // failures to reset.
 const RECORD_SUCCESSES = `
-WITH r AS (SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::timestamptz[]) AS r(id, attempt, http, ms, at)),
+WITH r AS (SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::timestamptz[], $6::text[], $7::jsonb[]) AS r(id, attempt, http, ms, at, body, headers)),
 d AS (
   UPDATE webhook_deliveries w
      SET status = 'succeeded', last_http_status = r.http, last_error = NULL, last_response_ms = r.ms, next_attempt_at = NULL,
-         completed_at = r.at, updated_at = now()
+         completed_at = r.at, last_request_body = r.body, last_request_headers = r.headers, updated_at = now()
     FROM r
    WHERE w.id = r.id AND w.attempts = r.attempt AND w.status IN ('pending', 'retrying')
   RETURNING w.id, w.subscription_id, w.type
@@ -48,7 +50,7 @@ export async function recordSuccesses(db: pg.Pool | pg.ClientBase, reports: read
   // Not a named statement, for the same reason as the claim (a cached generic plan can outlive the table size it was made for).
   const { rows } = await db.query<{ id: string }>(RECORD_SUCCESSES, [
     reports.map((r) => r.deliveryId), reports.map((r) => r.attempt), reports.map((r) => r.httpStatus), reports.map((r) => r.responseMs),
-    reports.map((r) => r.now),
+    reports.map((r) => r.now), reports.map((r) => r.request?.body ?? null), reports.map((r) => (r.request ? JSON.stringify(r.request.headers) : null)),
   ]);
   const recorded = new Set(rows.map((r) => r.id));
   return reports.map((r) => recorded.has(r.deliveryId));
@@ -68,6 +70,7 @@ export async function recordAttempt(pool: pg.Pool, report: AttemptReport): Promi
   const values = (plan: AttemptPlan) => [
     report.deliveryId, report.attempt, plan.delivery.status, report.httpStatus, report.error, report.responseMs,
     plan.delivery.nextAttemptAt, plan.delivery.status === "succeeded" || plan.delivery.status === "dead" ? report.now : null,
+    report.request?.body ?? null, report.request ? JSON.stringify(report.request.headers) : null,
   ];
   if (classifyOutcome(report.result) === "success") {
     const plan = planAfterAttempt({ attempt: report.attempt, result: report.result, subscription: { status: "active", consecutiveFailures: 0 }, now: report.now, random: report.random });
@@ -91,7 +94,8 @@ export async function recordAttempt(pool: pg.Pool, report: AttemptReport): Promi
     });
     const updated = await client.query(
       `UPDATE webhook_deliveries
-          SET status = $3, last_http_status = $4, last_error = $5, last_response_ms = $6, next_attempt_at = $7, completed_at = $8, updated_at = now()
+          SET status = $3, last_http_status = $4, last_error = $5, last_response_ms = $6, next_attempt_at = $7, completed_at = $8,
+              last_request_body = $9, last_request_headers = $10::jsonb, updated_at = now()
         WHERE id = $1 AND attempts = $2 AND status IN ('pending', 'retrying')`,
       values(plan),
     );
