@@ -224,7 +224,7 @@ function dollarQuote(body: string): string {
 /**
  * The COPY path as one script, sent in one go with its COPY data behind it (runScript): PostgreSQL works through the
  * whole batch without waiting for this process, whose main thread meanwhile parses and matches the next range. Every
- * round trip of a batch used to wait for that thread (BENCHMARKS.md, session 6).
+ * round trip of a batch used to wait for that thread (BENCHMARKS.md, bench:indexer; the runs are in its git history).
  * Order: the checkpoint is claimed first, so a conflicting writer is found before any work (its row stays locked until
  * commit); every log and row is new, or a COPY fails on its key (see writeBatch); the rows' ids are the COPY's own
  * nextvals, in input order (another session's nextval may leave gaps between them, never reorder them), so the batch's
