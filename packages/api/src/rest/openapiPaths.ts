@@ -2,8 +2,7 @@
 // (docs/webhooks.md), the live feed, MCP and the operations endpoints. openapi.ts merges them into one document;
 // test/openapi.document.test.ts checks that every route of the route tables is described here or there, and the
 // fuzz (test/invalidInput.test.ts) checks every live answer — status, error code, body — against the document.
-import { WALLET_ERROR_STATUS, type WalletErrorCode } from "../wallet/WalletError.ts";
-import { WEBHOOK_ERROR_STATUS, type WebhookErrorCode } from "../webhooks/WebhookError.ts";
+import { ERROR_STATUS, type ErrorCode } from "../errors.ts";
 import { SUBSCRIPTION_STATUSES } from "@agent-ledger/core";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -25,12 +24,11 @@ const obj = (properties: Record<string, unknown>, optional: string[] = []) => ({
 /** An object whose listed fields are required and typed; others may be added later (request bodies, WebAuthn JSON). */
 const open = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)) => ({ type: "object", required, properties });
 
-/** The error responses of an operation: one per status, each listing the codes it can carry. */
-function errors(table: Record<string, number>, codes: readonly string[], descriptions: Record<string, string> = {}) {
+/** The error responses of an operation: one per status (the one table, errors.ts), each listing the codes it can carry. */
+function errors(codes: readonly ErrorCode[], descriptions: Record<string, string> = {}) {
   const byStatus = new Map<number, string[]>();
   for (const code of new Set(codes)) {
-    const status = table[code] ?? EXTRA_STATUS[code];
-    if (status === undefined) throw new Error(`openapi: no status for error code ${code}`);
+    const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return Object.fromEntries([...byStatus].sort(([a], [b]) => a - b).map(([status, list]) => [String(status), {
@@ -38,12 +36,6 @@ function errors(table: Record<string, number>, codes: readonly string[], descrip
     content: { "application/json": { schema: errorSchema(list) } },
   }]));
 }
-/** Codes answered outside the per-surface tables (buildApp's CSRF check, the body reader, rate-limit store). */
-const EXTRA_STATUS: Record<string, number> = {
-  invalid_query: 400, invalid_cursor: 400, invalid_body: 400, cross_site_request: 403, not_found: 404, method_not_allowed: 405, not_acceptable: 406,
-  payload_too_large: 413, unsupported_media_type: 415, request_header_too_large: 431, internal_error: 500, not_ready: 503,
-};
-
 /**
  * Answers every operation can give whatever its handler: 431 request_header_too_large (Node's parser, before any
  * handler: http/answerClientError.ts) and, on a state-changing method, 403 cross_site_request (a request carrying the
@@ -52,13 +44,13 @@ const EXTRA_STATUS: Record<string, number> = {
 export function addCommonErrors(paths: Record<string, Record<string, { responses: Record<string, unknown> }>>): void {
   for (const item of Object.values(paths)) {
     for (const [method, op] of Object.entries(item)) {
-      op.responses["431"] ??= errors({}, ["request_header_too_large"])["431"];
+      op.responses["431"] ??= errors(["request_header_too_large"])["431"];
       if (method === "get" || method === "head") continue;
       const forbidden = op.responses["403"] as { content: { "application/json": { schema: { properties: { error: { properties: { code: { enum: string[] } } } } } } } } | undefined;
-      if (!forbidden) op.responses["403"] = errors({}, ["cross_site_request"])["403"];
+      if (!forbidden) op.responses["403"] = errors(["cross_site_request"])["403"];
       else {
         const codes = forbidden.content["application/json"].schema.properties.error.properties.code.enum;
-        if (!codes.includes("cross_site_request")) op.responses["403"] = errors(Object.fromEntries(codes.map((c) => [c, 403])), [...codes, "cross_site_request"])["403"];
+        if (!codes.includes("cross_site_request")) op.responses["403"] = errors([...(codes as ErrorCode[]), "cross_site_request"])["403"];
       }
     }
   }
@@ -81,8 +73,8 @@ const NONE: never[] = [];
 // ---------------------------------------------------------------------------------------------------------------
 // Wallet (docs/wallet.md)
 
-type W = WalletErrorCode | "cross_site_request";
-const wErr = (codes: W[]) => errors(WALLET_ERROR_STATUS, ["method_not_allowed", ...codes]);
+type W = ErrorCode;
+const wErr = (codes: W[]) => errors(["method_not_allowed", ...codes]);
 /** A JSON body: the body reader's refusals. */
 const BODY: W[] = ["invalid_body", "payload_too_large", "unsupported_media_type"];
 /** A passkey session cookie (al_session); state-changing requests must also come from our origin. */
@@ -383,8 +375,8 @@ const walletPaths = {
 // ---------------------------------------------------------------------------------------------------------------
 // Webhooks (docs/webhooks.md)
 
-type H = WebhookErrorCode;
-const hErr = (codes: H[]) => errors(WEBHOOK_ERROR_STATUS, ["method_not_allowed", "unauthorized", "session_expired", "session_revoked", ...codes]);
+type H = ErrorCode;
+const hErr = (codes: H[]) => errors(["method_not_allowed", "unauthorized", "session_expired", "session_revoked", ...codes]);
 const HBODY: H[] = ["invalid_body", "payload_too_large", "unsupported_media_type"];
 const subscriptionId = pathParam("id", str, "subscription id (whs_…)");
 
@@ -551,7 +543,7 @@ const opsPaths = {
       ],
       responses: {
         "200": { description: "text/event-stream: `event: ledger` frames whose data is an EventRow", content: { "text/event-stream": { schema: str } } },
-        ...errors({}, ["invalid_query", "invalid_cursor", "not_found", "method_not_allowed", "not_ready"]),
+        ...errors(["invalid_query", "invalid_cursor", "not_found", "method_not_allowed", "not_ready"]),
       },
     },
   },
@@ -560,11 +552,11 @@ const opsPaths = {
       operationId: "mcp", tags: ["mcp"], security: [{ bearer: [] }, {}],
       summary: "Model Context Protocol over Streamable HTTP (stateless, JSON answers; docs/mcp.md): ledger, wallet and webhook tools acting as the caller",
       requestBody: jsonBody({ type: "object", description: "a JSON-RPC 2.0 message of MCP" }),
-      responses: { "200": ok({ type: "object", description: "the JSON-RPC answer" }), ...errors({}, ["invalid_body", "method_not_allowed", "not_acceptable", "unsupported_media_type", "payload_too_large"]) },
+      responses: { "200": ok({ type: "object", description: "the JSON-RPC answer" }), ...errors(["invalid_body", "method_not_allowed", "not_acceptable", "unsupported_media_type", "payload_too_large"]) },
     },
   },
   "/healthz": {
-    get: { operationId: "healthz", tags: ["ops"], security: NONE, summary: "Liveness: the process answers", responses: { "200": ok(obj({ ok: { type: "boolean", const: true } })), ...errors({}, ["method_not_allowed"]) } },
+    get: { operationId: "healthz", tags: ["ops"], security: NONE, summary: "Liveness: the process answers", responses: { "200": ok(obj({ ok: { type: "boolean", const: true } })), ...errors(["method_not_allowed"]) } },
   },
   "/readyz": {
     get: {
@@ -573,7 +565,7 @@ const opsPaths = {
       responses: {
         "200": ok({ type: "object", required: ["ok"], properties: { ok: { type: "boolean", const: true } } }),
         "503": ok({ type: "object", required: ["ok"], properties: { ok: { type: "boolean", const: false } } }, "Not ready (same shape, ok false)"),
-        ...errors({}, ["method_not_allowed"]),
+        ...errors(["method_not_allowed"]),
       },
     },
   },
@@ -581,7 +573,7 @@ const opsPaths = {
     get: {
       operationId: "metrics", tags: ["ops"], security: NONE,
       summary: "Prometheus text exposition (every name starts with agent_ledger_; docs/operations.md). Block it at the edge of a public deployment",
-      responses: { "200": { description: "text/plain; version=0.0.4", content: { "text/plain": { schema: str } } }, ...errors({}, ["method_not_allowed"]) },
+      responses: { "200": { description: "text/plain; version=0.0.4", content: { "text/plain": { schema: str } } }, ...errors(["method_not_allowed"]) },
     },
   },
 };
