@@ -4,7 +4,8 @@ import type { GraphqlContext } from "./builder.ts";
  * Per-request memoization kept ON the request's context object (a Map in `ctx.requestCache`), not in a module-level
  * WeakMap keyed by the context.
  *
- * Why (measured on the gateway detail query, BENCHMARKS.md, bench:api; the run is in `git log -p BENCHMARKS.md`): with Pothos' createContextCache
+ * Why (measured on the gateway detail query; BENCHMARKS.md, bench:api, the run in its git history): with Pothos'
+ * createContextCache
  * (a module-level WeakMap per loader), the loaded rows of each request survived V8's young-generation collections
  * until a full collection: ~1.6 MB promoted per scavenge, scavenges 3× longer, ~20 % less throughput than REST's
  * identical work. Kept on the context, they die young like REST's (~60 KB promoted per scavenge). The execution also
