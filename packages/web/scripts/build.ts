@@ -22,11 +22,12 @@ export const DEFAULT_OUT_DIR = path.resolve(import.meta.dirname, "..", "dist");
 
 const hashOf = (data: string | Buffer) => createHash("sha256").update(data).digest("base64url").replace(/[-_]/g, "").slice(0, 10);
 
-async function bundle(entry: string, name: string, outDir: string): Promise<{ js: string; css: string | null }> {
+async function bundle(entry: string, name: string, outDir: string): Promise<{ js: string; chunks: string[]; css: string | null }> {
   const result = await build({
     entryPoints: { [name]: entry },
     bundle: true,
-    format: "esm",
+    // the boot script is a classic script (its names stay out of the page's global scope)
+    format: name === "explorer-boot" ? "iife" : "esm",
     // the explorer's dynamic imports (the owner console's passkey signer: viem + WebAuthn) become separate chunks,
     // loaded only when used, outside the explorer's budget
     splitting: name === "explorer",
@@ -49,10 +50,16 @@ async function bundle(entry: string, name: string, outDir: string): Promise<{ js
     loader: { ".svg": "dataurl" },
   });
   const outputs = Object.keys(result.metafile.outputs).map((p) => `/assets/${path.basename(p)}`);
-  const entryOut = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint !== undefined && o.entryPoint !== "")?.[0];
-  const js = entryOut ? `/assets/${path.basename(entryOut)}` : outputs.find((p) => p.endsWith(".js"));
+  // (dynamically imported modules are entry points of their own chunks: match the page's entry by its path)
+  const entryOut = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint !== undefined && path.resolve(o.entryPoint) === path.resolve(entry));
+  const js = entryOut ? `/assets/${path.basename(entryOut[0])}` : outputs.find((p) => p.endsWith(".js"));
   if (!js) throw new Error(`esbuild produced no script for ${name}`);
-  return { js, css: outputs.find((p) => p.endsWith(".css")) ?? null };
+  // the entry's own stylesheet (lazily loaded chunks that import CSS get theirs too; the page links the entry's)
+  const css = entryOut?.[1].cssBundle ?? Object.keys(result.metafile.outputs).find((p) => p.endsWith(".css"));
+  // the chunks the entry imports statically (code it shares with lazily loaded pages): listed in the HTML beside it,
+  // so the browser fetches them at once instead of after parsing the entry
+  const chunks = (entryOut?.[1].imports ?? []).filter((i) => i.kind === "import-statement" && !i.external).map((i) => `/assets/${path.basename(i.path)}`);
+  return { js, chunks, css: css ? `/assets/${path.basename(css)}` : null };
 }
 
 async function writeHashed(outDir: string, name: string, ext: string, content: string): Promise<string> {
@@ -98,6 +105,8 @@ export async function buildWebAssets(target = DEFAULT_OUT_DIR): Promise<WebManif
   await rm(outDir, { recursive: true, force: true });
   await mkdir(path.join(outDir, "assets"), { recursive: true });
   const explorer = await bundle(path.join(SRC, "explorer", "main.tsx"), "explorer", outDir);
+  // a separate, tiny script (pageHtml writes it first, async): it sends the page's first GraphQL request while the app's bundle loads
+  const explorerBoot = await bundle(path.join(SRC, "explorer", "boot.ts"), "explorer-boot", outDir);
   const approveJs = await bundle(path.join(SRC, "approve", "main.ts"), "approve", outDir);
   const approveCss = await writeHashed(outDir, "approve", "css", APPROVAL_PAGE_CSS);
   const gq = await graphiql(outDir);
@@ -119,7 +128,7 @@ export async function buildWebAssets(target = DEFAULT_OUT_DIR): Promise<WebManif
     builtAt: new Date().toISOString(),
     buildMs: Math.round(performance.now() - t0),
     pages: {
-      explorer: { js: [explorer.js], css: explorer.css ? [explorer.css] : [] },
+      explorer: { js: [explorer.js, ...explorer.chunks, explorerBoot.js], css: explorer.css ? [explorer.css] : [] },
       approve: { js: [approveJs.js], css: [approveCss] },
       graphiql: { js: [gq.js], css: [gq.css] },
     },

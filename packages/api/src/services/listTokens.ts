@@ -9,11 +9,11 @@ export interface TokenInfo {
 }
 
 /**
- * The registry's token allowlist (table `tokens`), by symbol then address. Empty under methodology v0.1 without an
+ * The registry's token allowlist (table `tokens`), by symbol (case-insensitive) then address. Empty under methodology v0.1 without an
  * allowlist: amounts are then token units of 6 decimals (docs/methodology.md). Clients format each amount with its
  * own token's `decimals` and never add raw units across tokens.
  */
 export async function listTokens(ctx: ServiceContext): Promise<TokenInfo[]> {
-  const { rows } = await ctx.db.query<TokenInfo>("SELECT address, symbol, decimals, currency FROM tokens ORDER BY symbol, address");
+  const { rows } = await ctx.db.query<TokenInfo>("SELECT address, symbol, decimals, currency FROM tokens ORDER BY lower(symbol), address");
   return rows;
 }

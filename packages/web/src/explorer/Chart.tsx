@@ -3,7 +3,10 @@
 // chart shows the hovered bucket's exact figures.
 import { useEffect, useRef, useState } from "preact/hooks";
 import uPlot from "uplot";
-import { amount, count, localDateTime, localDay, utcTitle } from "./format.ts";
+import { formatTokenUnits } from "@agent-ledger/core/formatTokenUnits";
+import { count, localDateTime, localDay, utcTitle } from "./format.ts";
+import { useStore } from "./store.ts";
+import { commonUnit, tokens } from "./tokens.ts";
 
 export interface SeriesPoint {
   t: string;
@@ -23,13 +26,18 @@ const axisNumber = new Intl.NumberFormat("en-US", { notation: "compact", maximum
 
 const cssVar = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || "#888";
 
-/** Volume in whole token units for plotting only (bigint → number after dividing: no precision matters here). */
-const plotValue = (p: SeriesPoint, metric: ChartProps["metric"]) => (metric === "count" ? p.txCount : Number(BigInt(p.amountSumWei) / 10_000n) / 100);
+/** Volume in whole tokens for plotting only (bigint → number after dividing: no precision matters here). */
+const plotValue = (p: SeriesPoint, metric: ChartProps["metric"], decimals: number) =>
+  metric === "count" ? p.txCount : decimals <= 2 ? Number(p.amountSumWei) / 10 ** decimals : Number(BigInt(p.amountSumWei) / 10n ** BigInt(decimals - 2)) / 100;
 
 export function Chart({ points, metric, bucket, label }: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const [hover, setHover] = useState<number | null>(null);
   const [scheme, setScheme] = useState(() => matchMedia("(prefers-color-scheme: dark)").matches);
+  // A volume series adds every token's raw units: drawn only when the allowlisted tokens share their decimals.
+  const unit = commonUnit(useStore(tokens));
+  const decimals = unit?.decimals ?? 6;
+  const drawable = metric === "count" || unit !== null;
 
   useEffect(() => {
     const mq = matchMedia("(prefers-color-scheme: dark)");
@@ -40,9 +48,9 @@ export function Chart({ points, metric, bucket, label }: ChartProps) {
 
   useEffect(() => {
     const el = box.current;
-    if (!el) return;
+    if (!el || !drawable) return;
     const xs = points.map((p) => new Date(p.t).getTime() / 1000);
-    const ys = points.map((p) => plotValue(p, metric));
+    const ys = points.map((p) => plotValue(p, metric, decimals));
     const fg = cssVar("--muted");
     const grid = cssVar("--line");
     const accent = metric === "volume" ? cssVar("--accent") : cssVar("--accent-2");
@@ -71,10 +79,19 @@ export function Chart({ points, metric, bucket, label }: ChartProps) {
       ro.disconnect();
       plot.destroy();
     };
-  }, [points, metric, scheme]);
+  }, [points, metric, scheme, decimals, drawable]);
 
   const p = hover !== null ? points[hover] : undefined;
-  const total = metric === "count" ? count(points.reduce((a, x) => a + x.txCount, 0)) : amount(points.reduce((a, x) => a + BigInt(x.amountSumWei), 0n));
+  const volume = (units: string | bigint) => formatTokenUnits(units, { decimals, group: true });
+  if (!drawable) {
+    return (
+      <figure class="chart">
+        <figcaption><span class="chart-title">{label}</span></figcaption>
+        <p class="muted small chart-note">The allowlisted tokens have different decimals, so their amounts are not added up per {bucket}; the volume of each token is in the figures above.</p>
+      </figure>
+    );
+  }
+  const total = metric === "count" ? count(points.reduce((a, x) => a + x.txCount, 0)) : volume(points.reduce((a, x) => a + BigInt(x.amountSumWei), 0n));
   return (
     <figure class="chart">
       <figcaption>
@@ -84,7 +101,7 @@ export function Chart({ points, metric, bucket, label }: ChartProps) {
             <>
               <time dateTime={p.t} title={utcTitle(p.t)}>{bucket === "hour" ? localDateTime(p.t) : localDay(p.t)}</time>
               {": "}
-              <strong>{metric === "count" ? count(p.txCount) : amount(p.amountSumWei)}</strong>
+              <strong>{metric === "count" ? count(p.txCount) : volume(p.amountSumWei)}</strong>
             </>
           ) : (
             <>total <strong>{total}</strong></>

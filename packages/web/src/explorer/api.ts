@@ -1,5 +1,7 @@
 // The explorer's only data source: the public GraphQL API on the same origin (POST /graphql), exactly as any other
 // client calls it. A network failure or a 5xx marks the API as down (the layout shows a banner) until a call works.
+import { BOOT_GLOBAL, type BootRequests } from "./dashboardQuery.ts";
+import { ROW_FIELDS } from "./rowFields.ts";
 import { createStore } from "./store.ts";
 
 export const apiDown = createStore(false);
@@ -32,15 +34,23 @@ export class GraphqlError extends Error {
   }
 }
 
-export async function gql<T>(query: string, variables: Record<string, unknown> = {}, signal?: AbortSignal): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch("/graphql", {
+/** POST /graphql: the explorer's one way to ask the API (boot.ts sends the same request). */
+export function gql<T>(query: string, variables: Record<string, unknown> = {}, signal?: AbortSignal): Promise<T> {
+  return answerOf<T>(
+    fetch("/graphql", {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json" },
       body: JSON.stringify({ query, variables }),
       signal,
-    });
+    }),
+  );
+}
+
+/** The data of a GraphQL response; a network failure or a 5xx marks the API as down, a GraphQL error throws. */
+export async function answerOf<T>(response: Promise<Response>): Promise<T> {
+  let res: Response;
+  try {
+    res = await response;
   } catch (error) {
     if ((error as Error).name !== "AbortError") apiDown.set(true);
     throw error;
@@ -55,8 +65,15 @@ export async function gql<T>(query: string, variables: Record<string, unknown> =
   return body.data as T;
 }
 
-/** The fields of a ledger row the tables show. */
-export const ROW_FIELDS = "id ts kind agentId agentLabel counterpartyAddress counterpartyLabel amountWei tokenAddress txHash routedToLabel routedFingerprint";
+/** A request boot.ts already sent for this page load (each is taken once; later loads ask again). */
+export function takeBoot<K extends keyof BootRequests>(key: K): BootRequests[K] | undefined {
+  const boot = (globalThis as Record<string, unknown>)[BOOT_GLOBAL] as BootRequests | undefined;
+  const value = boot?.[key];
+  if (boot) delete boot[key];
+  return value;
+}
+
+export { ROW_FIELDS };
 
 export interface Row {
   id: string;

@@ -1,7 +1,8 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { apiDown, gql, ROW_FIELDS, type Row } from "./api.ts";
-import { amount, barWidth, change, count, KIND_LABEL, localTime, shortHex, tokenName, utcTitle } from "./format.ts";
+import { apiDown, apiRecoveries, gql, ROW_FIELDS, type Row } from "./api.ts";
+import { amount, barWidth, change, count, KIND_LABEL, localTime, shortHex, utcTitle } from "./format.ts";
+import { commonUnit, loadTokens, sumText, tokenAmountText, tokens, unitsSentence } from "./tokens.ts";
 import { navigate, useLocation } from "./router.tsx";
 import { useStore } from "./store.ts";
 
@@ -9,9 +10,24 @@ export function Time({ iso }: { iso: string }) {
   return <time dateTime={iso} title={utcTitle(iso)}>{localTime(iso)}</time>;
 }
 
-/** An exact amount with its unit. */
+/**
+ * An exact amount of one token, in that token's decimals with its symbol (from the registry's allowlist). Without
+ * `token`: token units of 6 decimals and no unit (the caller writes it).
+ */
 export function Amount({ units, token }: { units: string; token?: string }) {
-  return <span class="num">{amount(units)}{token ? <span class="unit"> {tokenName(token)}</span> : null}</span>;
+  const list = useStore(tokens);
+  if (!token) return <span class="num">{amount(units)}</span>;
+  const a = tokenAmountText(units, token, list);
+  return <span class="num" data-token={token.toLowerCase()}>{a.value}<span class="unit"> {a.unit}</span></span>;
+}
+
+/**
+ * A sum over every token (reads without a per-token split): written only when the allowlisted tokens share their
+ * decimals; otherwise a dash that says why (raw units of different tokens are never added up).
+ */
+export function SumAmount({ units }: { units: string }) {
+  const text = sumText(units, useStore(tokens));
+  return text === null ? <span class="muted" title="The tokens have different decimals: their amounts are not added up">—</span> : <span class="num">{text}</span>;
 }
 
 const NAV = [
@@ -24,6 +40,12 @@ const NAV = [
 
 export function Layout({ children }: { children: ComponentChildren }) {
   const down = useStore(apiDown);
+  const list = useStore(tokens);
+  const recoveries = useStore(apiRecoveries);
+  // the allowlist failed to load while the API was down: ask again once it is back
+  useEffect(() => {
+    if (recoveries > 0) void loadTokens();
+  }, [recoveries]);
   const url = useLocation();
   const section = "/" + (url.pathname.split("/")[1] ?? "");
   return (
@@ -53,7 +75,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
         <p>
           A public ledger of AI agents and paid services on the Tempo payments chain. Everything here comes from the public API:{" "}
           <a href="/graphql" data-external="">GraphQL</a> (with live subscriptions) and <a href="/api/openapi.json" data-external="">REST</a>.
-          Amounts are token units (6 decimals), shown exactly; times are in your time zone (hover for UTC).
+          <span data-units="">{unitsSentence(list)}</span>; times are in your time zone (hover for UTC).
         </p>
       </footer>
     </>
@@ -228,7 +250,10 @@ export interface RankedRow {
 
 /** A ranking with inline bars (bar = share of the largest amount). */
 export function TopTable({ title, rows, empty }: { title: string; rows: RankedRow[]; empty: string }) {
-  const max = rows.reduce((m, r) => (BigInt(r.amountSumWei) > m ? BigInt(r.amountSumWei) : m), 0n);
+  const unit = commonUnit(useStore(tokens));
+  // bars: share of the largest amount; of the largest count when amounts of different tokens cannot be added
+  const size = (r: RankedRow) => (unit ? BigInt(r.amountSumWei) : BigInt(r.txCount));
+  const max = rows.reduce((m, r) => (size(r) > m ? size(r) : m), 0n);
   return (
     <section class="card top-table">
       <h2>{title}</h2>
@@ -237,7 +262,7 @@ export function TopTable({ title, rows, empty }: { title: string; rows: RankedRo
       ) : (
         <table>
           <thead>
-            <tr><th scope="col">Name</th><th scope="col" class="r">Payments</th><th scope="col" class="r">Volume</th></tr>
+            <tr><th scope="col">Name</th><th scope="col" class="r">Payments</th><th scope="col" class="r">Volume{unit && unit.unit !== "token units" ? <span class="muted small"> {unit.unit}</span> : null}</th></tr>
           </thead>
           <tbody>
             {rows.map((r) => (
@@ -245,10 +270,10 @@ export function TopTable({ title, rows, empty }: { title: string; rows: RankedRo
                 <td>
                   <a href={r.href}>{r.name}</a>
                   {r.sub ? <div class="muted small">{r.sub}</div> : null}
-                  <div class="bar" aria-hidden="true"><span style={{ width: `${barWidth(r.amountSumWei, max)}%` }} /></div>
+                  <div class="bar" aria-hidden="true"><span style={{ width: `${barWidth(size(r), max)}%` }} /></div>
                 </td>
                 <td class="r num">{count(r.txCount)}</td>
-                <td class="r num">{amount(r.amountSumWei)}</td>
+                <td class="r num"><SumAmount units={r.amountSumWei} /></td>
               </tr>
             ))}
           </tbody>

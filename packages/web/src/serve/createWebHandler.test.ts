@@ -98,6 +98,11 @@ describe("pages", () => {
     const text = await res.text();
     expect(text).toContain("<title>Agent Ledger — live payments of AI agents on Tempo</title>");
     expect(text).toContain(`<script type="module" src="${manifest.pages.explorer.js[0]}"></script>`);
+    // the boot script (sends the page's first GraphQL request) comes first, async, before the app's modules
+    const boot = manifest.pages.explorer.js.find((f) => f.startsWith("/assets/explorer-boot-"))!;
+    expect(boot).toBeDefined();
+    expect(text.indexOf(`<script async src="${boot}"></script>`)).toBeGreaterThan(0);
+    expect(text.indexOf(`<script async src="${boot}"></script>`)).toBeLessThan(text.indexOf('<script type="module"'));
     const again = await fetch(`${base}/`, { headers: { ...html, "if-none-match": res.headers.get("etag")! } });
     expect(again.status).toBe(304);
     const agent = await fetch(`${base}/agents/alpha`);

@@ -1,6 +1,8 @@
 import { useStore } from "../store.ts";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { apiRecoveries, gql, ROW_FIELDS, type Row } from "../api.ts";
+import { answerOf, apiRecoveries, gql, takeBoot, type Row } from "../api.ts";
+import { DASHBOARD_QUERY, WINDOWS, windowOf, type Window } from "../dashboardQuery.ts";
+import { setTokens, type TokenInfo } from "../tokens.ts";
 import { Chart, type SeriesPoint } from "../Chart.tsx";
 import { Empty, ErrorNote, EventsTable, Figure, LiveBadge, Loading, TopTable } from "../components.tsx";
 import { formatTokenUnits } from "@agent-ledger/core/formatTokenUnits";
@@ -8,8 +10,6 @@ import { amount, count, shortHex } from "../format.ts";
 import { navigate, useLocation } from "../router.tsx";
 import { useLive } from "../useLive.ts";
 
-export const WINDOWS = ["24h", "7d", "30d", "all"] as const;
-type Window = (typeof WINDOWS)[number];
 const WINDOW_LABEL: Record<Window, string> = { "24h": "24 hours", "7d": "7 days", "30d": "30 days", all: "All time" };
 
 interface Top { id: string; label: string; category: string; txCount: number; amountSumWei: string }
@@ -28,34 +28,13 @@ export interface DashboardData {
     recentEvents: Row[];
   };
   activitySeries: { bucket: "hour" | "day"; points: SeriesPoint[] };
+  tokens: TokenInfo[];
 }
 
-export const DASHBOARD_QUERY = `query Dashboard($w: String!) {
-  dashboard(window: $w) {
-    window txCount amountSumWei agentsActive providersDetected
-    byToken { tokenAddress symbol decimals currency txCount amountSumWei }
-    previous { txCount amountSumWei agentsActive providersDetected }
-    topServices { id label category txCount amountSumWei }
-    topAgents { id label category txCount amountSumWei }
-    topProviders { key pattern label txCount amountSumWei }
-    recentEvents { ${ROW_FIELDS} }
-  }
-  activitySeries(window: $w) { bucket points { t txCount amountSumWei } }
-}`;
-
-// The first answer is requested before the app renders (main.tsx): the page paints its figures sooner.
-let early: { w: string; answer: Promise<DashboardData> } | null = null;
-export function prefetchDashboard(url: URL) {
-  if (url.pathname === "/") {
-    const w = windowOf(url);
-    early = { w, answer: gql<DashboardData>(DASHBOARD_QUERY, { w }) };
-    early.answer.catch(() => {});
-  }
-}
-
-const windowOf = (url: URL): Window => {
-  const w = url.searchParams.get("window");
-  return (WINDOWS as readonly string[]).includes(w ?? "") ? (w as Window) : "24h";
+// The first answer was asked for by boot.ts before this bundle ran (takeBoot): the page paints its figures sooner.
+const bootAnswer = (w: Window): Promise<DashboardData> | null => {
+  const booted = takeBoot("dashboard");
+  return booted?.w === w ? answerOf<DashboardData>(booted.response) : null;
 };
 
 export function Dashboard() {
@@ -68,10 +47,9 @@ export function Dashboard() {
   const d = data[window];
 
   const load = (w: Window) => {
-    const pending = early?.w === w ? early.answer : null;
-    early = null;
-    return (pending ?? gql<DashboardData>(DASHBOARD_QUERY, { w })).then(
+    return (bootAnswer(w) ?? gql<DashboardData>(DASHBOARD_QUERY, { w })).then(
       (r) => {
+        setTokens(r.tokens);
         setData((old) => ({ ...old, [w]: r }));
         setError(null);
       },
@@ -102,7 +80,20 @@ export function Dashboard() {
   });
   useEffect(() => () => clearTimeout(refreshTimer.current), []);
 
-  const feed = [...live.rows, ...(d?.dashboard.recentEvents ?? []).filter((r) => !live.rows.some((x) => x.id === r.id))].slice(0, 30);
+  // Progressive first paint: the headline figures and charts are drawn first, the rankings and the feed's rows in the
+  // next frame (their ~100 table rows would otherwise delay the first meaningful paint on a slow device).
+  const [rest, setRest] = useState(false);
+  useEffect(() => {
+    if (!d || rest) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => (timer = setTimeout(() => setRest(true), 0)));
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [d !== undefined]);
+
+  const feed = [...live.rows, ...((rest && d?.dashboard.recentEvents) || []).filter((r) => !live.rows.some((x) => x.id === r.id))].slice(0, 30);
   const prevLabel = window === "all" ? undefined : WINDOW_LABEL[window];
 
   return (
@@ -149,7 +140,7 @@ export function Dashboard() {
             <section class="card"><Chart points={d.activitySeries.points} metric="volume" bucket={d.activitySeries.bucket} label={`Volume per ${d.activitySeries.bucket}`} /></section>
             <section class="card"><Chart points={d.activitySeries.points} metric="count" bucket={d.activitySeries.bucket} label={`Payments per ${d.activitySeries.bucket}`} /></section>
           </div>
-          <div class="tops">
+          {rest ? <div class="tops">
             <TopTable
               title="Top services"
               empty={`No service was paid in the last ${WINDOW_LABEL[window].toLowerCase()}.`}
@@ -165,7 +156,7 @@ export function Dashboard() {
               empty="No payment was routed through the gateway to a provider in this window."
               rows={d.dashboard.topProviders.map((p) => ({ href: `/providers/${p.key}`, name: p.label ?? shortHex(p.key), sub: p.pattern === "address" ? "by address (pattern A)" : "by memo fingerprint (pattern B)", txCount: p.txCount, amountSumWei: p.amountSumWei }))}
             />
-          </div>
+          </div> : null}
         </>
       )}
       <section class="card feed" aria-labelledby="feed-title">
@@ -174,7 +165,7 @@ export function Dashboard() {
           <LiveBadge state={live.state} paused={live.paused} onToggle={live.toggle} />
         </div>
         <p class="muted small">New ledger rows as the indexer records them (GraphQL subscription <code>ledgerEvents</code>); after a lost connection the feed resumes where it stopped.</p>
-        {feed.length === 0 ? <p class="empty">Waiting for the first payment…</p> : <EventsTable rows={feed} fresh={live.fresh} caption="Newest ledger rows" />}
+        {feed.length === 0 ? <p class="empty">{d && !rest ? "Loading the newest rows…" : "Waiting for the first payment…"}</p> : <EventsTable rows={feed} fresh={live.fresh} caption="Newest ledger rows" />}
       </section>
     </div>
   );
@@ -187,7 +178,7 @@ export const tokenSymbol = (t: TokenAmount) => t.symbol ?? (t.decimals === null 
 
 /**
  * Volume of the window. Methodology v0.2 splits it by token (`byToken`): one token → its amount with its symbol;
- * several → the total (only when they share their decimals, so the sum means something) and each token's amount
+ * several → the total (only when they share decimals and currency, so the sum means something) and each token's amount
  * below. v0.1 ledgers have no split (`byToken` empty): the raw total in token units, as before.
  */
 function VolumeFigure({ figures, hint }: { figures: Figures & { byToken: TokenAmount[] }; hint?: string }) {
@@ -198,16 +189,17 @@ function VolumeFigure({ figures, hint }: { figures: Figures & { byToken: TokenAm
     const t = tokens[0]!;
     return <Figure label="Volume" name="volume" value={tokenAmount(t)} unit={tokenSymbol(t)} cur={figures.amountSumWei} prev={prev} hint={hint} />;
   }
+  // A total only for tokens of the same decimals and currency (two USD tokens of 6 decimals); otherwise each token alone.
   const decimals = tokens[0]!.decimals;
-  const same = decimals !== null && tokens.every((t) => t.decimals === decimals);
   const currency = tokens[0]!.currency;
-  const unit = same && currency && tokens.every((t) => t.currency === currency) ? `${currency} tokens (${tokens.length})` : `${tokens.length} tokens`;
+  const same = decimals !== null && currency !== null && tokens.every((t) => t.decimals === decimals && t.currency === currency);
+  const unit = same ? `${currency} (${tokens.length} tokens)` : undefined;
   return (
     <Figure
       label="Volume"
       name="volume"
-      value={same ? formatTokenUnits(figures.amountSumWei, { decimals, group: true }) : `${tokens.length} tokens`}
-      unit={same ? unit : undefined}
+      value={same ? formatTokenUnits(figures.amountSumWei, { decimals: decimals ?? 6, group: true }) : `${tokens.length} tokens`}
+      unit={unit}
       cur={figures.amountSumWei}
       prev={same ? prev : undefined}
       hint={hint}

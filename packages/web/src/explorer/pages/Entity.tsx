@@ -1,9 +1,10 @@
 import { useStore } from "../store.ts";
+import { commonUnit, sumText, tokens } from "../tokens.ts";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { apiRecoveries, gql, ROW_FIELDS, type Row } from "../api.ts";
 import { Chart } from "../Chart.tsx";
 import { Amount, Empty, ErrorNote, EventsTable, LiveBadge, Loading, NotFound, Time } from "../components.tsx";
-import { amount, barWidth, count, share, shortHex } from "../format.ts";
+import { barWidth, count, share, shortHex } from "../format.ts";
 import { useLive } from "../useLive.ts";
 
 interface ProviderRow { key: string; pattern: string; label: string | null; address: string | null; fingerprint: string | null; txCount: number; amountSumWei: string }
@@ -38,6 +39,9 @@ export function EntityPage({ kind, id }: { kind: "service" | "agent"; id: string
   const [e, setE] = useState<EntityData | null | undefined>(undefined);
   const [error, setError] = useState<unknown>(null);
   const recoveries = useStore(apiRecoveries);
+  const tokenList = useStore(tokens);
+  /** A sum over tokens (no per-token split in this read): only when the tokens share their decimals. */
+  const sum = (units: string) => sumText(units, tokenList) ?? "—";
   const timer = useRef<ReturnType<typeof setTimeout>>();
   const load = () =>
     Promise.all([
@@ -97,9 +101,9 @@ export function EntityPage({ kind, id }: { kind: "service" | "agent"; id: string
       </div>
       <section class="figures" aria-label="Totals">
         <div class="figure"><div class="figure-label">Payments, all time</div><div class="figure-value" data-figure="total-payments">{count(e.totals.txCount)}</div><div class="figure-change flat muted">sent + received</div></div>
-        <div class="figure"><div class="figure-label">Volume, all time</div><div class={`figure-value${amount(e.totals.amountSumWei).length > 13 ? " long" : ""}`} data-figure="total-volume">{amount(e.totals.amountSumWei)}</div><div class="figure-change flat muted">token units</div></div>
-        <div class="figure"><div class="figure-label">Last 24 hours</div><div class="figure-value">{count(e.txCount24h)}</div><div class="figure-change flat muted">{amount(e.amountSumWei24h)} volume</div></div>
-        <div class="figure"><div class="figure-label">Last 7 days</div><div class="figure-value">{count(e.txCount7d)}</div><div class="figure-change flat muted">{amount(e.amountSumWei7d)} volume</div></div>
+        <div class="figure"><div class="figure-label">Volume, all time</div><div class={`figure-value${sum(e.totals.amountSumWei).length > 13 ? " long" : ""}`} data-figure="total-volume">{sum(e.totals.amountSumWei)}</div><div class="figure-change flat muted">{commonUnit(tokenList)?.unit ?? "tokens of different decimals: not added up"}</div></div>
+        <div class="figure"><div class="figure-label">Last 24 hours</div><div class="figure-value">{count(e.txCount24h)}</div><div class="figure-change flat muted">{sum(e.amountSumWei24h)} volume</div></div>
+        <div class="figure"><div class="figure-label">Last 7 days</div><div class="figure-value">{count(e.txCount7d)}</div><div class="figure-change flat muted">{sum(e.amountSumWei7d)} volume</div></div>
       </section>
       <div class="charts">
         <section class="card"><Chart points={points} metric="volume" bucket="day" label="Volume per day, last 30 days" /></section>
@@ -110,7 +114,7 @@ export function EntityPage({ kind, id }: { kind: "service" | "agent"; id: string
         {e.wallets.length === 0 ? <p class="empty">No wallet is registered for this {kind}.</p> : (
           <ul class="wallets">{e.wallets.map((w) => <li class="mono">{w}</li>)}</ul>
         )}
-        {e.totals.feeCount > 0 ? <p class="muted small">Fees paid: {count(e.totals.feeCount)} ({amount(e.totals.feeSumWei)}), not counted as payments.</p> : null}
+        {e.totals.feeCount > 0 ? <p class="muted small">Fees paid: {count(e.totals.feeCount)} ({sum(e.totals.feeSumWei)}), not counted as payments.</p> : null}
       </section>
       {e.providers ? (
         <section class="card">
@@ -129,7 +133,7 @@ export function EntityPage({ kind, id }: { kind: "service" | "agent"; id: string
                       </td>
                       <td>{p.pattern === "address" ? "address (A)" : "fingerprint (B)"}</td>
                       <td class="r num">{count(p.txCount)}</td>
-                      <td class="r num">{amount(p.amountSumWei)}</td>
+                      <td class="r num">{sum(p.amountSumWei)}</td>
                       <td class="r num">{share(p.amountSumWei, providerTotal)}</td>
                     </tr>
                   ))}
@@ -179,6 +183,9 @@ export function EntityList({ kind, url }: { kind: "service" | "agent"; url: URL 
   const [items, setItems] = useState<ListItem[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const recoveries = useStore(apiRecoveries);
+  const tokenList = useStore(tokens);
+  /** A sum over tokens (no per-token split in this read): only when the tokens share their decimals. */
+  const sum = (units: string) => sumText(units, tokenList) ?? "—";
   const plural = kind === "service" ? "services" : "agents";
   useEffect(() => {
     document.title = `${kind === "service" ? "Services" : "Agents"} — Agent Ledger`;
@@ -221,9 +228,9 @@ export function EntityList({ kind, url }: { kind: "service" | "agent"; url: URL 
                 <tr data-id={x.id}>
                   <td><a href={`/${plural}/${encodeURIComponent(x.id)}`}>{x.label}</a><div class="muted small">{x.category}{x.active ? "" : " · not watched"}</div></td>
                   <td class="r num">{count(x.txCount24h)}</td>
-                  <td class="r num">{amount(x.amountSumWei24h)}</td>
+                  <td class="r num">{sum(x.amountSumWei24h)}</td>
                   <td class="r num">{count(x.txCount7d)}</td>
-                  <td class="r num">{amount(x.amountSumWei7d)}</td>
+                  <td class="r num">{sum(x.amountSumWei7d)}</td>
                   <td class="nowrap">{x.lastEventAt ? <Time iso={x.lastEventAt} /> : <span class="muted">never</span>}</td>
                 </tr>
               ))}

@@ -2,7 +2,8 @@ import { useStore } from "../store.ts";
 import { useEffect, useState } from "preact/hooks";
 import { apiRecoveries, gql, ROW_FIELDS, type Row } from "../api.ts";
 import { Amount, ErrorNote, EventsTable, Loading, NotFound, Time } from "../components.tsx";
-import { KIND_LABEL, tokenName, utcTitle } from "../format.ts";
+import { KIND_LABEL, utcTitle } from "../format.ts";
+import { tokens } from "../tokens.ts";
 
 interface EventData extends Row {
   agentCategory: string;
@@ -25,6 +26,13 @@ export function EventPage({ id }: { id: string }) {
   const [e, setE] = useState<EventData | null | undefined>(undefined);
   const [error, setError] = useState<unknown>(null);
   const recoveries = useStore(apiRecoveries);
+  const tokenList = useStore(tokens);
+  /** The decimals its token's raw units have, from the registry (none listed: v0.1 token units of 6 decimals). */
+  const decimalsOf = (address: string) => {
+    if (!tokenList || tokenList.size === 0) return "6 decimals";
+    const t = tokenList.get(address.toLowerCase());
+    return t ? `${t.decimals} decimals` : "a token the allowlist does not list";
+  };
   useEffect(() => {
     if (!/^[1-9][0-9]{0,18}$/.test(id)) return setE(null);
     gql<{ event: EventData | null }>(
@@ -56,7 +64,7 @@ export function EventPage({ id }: { id: string }) {
       <section class="card">
         <h2>Provenance</h2>
         <dl class="facts">
-          <dt>Amount</dt><dd><Amount units={e.amountWei} /> {tokenName(e.tokenAddress)} <span class="muted">({e.amountWei} base units, 6 decimals)</span></dd>
+          <dt>Amount</dt><dd><Amount units={e.amountWei} token={e.tokenAddress} /> <span class="muted">({e.amountWei} base units, {decimalsOf(e.tokenAddress)})</span></dd>
           <dt>Token</dt><dd class="mono">{e.tokenAddress}</dd>
           <dt>Entity</dt><dd><a href={entityHref}>{e.agentLabel}</a> <span class="muted">({e.agentCategory || "uncategorised"}, {e.agentId})</span></dd>
           <dt>Counterparty</dt><dd>{e.counterpartyLabel ? <>{e.counterpartyLabel} {e.counterpartyCategory ? <span class="muted">({e.counterpartyCategory})</span> : null}<br /></> : null}<span class="mono">{e.counterpartyAddress}</span></dd>

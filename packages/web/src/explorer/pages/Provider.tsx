@@ -1,9 +1,10 @@
 import { useStore } from "../store.ts";
+import { sumText, tokens } from "../tokens.ts";
 import { useEffect, useState } from "preact/hooks";
 import { apiRecoveries, gql } from "../api.ts";
 import { Chart, type SeriesPoint } from "../Chart.tsx";
 import { ErrorNote, Loading, NotFound, Time } from "../components.tsx";
-import { amount, count } from "../format.ts";
+import { count } from "../format.ts";
 
 interface ProviderData {
   key: string;
@@ -22,6 +23,9 @@ export function ProviderPage({ providerKey }: { providerKey: string }) {
   const [series, setSeries] = useState<SeriesPoint[]>([]);
   const [error, setError] = useState<unknown>(null);
   const recoveries = useStore(apiRecoveries);
+  const tokenList = useStore(tokens);
+  /** A sum over tokens (no per-token split in this read): only when the tokens share their decimals. */
+  const sum = (units: string) => sumText(units, tokenList) ?? "—";
   useEffect(() => {
     gql<{ provider: ProviderData | null; activitySeries: { points: SeriesPoint[] } | null }>(
       `query($k: String!) { provider(key: $k) { key pattern address fingerprint label txCount amountSumWei firstSeenAt lastSeenAt }
@@ -52,7 +56,7 @@ export function ProviderPage({ providerKey }: { providerKey: string }) {
       </div>
       <section class="figures" aria-label="Totals">
         <div class="figure"><div class="figure-label">Payments routed, all time</div><div class="figure-value" data-figure="provider-payments">{count(p.txCount)}</div></div>
-        <div class="figure"><div class="figure-label">Volume routed, all time</div><div class={`figure-value${amount(p.amountSumWei).length > 13 ? " long" : ""}`} data-figure="provider-volume">{amount(p.amountSumWei)}</div></div>
+        <div class="figure"><div class="figure-label">Volume routed, all time</div><div class={`figure-value${sum(p.amountSumWei).length > 13 ? " long" : ""}`} data-figure="provider-volume">{sum(p.amountSumWei)}</div></div>
         <div class="figure"><div class="figure-label">First payment (hour, UTC bucket)</div><div class="figure-value small-value"><Time iso={p.firstSeenAt} /></div></div>
         <div class="figure"><div class="figure-label">Latest payment (hour, UTC bucket)</div><div class="figure-value small-value"><Time iso={p.lastSeenAt} /></div></div>
       </section>
