@@ -247,6 +247,27 @@ describe("matchLogsV02: fees (rule 5)", () => {
   });
 });
 
+describe("matchLogsV02: the fee is the last transfer to the FeeManager, wherever the other payments are", () => {
+  it("a fee logged before the transaction's payment is still the fee", () => {
+    const tx = newTx();
+    const fee = transfer(tx, AGENT, FEE_MANAGER_ADDRESS, 3n);
+    const pay = transfer(tx, AGENT, SERVICE, 5n);
+    const { rows, notes } = run([fee, pay]);
+    expect(rows.map((r) => [r.agentId, r.kind, r.amountWei])).toEqual([["agent-1", "fee_paid", 3n], ["agent-1", "payment_sent", 5n], ["service-1", "payment_received", 5n]]);
+    expect(notes).toEqual(["fee"]);
+  });
+});
+
+describe("matchLogsV02: a TransferWithMemo never pairs with another TransferWithMemo", () => {
+  it("two identical memos without a Transfer are both solo", () => {
+    const tx = newTx();
+    const memo = gatewayMemo(FP_LINKED, 4);
+    const { rows, notes } = run([withMemo(tx, AGENT, SERVICE, 5n, memo), withMemo(tx, AGENT, SERVICE, 5n, memo)]);
+    expect(rows).toEqual([]);
+    expect(notes).toEqual(["solo_memo", "solo_memo"]);
+  });
+});
+
 describe("matchLogsV02: settlements (rules 6 and 7)", () => {
   it("routes the gateway's leg to the provider, to a watched provider as settlement_received, with the leg's memo fingerprint", () => {
     const tx = newTx();
