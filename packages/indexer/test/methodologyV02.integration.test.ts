@@ -147,9 +147,16 @@ describe("methodology v0.2 on a devnet", () => {
     expect(summary(rows, normal.shop)).toEqual(["shop-mpp:payment_received:1500000:", "test-agent:payment_sent:1500000:"]);
     expect(summary(rows, normal.gatewayPay)).toEqual([`tempo-gateway-mpp:payment_received:1000000:${PROVIDER}`, `test-agent:payment_sent:1000000:${PROVIDER}`]);
     expect(summary(rows, normal.settle)).toEqual([`tempo-gateway-mpp:settlement_sent:950000:${PROVIDER}`]);
+    // fee AMM liquidity added and withdrawn by the agent: transfers to / from the FeeManager, no row but the fee
+    expect(summary(rows, t.feeAmmLiquidity)).toEqual([]);
+    expect(summary(rows, t.feeAmmWithdrawal)).toEqual([]);
     // the agent tracks fees: one fee per transaction it paid for, nothing else from the FeeManager
-    const agentTxs = [normal.shop, normal.gatewayPay, t.sameEntityMove, t.inactiveEntity];
+    const agentTxs = [normal.shop, normal.gatewayPay, t.sameEntityMove, t.inactiveEntity, t.feeAmmLiquidity, t.feeAmmWithdrawal];
     expect(rows.filter((r) => r.kind === "fee_paid").map((r) => r.tx_hash).sort()).toEqual(agentTxs.sort());
+    // the fee of the liquidity transaction is its last transfer to the FeeManager, not the 60,000 deposit
+    const ammFee = rows.filter((r) => r.tx_hash === t.feeAmmLiquidity && r.kind === "fee_paid");
+    expect(ammFee).toHaveLength(1);
+    expect(ammFee[0]!.amount_wei).not.toBe("60000");
     expect(rows.every((r) => r.explorer_url === `${EXPLORER}/tx/${r.tx_hash}`)).toBe(true);
   });
 
@@ -219,11 +226,17 @@ describe("methodology v0.2 on a devnet", () => {
       const old = await rowsOf(db.url, "v0.1");
       expect(summary(old, adversarial.txs.nonTokenTransfer)).toEqual([`test-agent:payment_received:${10n ** 30n}:`]);
       expect(summary(old, adversarial.txs.outsiderEscrowCall)).toContain(`shop-mpp:payment_received:50000:${OUTSIDER}`);
+      // v0.1: the liquidity withdrawal was a payment received, the deposit a fee
+      const withdrawn = summary(old, adversarial.txs.feeAmmWithdrawal).map((s) => s.split(":")[1]);
+      expect(withdrawn.length).toBeGreaterThan(0);
+      expect(new Set(withdrawn)).toEqual(new Set(["payment_received"])); // the pool's two tokens paid back to the agent
+      expect(old.filter((r) => r.tx_hash === adversarial.txs.feeAmmLiquidity && r.kind === "fee_paid").map((r) => r.amount_wei)).toContain("60000");
       expect(await ledgerTotals(db.url)).toEqual(rollups);
 
       // the operator's report before switching: what stops counting, and why
       const report = await diffMethodologies(client, { from: "v0.1", to: "v0.2", context });
-      expect(Object.keys(report.why.no_longer_activity).sort()).toEqual(["funding", "not_allowlisted_token", "settlement_leg"]);
+      expect(Object.keys(report.why.no_longer_activity).sort()).toEqual(["fee_amm", "funding", "not_allowlisted_token", "settlement_leg"]);
+      expect(report.why.no_longer_activity.fee_amm!.payments).toBe(withdrawn.length); // the liquidity withdrawal
       expect(report.why.no_longer_activity.not_allowlisted_token!.payments).toBe(4); // emitter Transfer and memo, junk mint and transfer
       expect(report.why.rows_rerouted).toBeGreaterThan(0);
       expect(report.global.after).toMatchObject({ payments: 5, volume_wei: rollups.daily.s });

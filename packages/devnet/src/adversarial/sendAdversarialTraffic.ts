@@ -1,7 +1,7 @@
 import { encodeAbiParameters, encodeEventTopics, encodeFunctionData, getAddress, keccak256, maxUint256, parseAbiItem, parseEventLogs, stringToHex, toHex, type Address, type Hash, type Hex } from 'viem'
 import { Abis } from 'viem/tempo'
 import type { DevnetClient } from '../chain.ts'
-import { PATH_USD } from '../constants.ts'
+import { ALPHA_USD, FEE_MANAGER, PATH_USD } from '../constants.ts'
 import { abi as escrowAbi } from '../contracts/GatewayEscrow.artifact.ts'
 import type { TxSender } from '../createTxSender.ts'
 
@@ -16,6 +16,8 @@ export type AdversarialCase =
   | 'funding'
   | 'sameEntityMove'
   | 'inactiveEntity'
+  | 'feeAmmLiquidity'
+  | 'feeAmmWithdrawal'
 
 export type AdversarialTraffic = { txs: Record<AdversarialCase, Hash>; emitter3: Address; emitter4: Address; junkToken: Address }
 
@@ -60,7 +62,9 @@ export type SendAdversarialTrafficParams = {
  * Sends one transaction per adversarial case (issue 15): a contract that is not a token emitting `Transfer`, a junk
  * factory TIP-20 minted and sent to a watched agent, a forged lone `TransferWithMemo`, an untrusted contract emitting
  * `Settlement` next to a real payment, an outsider paying a watched service and calling the trusted escrow as its own
- * provider, a funding move, a same-entity move and a payment to an inactive entity. Returns the hashes by case.
+ * provider, a funding move, a same-entity move, a payment to an inactive entity, and the agent adding liquidity to the
+ * fee AMM (its pathUSD to the FeeManager, 0xfeec…, which is also the AMM) and withdrawing it (the FeeManager pays the
+ * agent). Returns the hashes by case.
  */
 export async function sendAdversarialTraffic(p: SendAdversarialTrafficParams): Promise<AdversarialTraffic> {
   const outsider = p.sender(p.outsiderKey)
@@ -146,5 +150,24 @@ export async function sendAdversarialTraffic(p: SendAdversarialTrafficParams): P
 
   await send('sameEntityMove', agent, [transfer(p.agentSecondWallet, 30_000n)])
   await send('inactiveEntity', agent, [transfer(p.inactiveWallet, 20_000n)])
+
+  // fee AMM: the agent deposits 60,000 pathUSD units of validator-token liquidity (a transfer to the FeeManager besides
+  // the transaction's fee), then burns its LP balance (transfers from the FeeManager to the agent)
+  const pool = { userToken: ALPHA_USD, validatorToken: PATH_USD } as const
+  await send('feeAmmLiquidity', agent, [{
+    to: FEE_MANAGER,
+    data: encodeFunctionData({ abi: Abis.feeAmm, functionName: 'mint', args: [pool.userToken, pool.validatorToken, 60_000n, agentAddress] }),
+  }])
+  const liquidity = await p.client.readContract({
+    address: FEE_MANAGER,
+    abi: Abis.feeAmm,
+    functionName: 'liquidityBalances',
+    args: [await p.client.readContract({ address: FEE_MANAGER, abi: Abis.feeAmm, functionName: 'getPoolId', args: [pool.userToken, pool.validatorToken] }), agentAddress],
+  })
+  if (liquidity === 0n) throw new Error('fee AMM mint left the agent no liquidity')
+  await send('feeAmmWithdrawal', agent, [{
+    to: FEE_MANAGER,
+    data: encodeFunctionData({ abi: Abis.feeAmm, functionName: 'burn', args: [pool.userToken, pool.validatorToken, liquidity, agentAddress] }),
+  }])
   return { txs, emitter3, emitter4, junkToken }
 }
