@@ -41,8 +41,9 @@ export type StartDemoTrafficParams = {
   stopTimeoutMs?: number
   /**
    * Also send, once after setup, the adversarial cases of methodology v0.2 (sendAdversarialTraffic: spoofed Transfer,
-   * junk token, forged memo and Settlement, outsider escrow call, funding, same-entity move, inactive entity), so the
-   * running demo shows v0.2 ignoring or classifying each (default false; `npm start` turns it on).
+   * junk token, forged memo and Settlement, outsider escrow call, funding, same-entity move, inactive entity, fee-AMM
+   * liquidity deposit and withdrawal), so the running demo shows v0.2 ignoring or classifying each (default false;
+   * `npm start` turns it on).
    */
   adversarial?: boolean
 }
