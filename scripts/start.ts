@@ -13,6 +13,7 @@
 // (blocks done / head, logs/s, ETA); otherwise (piped, CI, a log collector) service lines pass through as JSON.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { createRpcClient } from "@agent-ledger/core";
 import { ensureDatabase, migrateDeploy } from "@agent-ledger/db";
 import { ROLLUP_TABLES } from "@agent-ledger/indexer";
 import pg from "pg";
@@ -103,11 +104,10 @@ function startService(name: string, file: string, env: NodeJS.ProcessEnv, watch?
   return child;
 }
 
+/** One JSON-RPC call (the project's client, core createRpcClient), null for any failure: the checks below only ask "does it answer?". */
 async function rpc<T>(url: string, method: string): Promise<T | null> {
   try {
-    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: [] }), signal: AbortSignal.timeout(3_000) });
-    if (!res.ok) return null;
-    return ((await res.json()) as { result?: T }).result ?? null;
+    return (await createRpcClient(url, { timeoutMs: 3_000 }).request<T>(method, [])) ?? null;
   } catch {
     return null;
   }

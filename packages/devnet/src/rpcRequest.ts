@@ -1,21 +1,20 @@
+import { createRpcClient, RpcError, type RpcOutcome } from '@agent-ledger/core'
 import { DevnetError } from './errors.ts'
 
 export type RpcCall = { method: string; params?: unknown[] }
-export type RpcResult = { result?: unknown; error?: { code: number; message: string } }
+export type RpcResult = RpcOutcome
 
-/** Plain JSON-RPC over fetch; an array of calls is sent as one JSON-RPC batch (results in call order). */
+/**
+ * A JSON-RPC batch through the project's one client (core createRpcClient): each call's `{ result }` or `{ error }` in
+ * call order (a per-call error is an answer, not a throw). An HTTP error or an answer that is not a batch throws
+ * DevnetError; no answer at all (timeout, refused connection) throws the client's RpcError.
+ */
 export async function rpcRequest(url: string, calls: RpcCall[], timeoutMs = 30_000): Promise<RpcResult[]> {
-  const body = calls.map((c, id) => ({ jsonrpc: '2.0', id, method: c.method, params: c.params ?? [] }))
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(timeoutMs),
-  })
-  if (!res.ok) throw new DevnetError(`RPC ${url} answered HTTP ${res.status}`)
-  const out = (await res.json()) as (RpcResult & { id: number })[]
-  if (!Array.isArray(out)) throw new DevnetError(`RPC ${url} did not answer the batch: ${JSON.stringify(out).slice(0, 200)}`)
-  const byId: RpcResult[] = new Array(calls.length)
-  for (const r of out) byId[r.id] = r
-  return byId
+  try {
+    return await createRpcClient(url, { timeoutMs }).batchSettled(calls)
+  } catch (error) {
+    if (!(error instanceof RpcError) || error.kind === 'transport') throw error
+    if (error.kind === 'http') throw new DevnetError(`RPC ${url} answered HTTP ${error.status}`, { cause: error })
+    throw new DevnetError(`RPC ${url} did not answer the batch: ${error.reason}`, { cause: error })
+  }
 }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createInterface } from 'node:readline'
+import { createRpcClient } from '@agent-ledger/core'
 import { DEVNET_CHAIN_ID } from './constants.ts'
 import { AnvilStartError } from './errors.ts'
 import { resolveAnvilBinary } from './resolveAnvilBinary.ts'
@@ -120,14 +121,8 @@ export async function startAnvil(options: StartAnvilOptions = {}): Promise<Anvil
 
 async function rpcChainId(url: string): Promise<number | undefined> {
   try {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-      signal: AbortSignal.timeout(1_000),
-    })
-    const body = (await res.json()) as { result?: string }
-    return body.result ? Number(BigInt(body.result)) : undefined
+    const id = await createRpcClient(url, { timeoutMs: 1_000 }).request<string | undefined>('eth_chainId', [])
+    return id ? Number(BigInt(id)) : undefined
   } catch {
     return undefined
   }

@@ -1,7 +1,7 @@
 import { createClient, http, publicActions, type Hash, type Hex } from "viem";
 import { tempo, tempoDevnet, tempoLocalnet, tempoModerato } from "viem/chains";
 import { Account, Relay, tempoActions } from "viem/tempo";
-import { classifySendError } from "@agent-ledger/core";
+import { classifySendError, createRpcClient, RpcError } from "@agent-ledger/core";
 import type { WalletConfig } from "./config.ts";
 import { WalletError } from "./WalletError.ts";
 
@@ -77,20 +77,22 @@ function buildClient(url: string, chain: ReturnType<typeof tempoChainFor>) {
   return createClient({ chain, transport: http(url, { timeout: 30_000, retryCount: 0 }), pollingInterval: 100 }).extend(publicActions).extend(tempoActions());
 }
 
+/**
+ * One call through the project's JSON-RPC client (core createRpcClient), its failures as the wallet tells them apart:
+ * a JSON-RPC error object the node answered → JsonRpcError (its message and code as sent: the input of
+ * classifySendError); no answer (timeout, refused or dropped connection) → the fetch error itself; an HTTP error →
+ * "<method>: the RPC answered HTTP <status>"; an answer that is not JSON-RPC → the client's RpcError.
+ */
 async function rpc<T>(url: string, method: string, params: unknown[], timeoutMs: number): Promise<T> {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  if (res.status !== 200) {
-    await res.body?.cancel().catch(() => undefined);
-    throw new Error(`${method}: the RPC answered HTTP ${res.status}`);
+  try {
+    return await createRpcClient(url, { timeoutMs }).request<T>(method, params);
+  } catch (error) {
+    if (!(error instanceof RpcError)) throw error;
+    if (error.kind === "error") throw new JsonRpcError(error.reason, error.code);
+    if (error.kind === "transport" && error.cause) throw error.cause;
+    if (error.kind === "http") throw new Error(`${method}: the RPC answered HTTP ${error.status}`);
+    throw error;
   }
-  const body = (await res.json()) as { result?: T; error?: { code: unknown; message: unknown } };
-  if (body.error) throw new JsonRpcError(String(body.error.message ?? "JSON-RPC error"), body.error.code);
-  return body.result as T;
 }
 
 export function createWalletChain(config: WalletConfig): WalletChain {

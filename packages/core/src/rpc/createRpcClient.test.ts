@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRpcClient, RpcError } from "./createRpcClient.ts";
 
 // A loopback JSON-RPC node: echoes `method` as the result, answers `fail` with a JSON-RPC error, never answers `hang`,
-// and answers `big` with a content-length above the client's cap.
+// answers `big` with a content-length above the client's cap, `http502` with HTTP 502, `garbage` with a body that is
+// not JSON, `object` (in a batch) with a single object, `drop` by destroying the connection.
 let server: Server;
 let url: string;
 
@@ -18,6 +19,10 @@ beforeAll(async () => {
         c.method === "fail" ? { jsonrpc: "2.0", id: c.id, error: { code: -32000, message: "nope" } } : { jsonrpc: "2.0", id: c.id, result: c.method };
       const first = Array.isArray(calls) ? calls[0]! : calls;
       if (first.method === "hang") return;
+      if (first.method === "drop") return void req.socket.destroy();
+      if (first.method === "http502") return void res.writeHead(502).end("bad gateway");
+      if (first.method === "garbage") return void res.end("<html>");
+      if (first.method === "object") return void res.end(JSON.stringify(answer(first)));
       const out = JSON.stringify(Array.isArray(calls) ? calls.map(answer).reverse() : answer(calls));
       if (first.method === "big") res.writeHead(200, { "content-type": "application/json", "content-length": String(2_000) });
       res.end(first.method === "big" ? out.padEnd(2_000) : out);
@@ -46,5 +51,32 @@ describe("createRpcClient", () => {
     expect(error).toBeInstanceOf(RpcError);
     expect((error.cause as Error).name).toBe("TimeoutError");
     await expect(createRpcClient(url, { maxResponseBytes: 1_000 }).request("big", [])).rejects.toMatchObject({ code: -32005 });
+  });
+
+  it("tells failures apart by kind: a JSON-RPC error object, an HTTP status, no answer, an answer that is not JSON-RPC", async () => {
+    const kindOf = async (method: string, timeoutMs = 1_000) => {
+      const e = (await createRpcClient(url, { timeoutMs }).request(method, []).catch((x: unknown) => x)) as RpcError;
+      expect(e).toBeInstanceOf(RpcError);
+      return { kind: e.kind, code: e.code, status: e.status, reason: e.reason };
+    };
+    expect(await kindOf("fail")).toEqual({ kind: "error", code: -32000, status: undefined, reason: "nope" });
+    expect(await kindOf("http502")).toEqual({ kind: "http", code: undefined, status: 502, reason: "HTTP 502" });
+    expect(await kindOf("hang", 100)).toMatchObject({ kind: "transport", code: undefined });
+    expect(await kindOf("drop")).toMatchObject({ kind: "transport" });
+    expect(await kindOf("garbage")).toMatchObject({ kind: "response", reason: expect.stringMatching(/^invalid JSON response/) });
+    const refused = (await createRpcClient("http://127.0.0.1:9/").request("eth_chainId", []).catch((x: unknown) => x)) as RpcError;
+    expect(refused.kind).toBe("transport");
+  });
+
+  it("batchSettled answers each call's result or JSON-RPC error in call order; only a malformed answer throws", async () => {
+    const rpc = createRpcClient(url);
+    expect(await rpc.batchSettled([{ method: "a" }, { method: "fail" }, { method: "c", params: [1] }])).toEqual([
+      { result: "a" },
+      { error: { code: -32000, message: "nope" } },
+      { result: "c" },
+    ]);
+    expect(await rpc.batchSettled([])).toEqual([]);
+    await expect(rpc.batchSettled([{ method: "object" }])).rejects.toMatchObject({ kind: "response", reason: expect.stringMatching(/^batch response is not an array/) });
+    await expect(rpc.batch([{ method: "a", params: [] }, { method: "fail", params: [] }])).rejects.toMatchObject({ method: "fail", code: -32000, kind: "error" });
   });
 });
