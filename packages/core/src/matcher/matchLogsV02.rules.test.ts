@@ -162,6 +162,16 @@ describe("matchLogsV02: the trace notes only transfers that touch a watched wall
     expect(run([transfer(tx, GATEWAY, PROVIDER, 9n), settlement(tx, PROVIDER, GATEWAY, 10n, 9n)]).notes).toEqual(["settlement_leg"]);
   });
 
+  it("skips a log that is no transfer of a known shape (another event, an anonymous log) without a note", () => {
+    const tx = newTx();
+    const approval = { ...base(tx), address: PATH_USD, topics: ["0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925", "0x" + "0".repeat(24) + AGENT.slice(2), "0x" + "0".repeat(24) + SERVICE.slice(2)], data: "0x" + "0".repeat(63) + "1" };
+    const anonymous = { ...base(tx), address: PATH_USD, topics: [], data: "0x" };
+    const pay = transfer(tx, AGENT, SERVICE, 5n);
+    const { kinds, notes } = run([approval, anonymous, pay]);
+    expect(kinds).toEqual(["agent-1:payment_sent", "service-1:payment_received"]);
+    expect(notes).toEqual([]);
+  });
+
   it("works without a trace", () => {
     expect(matchLogsV02([withMemo(newTx(), AGENT, OUTSIDER, 1n, stringToHex("x", { size: 32 }))], context())).toEqual([]);
   });
