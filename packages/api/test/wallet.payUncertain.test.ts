@@ -337,3 +337,49 @@ describe("agent-ledger pay (the CLI) re-uses its Idempotency-Key on its own retr
     }
   }, 120_000);
 });
+
+describe("the CLI's exit 7 (payment pending)", () => {
+  it("a pay whose outcome stays unknown past --pending-timeout / $AGENT_LEDGER_PAY_PENDING_TIMEOUT exits 7 with its key; re-asking with the key settles it", async () => {
+    const a = await paired();
+    const dir = await mkdtemp(join(tmpdir(), "al-pay-pending-"));
+    try {
+      const stored = {
+        api: t.url, access_token: a.bearer, token_type: "Bearer", session_id: a.sid, expires_at: new Date(Date.now() + 3600_000).toISOString(),
+        agent_key_address: "0x0", managed_address: a.managed, spend_cap_wei: DEFAULT_GRANT.spend_cap_wei, per_call_cap_wei: DEFAULT_GRANT.per_call_cap_wei,
+        token: PATH_USD, agent_label: "test agent", paired_at: new Date().toISOString(),
+      };
+      await writeFile(join(dir, "credentials.json"), JSON.stringify({ version: 1, current: t.url, sessions: { [t.url]: stored } }), { mode: 0o600 });
+      const to = randomAddress();
+      // the node takes the transaction, the answer is lost and no receipt can be read: the API answers 202 pending
+      proxy.fault = "drop_after_forward";
+      proxy.receiptsDown = true;
+      const started = Date.now();
+      const run = await runCli(["--api", t.url, "pay", "--to", to, "--amount-wei", "5555", "--pending-timeout", "2"], { env: { AGENT_LEDGER_CONFIG_DIR: dir }, timeoutMs: 60_000 });
+      expect(run.code, run.stderr).toBe(7);
+      expect(Date.now() - started).toBeLessThan(45_000); // not the 2-minute default
+      const key = /idempotency key ([0-9a-f-]{36})/.exec(run.stderr)?.[1];
+      expect(run.stderr).toMatch(/payment pending: transaction 0x[0-9a-f]{64} was broadcast and its outcome is not known yet \(idempotency key [0-9a-f-]{36}\)/);
+      expect(run.stderr).toContain(`--idempotency-key ${key}`);
+      expect((await payments(a.sid)).map((p) => p.status)).toEqual(["reserved"]);
+
+      // the same through the environment, with --json: the error's code and exit code on stderr
+      const viaEnv = await runCli(["--api", t.url, "pay", "--to", to, "--amount-wei", "5555", "--idempotency-key", key!, "--json"], { env: { AGENT_LEDGER_CONFIG_DIR: dir, AGENT_LEDGER_PAY_PENDING_TIMEOUT: "1" }, timeoutMs: 60_000 });
+      expect(viaEnv.code, viaEnv.stderr).toBe(7);
+      expect(JSON.parse(viaEnv.stderr).error).toMatchObject({ code: "payment_pending", exit_code: 7 });
+      expect(proxy.forwardedSends).toBeGreaterThan(0);
+
+      // the node answers again: re-asking with the key learns the outcome, and nothing was paid twice
+      proxy.fault = "none";
+      proxy.receiptsDown = false;
+      const settled = await runCli(["--api", t.url, "pay", "--to", to, "--amount-wei", "5555", "--idempotency-key", key!, "--json"], { env: { AGENT_LEDGER_CONFIG_DIR: dir }, timeoutMs: 60_000 });
+      expect(settled.code, settled.stderr).toBe(0);
+      expect(await onChain(a.managed, a.sid)).toEqual({ transfers: 1, nonces: 1n });
+
+      // a bad window is a usage error, before anything is sent
+      const bad = await runCli(["--api", t.url, "pay", "--to", to, "--amount-wei", "5555", "--pending-timeout", "2m"], { env: { AGENT_LEDGER_CONFIG_DIR: dir }, timeoutMs: 30_000 });
+      expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining("--pending-timeout must be whole seconds")]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});

@@ -55,10 +55,11 @@ export const COMMANDS: CommandSpec[] = [
       memo: { type: "string", value: "TEXT", description: "memo: text up to 32 UTF-8 bytes, or 0x + up to 64 hex digits" },
       token: { type: "string", value: ADDRESS, description: "TIP-20 token (default: the session's token)" },
       "idempotency-key": { type: "string", value: "KEY", description: "re-ask about an earlier payment (printed when one was left pending), or name this one (default: a fresh key)" },
+      "pending-timeout": { type: "string", value: "SECONDS", description: "how long to keep asking about a pending payment before exiting 7 (default: $AGENT_LEDGER_PAY_PENDING_TIMEOUT, else 120)" },
     },
     details:
       "Each run sends a fresh Idempotency-Key and re-uses it on its own retries (network errors, 5xx, a pending outcome),\n" +
-      "so a retry never pays twice. A payment still pending after 2 minutes exits 7 and prints its key.\n" +
+      "so a retry never pays twice. A payment still pending after 2 minutes (--pending-timeout) exits 7 and prints its key.\n" +
       "Examples:\n  agent-ledger pay --to 0xabc… --amount 1.25 --memo invoice-42\n  agent-ledger pay --to 0xabc… --amount-wei 1250000 --json",
   },
   { name: "status", summary: "show the paired session: caps, spending, expiry" },

@@ -59,8 +59,22 @@ interface PendingAnswer {
   token: string;
 }
 
-/** How long `pay` keeps asking about one payment (retries and a pending outcome) before exiting 7. */
+/** How long `pay` keeps asking about one payment (retries and a pending outcome) before exiting 7, by default. */
 export const PAY_RETRY_WINDOW_MS = 120_000;
+
+/**
+ * The retry window of `pay` in ms: `--pending-timeout SECONDS`, else `$AGENT_LEDGER_PAY_PENDING_TIMEOUT`, else 120 s.
+ * Whole seconds 1–86400; anything else is a usage error (exit 2).
+ */
+export function payWindowMs(option: string | boolean | undefined, env: NodeJS.ProcessEnv = process.env): number {
+  const given = typeof option === "string" ? option : env.AGENT_LEDGER_PAY_PENDING_TIMEOUT;
+  if (given === undefined || given === "") return PAY_RETRY_WINDOW_MS;
+  const seconds = /^[1-9][0-9]{0,4}$/.test(given) ? Number(given) : NaN;
+  if (!(seconds <= 86_400)) {
+    throw new UsageError(`${typeof option === "string" ? "--pending-timeout" : "AGENT_LEDGER_PAY_PENDING_TIMEOUT"} must be whole seconds from 1 to 86400 (got "${given.slice(0, 40)}")`);
+  }
+  return seconds * 1000;
+}
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
 /** Answers worth asking again with the same key: the payment may be in flight or the server briefly unwell. */
@@ -120,8 +134,9 @@ export async function pay(ctx: Context): Promise<number> {
   const body = payRequest(ctx.options);
   const given = ctx.options["idempotency-key"];
   if (given !== undefined && (typeof given !== "string" || !KEY.test(given))) throw new UsageError("--idempotency-key must be 1–255 visible ASCII characters (no spaces)");
+  const windowMs = payWindowMs(ctx.options["pending-timeout"]);
   const session = requireSession(ctx);
-  const paid = await payOnce(ctx, body, session.access_token, typeof given === "string" ? given : randomUUID());
+  const paid = await payOnce(ctx, body, session.access_token, typeof given === "string" ? given : randomUUID(), windowMs);
   if (ctx.json) return printJson(ctx, paid), EXIT.OK;
   const unit = tokenName(paid.token);
   print(ctx, `Paid ${formatAmount(paid.amount_wei)} ${unit} to ${paid.to}${paid.memo ? ` (memo "${paid.memo}")` : ""}`);
