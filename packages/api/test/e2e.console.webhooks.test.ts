@@ -146,6 +146,23 @@ describe("webhooks console end to end", () => {
     await expect.poll(() => page.locator("[data-console=deliveries] tr[data-status=succeeded]").count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
     const tests = () => receiver.forSubscription(hook.id).filter((r) => r.body.type === "svc.webhook.test");
     expect(tests().map((r) => r.verified)).toEqual([true]);
+    // the delivery log shows the request of the test delivery's last attempt: opened with the keyboard, it is exactly
+    // what the receiver got (body byte for byte, every header the page lists)
+    const testDelivery = tests()[0]!;
+    const deliveryId = String(testDelivery.headers["svc-delivery"]);
+    await expect.poll(() => page.locator(`tr[data-request-of="${deliveryId}"] summary`).count(), { timeout: 30_000 }).toBe(1);
+    const summary = page.locator(`tr[data-request-of="${deliveryId}"] summary`);
+    await summary.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator(`tr[data-request-of="${deliveryId}"] details`).getAttribute("open")).not.toBeNull();
+    expect(await page.locator(`tr[data-request-of="${deliveryId}"] [data-console=request-body]`).textContent()).toBe(testDelivery.rawBody.toString("utf8"));
+    const shownHeaders = (await page.locator(`tr[data-request-of="${deliveryId}"] [data-console=request-headers]`).textContent())!.split("\n");
+    expect(shownHeaders.length).toBeGreaterThanOrEqual(5);
+    for (const line of shownHeaders) {
+      const at = line.indexOf(": ");
+      expect(testDelivery.headers[line.slice(0, at).toLowerCase()], line).toBe(line.slice(at + 2));
+    }
+    expect(shownHeaders.some((l) => l.startsWith("Svc-Signature: t="))).toBe(true);
     await axe(page, "webhook detail");
     await keyboardReachesEverything(page, "webhook detail");
     await shots(page, "webhook-detail");

@@ -1,4 +1,5 @@
 import { ApiError } from "./describeError.ts";
+import { requestJson } from "./requestJson.ts";
 
 // Same-origin calls to the wallet API (the page is served by the API itself, so cookies just work).
 
@@ -36,27 +37,7 @@ export interface ApproveInit {
   agent_label: string | null;
 }
 
-async function request<T>(method: "GET" | "POST", path: string, body?: unknown, timeoutMs = 30_000): Promise<T> {
-  const res = await fetch(BASE + path, {
-    method,
-    credentials: "same-origin",
-    headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  const text = await res.text();
-  let json: unknown = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    /* not JSON */
-  }
-  if (!res.ok) {
-    const err = (json as { error?: { code?: string; message?: string } } | null)?.error;
-    throw new ApiError(res.status, err?.code ?? `http_${res.status}`, err?.message ?? (text.slice(0, 200) || res.statusText));
-  }
-  return json as T;
-}
+const request = <T,>(method: "GET" | "POST", path: string, body?: unknown, timeoutMs?: number) => requestJson<T>(method, BASE + path, body, timeoutMs);
 
 export const api = {
   /** The signed-in user (cookie), or null. */

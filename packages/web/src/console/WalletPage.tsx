@@ -6,13 +6,13 @@ import type { ComponentChildren } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { Amount, Time } from "../explorer/components.tsx";
 import { shortHex, tokenName } from "../explorer/format.ts";
-import { ConsoleApiError, walletApi, type Me, type OwnerPayment, type OwnerSession, type RevokeAnswer } from "./api.ts";
+import { ApiError, walletApi, type Me, type OwnerPayment, type OwnerSession, type RevokeAnswer } from "./api.ts";
 import "./console.css";
 
 const loadSigner = () => import("./signer.ts");
 
 export function describe(error: unknown): string {
-  if (error instanceof ConsoleApiError) return `${error.message} (${error.code})`;
+  if (error instanceof ApiError) return `${error.message} (${error.code})`;
   const e = error as { name?: string; message?: string; shortMessage?: string };
   if (e?.name === "NotAllowedError" || e?.name === "AbortError") return "the passkey prompt was cancelled";
   return (e?.shortMessage ?? e?.message ?? String(error)).split("\n")[0]!.slice(0, 280);
@@ -307,7 +307,7 @@ export function WalletSessionPage({ id }: { id: string }) {
   const [error, setError] = useState<string | null>(null);
   const [loadingMore, setLoadingMore] = useState(false);
   const reload = useCallback(() => {
-    walletApi.session(id).then(setSession, (e) => (e instanceof ConsoleApiError && e.status === 404 ? setSession(null) : setError(describe(e))));
+    walletApi.session(id).then(setSession, (e) => (e instanceof ApiError && e.status === 404 ? setSession(null) : setError(describe(e))));
     walletApi.payments(id, null).then((r) => { setPayments(r.items); setCursor(r.next_cursor); }, () => undefined);
   }, [id]);
   useEffect(() => {

@@ -8,7 +8,7 @@ import { parseTokenUnits } from "@agent-ledger/core/parseTokenUnits";
 import { Time } from "../explorer/components.tsx";
 import { amount } from "../explorer/format.ts";
 import { navigate } from "../explorer/router.tsx";
-import { ConsoleApiError, rest } from "./api.ts";
+import { ApiError, rest } from "./api.ts";
 import { describe, SignIn, StatusBadge, useOwner } from "./WalletPage.tsx";
 import "./console.css";
 
@@ -27,7 +27,8 @@ interface Subscription {
 interface Delivery {
   id: string; event_id: number | null; type: string; status: string; attempts: number; last_http_status: number | null; last_error: string | null;
   last_attempt_at: string | null; next_attempt_at: string | null; created_at: string; completed_at: string | null;
-  request_body?: string | null; request_headers?: Record<string, string> | null;
+  /** What the last attempt sent (null before the first attempt; docs/webhooks.md § Delivery log). */
+  last_request_body: string | null; last_request_headers: Record<string, string> | null;
 }
 interface Created extends Subscription { signing_secret: string; verify_token: string }
 
@@ -184,7 +185,7 @@ export function WebhookPage({ id }: { id: string }) {
   const [secret, setSecret] = useState<string | null>(null);
   const [since, setSince] = useState("");
   const reload = useCallback(() => {
-    hooksApi.get(id).then(setHook, (e) => (e instanceof ConsoleApiError && e.status === 404 ? setHook(null) : setMessage(describe(e))));
+    hooksApi.get(id).then(setHook, (e) => (e instanceof ApiError && e.status === 404 ? setHook(null) : setMessage(describe(e))));
     hooksApi.deliveries(id, null).then((r) => { setDeliveries(r.items); setCursor(r.next_cursor); }, () => undefined);
   }, [id]);
   useEffect(() => {
@@ -268,22 +269,15 @@ export function WebhookPage({ id }: { id: string }) {
             <table class="stack" data-console="deliveries">
               <thead><tr><th scope="col">Created</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col" class="r">Attempts</th><th scope="col">Last HTTP</th><th scope="col">Next attempt</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
               <tbody>
-                {deliveries.map((d) => (
-                  <tr data-delivery={d.id} data-status={d.status}>
+                {deliveries.flatMap((d) => [
+                  <tr key={d.id} data-delivery={d.id} data-status={d.status}>
                     <td data-label="Created" class="nowrap"><Time iso={d.created_at} /></td>
                     <td data-label="Type">{d.type}{d.event_id !== null ? <> · <a href={`/events/${d.event_id}`}>row {d.event_id}</a></> : null}</td>
-                    <td data-label="Status"><StatusBadge status={d.status} />{d.last_error ? <span class="small muted block">{d.last_error}</span> : null}
-                      {d.request_body || d.request_headers ? (
-                        <details class="delivery"><summary>Request</summary>
-                          {d.request_headers ? <pre class="body">{Object.entries(d.request_headers).map(([k, v]) => `${k}: ${v}`).join("\n")}</pre> : null}
-                          {d.request_body ? <pre class="body">{d.request_body}</pre> : null}
-                        </details>
-                      ) : null}
-                    </td>
+                    <td data-label="Status"><StatusBadge status={d.status} />{d.last_error ? <span class="small muted block">{d.last_error}</span> : null}</td>
                     <td data-label="Attempts" class="r num">{d.attempts}</td>
                     <td data-label="Last HTTP">{d.last_http_status ?? "—"}</td>
                     <td data-label="Next attempt">{d.next_attempt_at ? <Time iso={d.next_attempt_at} /> : "—"}</td>
-                    <td data-label="Actions">{d.status === "failed" || d.status === "dead" ? <button type="button" class="secondary small-btn" onClick={async () => {
+                    <td data-label="Actions">{d.status === "retrying" || d.status === "dead" ? <button type="button" class="secondary small-btn" onClick={async () => {
                       try {
                         await hooksApi.redeliver(id, d.id);
                         setMessage("Redelivery queued.");
@@ -292,8 +286,22 @@ export function WebhookPage({ id }: { id: string }) {
                         setMessage(describe(e));
                       }
                     }}>Redeliver</button> : null}</td>
-                  </tr>
-                ))}
+                  </tr>,
+                  <tr key={`${d.id}:request`} class="delivery-request" data-request-of={d.id}>
+                    <td colSpan={7}>
+                      {d.last_request_body !== null || d.last_request_headers !== null ? (
+                        // <details>/<summary>: a native disclosure, reached with Tab and opened with Enter or Space
+                        <details class="delivery">
+                          <summary>Request of the last attempt{d.last_attempt_at ? <> (<Time iso={d.last_attempt_at} />)</> : null}</summary>
+                          <h3 class="h3">Headers</h3>
+                          <pre class="body" data-console="request-headers">{Object.entries(d.last_request_headers ?? {}).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}: ${v}`).join("\n")}</pre>
+                          <h3 class="h3">Body (exactly as sent)</h3>
+                          <pre class="body" data-console="request-body">{d.last_request_body}</pre>
+                        </details>
+                      ) : <span class="small muted">Not sent yet: the body is built at the first attempt.</span>}
+                    </td>
+                  </tr>,
+                ])}
               </tbody>
             </table>
           </div>

@@ -1,34 +1,12 @@
 // The owner console's calls: the same REST API the CLI uses (/api/wallet/…, /api/webhooks/…), same origin, with the
 // passkey session cookie. Browsers send Origin on these requests (the API refuses cross-site cookie writes).
+import { ApiError } from "../approve/describeError.ts";
+import { requestJson } from "../approve/requestJson.ts";
 
-export class ConsoleApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
-    super(message);
-    this.name = "ConsoleApiError";
-  }
-}
+export { ApiError };
 
-export async function rest<T>(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, body?: unknown, timeoutMs = 60_000): Promise<T> {
-  const res = await fetch(path, {
-    method,
-    credentials: "same-origin",
-    headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  const text = await res.text();
-  let json: unknown = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    // not JSON
-  }
-  if (!res.ok) {
-    const err = (json as { error?: { code?: string; message?: string } } | null)?.error;
-    throw new ConsoleApiError(res.status, err?.code ?? `http_${res.status}`, err?.message ?? res.statusText);
-  }
-  return json as T;
-}
+/** A call to our API with the session cookie (the approval page's own helper; 60 s by default: revoke-confirm waits for a receipt). */
+export const rest = <T,>(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, body?: unknown, timeoutMs = 60_000) => requestJson<T>(method, path, body, timeoutMs);
 
 export interface Me { user_id: string; managed_address: string; credential_id: string; public_key_uncompressed: string }
 
@@ -74,7 +52,7 @@ export const walletApi = {
     try {
       return await rest<Me>("GET", "/api/wallet/me");
     } catch (error) {
-      if (error instanceof ConsoleApiError && error.status === 401) return null;
+      if (error instanceof ApiError && error.status === 401) return null;
       throw error;
     }
   },
