@@ -190,7 +190,7 @@ describe("dashboard", () => {
     await shot("dashboard");
     await axe("dashboard");
     await keyboardReachesEverything("dashboard");
-  });
+  }, 180_000); // four windows, axe and a Tab walk: over a minute when the two shared cores are busy
 });
 
 describe("search", () => {
@@ -279,7 +279,7 @@ describe("pages", () => {
     await page.locator("[data-page=services] tbody tr").first().waitFor();
     await shot("services");
     await axe("services");
-  });
+  }, 240_000); // six pages with axe and Tab walks
 
   it("unknown ids and paths are HTTP 404 with the not-found page", async () => {
     for (const p of ["/agents/no-such-agent", "/services/no-such-mpp", "/events/999999999", "/providers/0x00000000000000000000000000000000000b0b00", "/no/such/page"]) {

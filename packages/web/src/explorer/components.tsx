@@ -74,7 +74,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
       <footer class="foot">
         <p>
           A public ledger of AI agents and paid services on the Tempo payments chain. Everything here comes from the public API:{" "}
-          <a href="/graphql" data-external="">GraphQL</a> (with live subscriptions) and <a href="/api/openapi.json" data-external="">REST</a>.
+          <a href="/graphql" data-external="">GraphQL</a> (with live subscriptions) and <a href="/api/openapi.json" data-external="">REST</a>.{" "}
           <span data-units="">{unitsSentence(list)}</span>; times are in your time zone (hover for UTC).
         </p>
       </footer>

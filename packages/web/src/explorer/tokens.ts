@@ -52,7 +52,7 @@ export function commonUnit(list: ReadonlyMap<string, TokenInfo> | null): { decim
   if (!all.every((t) => t.decimals === decimals)) return null;
   if (all.length === 1) return { decimals, unit: all[0]!.symbol };
   const currency = all[0]!.currency;
-  return { decimals, unit: all.every((t) => t.currency === currency) ? `${currency} (${all.map((t) => t.symbol).join(" + ")})` : "token units" };
+  return { decimals, unit: all.every((t) => t.currency === currency) ? currency : "token units" }; // the footer names the tokens
 }
 
 /** A cross-token sum as text, or null when the allowlist mixes decimals (see commonUnit). */
