@@ -111,7 +111,7 @@ describe("details equal a brute-force computation", () => {
       const [heads, wallets, totals, trends] = await Promise.all([s.loadEntities(ids), s.loadWallets(ids), s.loadEntityTotals(ids), s.loadEntityTrend(ids)]);
       for (const [i, id] of ids.entries()) {
         const detail = await s.getEntityDetail(id.endsWith("-mpp") ? "service" : "agent", id);
-        const { recentEvents: _events, providers: _providers, ...summary } = detail!;
+        const { recentEvents: _events, providers: _providers, tokens: _tokens, ...summary } = detail!;
         expect(summary, `${id} at ${name}`).toEqual({ ...heads[i], wallets: wallets[i], totals: totals[i], trend: trends[i] });
       }
     }
@@ -129,6 +129,69 @@ describe("details equal a brute-force computation", () => {
       expected[r.fingerprint.toLowerCase()] = r.fingerprintLabel ?? null;
     }
     expect(labels).toEqual(expected);
+  });
+});
+
+describe("per-token breakdowns", () => {
+  type Tok = { tokenAddress: string; symbol: string | null; txCount: number; amountSumWei: string };
+  const sumOf = (list: Tok[]) => ({ n: list.reduce((a, t) => a + t.txCount, 0), s: list.reduce((a, t) => a + BigInt(t.amountSumWei), 0n).toString() });
+
+  it("add up to the figures beside them in lists, details, tops and providers, with two allowlisted tokens", async () => {
+    const tokensSeen = new Set<string>();
+    for (const [name, now] of nows().slice(0, 6)) {
+      const s = services(now);
+      for (const kind of ["service", "agent"] as const) {
+        for (const item of (await s.listEntities(kind)).map(entityListItemJson)) {
+          expect(sumOf(item.byToken24h), `${item.id} 24h at ${name}`).toEqual({ n: item.txCount24h, s: item.amountSumWei24h });
+          expect(sumOf(item.byToken7d), `${item.id} 7d at ${name}`).toEqual({ n: item.txCount7d, s: item.amountSumWei7d });
+          const d = entityDetailJson((await s.getEntityDetail(kind, item.id))!);
+          expect(sumOf(d.totals.byToken), `${item.id} totals`).toEqual({ n: d.totals.txCount, s: d.totals.amountSumWei });
+          expect(sumOf(d.totals.feesByToken), `${item.id} fees`).toEqual({ n: d.totals.feeCount, s: d.totals.feeSumWei });
+          for (const p of d.trend) expect(sumOf(p.byToken), `${item.id} ${p.day}`).toEqual({ n: p.txCount, s: p.amountSumWei });
+          for (const p of d.providers ?? []) expect(sumOf(p.byToken), p.key).toEqual({ n: p.txCount, s: p.amountSumWei });
+          d.totals.byToken.forEach((t) => tokensSeen.add(t.symbol ?? t.tokenAddress));
+        }
+      }
+      for (const w of ["24h", "7d", "30d", "all"]) {
+        const dash = dashboardJson(await s.getDashboard(w));
+        for (const x of [...dash.topServices, ...dash.topAgents, ...dash.topProviders]) expect(sumOf(x.byToken), `${w} at ${name}`).toEqual({ n: x.txCount, s: x.amountSumWei });
+      }
+    }
+    expect([...tokensSeen].sort()).toEqual(["AlphaUSD", "pathUSD"]);
+  });
+
+  it("series buckets (ledger, entity, provider) add up per bucket and per token equal an independent SQL sum", async () => {
+    const provider = seeded.keys.routedServices[0]!.provider.address;
+    const scopes: [string, { entityId?: string; providerKey?: string }, string][] = [
+      ["ledger", {}, "(SELECT DISTINCT tx_hash, log_index, ts, amount_wei, token_address FROM agent_events WHERE methodology_version = 'v0.1' AND kind <> 'fee_paid') r"],
+      ["entity", { entityId: "demo-agent-gamma" }, "agent_events r WHERE methodology_version = 'v0.1' AND kind <> 'fee_paid' AND agent_id = 'demo-agent-gamma'"],
+      ["provider", { providerKey: provider }, `(SELECT DISTINCT tx_hash, log_index, ts, amount_wei, token_address FROM agent_events
+        WHERE methodology_version = 'v0.1' AND kind <> 'fee_paid' AND routed_to_address = '${provider}') r`],
+    ];
+    let multiToken = 0;
+    for (const [name, scope, rows] of scopes) {
+      for (const [w, bucket] of [["30d", "day"], ["all", "day"], ["7d", "hour"]] as const) {
+        const series = await services(seeded.now).getActivitySeries(w, bucket, scope);
+        const perToken = new Map<string, { n: number; s: bigint }>();
+        for (const p of series.points) {
+          expect({ n: p.byToken.reduce((a, t) => a + t.txCount, 0), s: p.byToken.reduce((a, t) => a + t.amountSumWei, 0n) }, `${name} ${w} ${p.t.toISOString()}`)
+            .toEqual({ n: p.txCount, s: p.amountSumWei });
+          for (const t of p.byToken) {
+            const x = perToken.get(t.tokenAddress) ?? { n: 0, s: 0n };
+            perToken.set(t.tokenAddress, { n: x.n + t.txCount, s: x.s + t.amountSumWei });
+          }
+        }
+        const { rows: truth } = await pool.query<{ token_address: string; n: number; s: string }>(
+          `SELECT token_address, count(*)::int AS n, sum(amount_wei)::text AS s FROM ${rows}
+           ${rows.includes(" WHERE ") && !rows.endsWith(") r") ? "AND" : "WHERE"} ts >= $1 AND ts < $2 GROUP BY 1 ORDER BY 1`,
+          [series.from, series.to],
+        );
+        expect([...perToken].map(([token_address, x]) => ({ token_address, n: x.n, s: x.s.toString() })).sort((a, b) => (a.token_address < b.token_address ? -1 : 1)), `${name} ${w}`)
+          .toEqual(truth);
+        if (truth.length > 1) multiToken++;
+      }
+    }
+    expect(multiToken).toBeGreaterThanOrEqual(2); // the ledger and gamma's series see both tokens
   });
 });
 

@@ -87,7 +87,7 @@ describe("activitySeries", () => {
     const { providers } = await data(`{ providers(first: 100) { items { key pattern txCount amountSumWei } } }`);
     expect(providers.items.length).toBeGreaterThan(0);
     for (const p of providers.items) {
-      const one = await data(`query($k: String!) { provider(key: $k) { key pattern address fingerprint label txCount amountSumWei firstSeenAt lastSeenAt } activitySeries(window: "all", providerKey: $k) { points { txCount amountSumWei } } }`, { k: p.key.toUpperCase().replace("0X", "0x") });
+      const one = await data(`query($k: String!) { provider(key: $k) { key pattern address fingerprint label txCount amountSumWei byToken { tokenAddress symbol decimals currency txCount amountSumWei } firstSeenAt lastSeenAt } activitySeries(window: "all", providerKey: $k) { points { txCount amountSumWei } } }`, { k: p.key.toUpperCase().replace("0X", "0x") });
       expect(one.provider).toMatchObject(p);
       expect(one.activitySeries.points.reduce((a: number, x: { txCount: number }) => a + x.txCount, 0)).toBe(p.txCount);
       expect(one.activitySeries.points.reduce((a: bigint, x: { amountSumWei: string }) => a + BigInt(x.amountSumWei), 0n).toString()).toBe(p.amountSumWei);
@@ -112,7 +112,7 @@ describe("activitySeries", () => {
   });
 
   it("REST /api/series is the GraphQL answer, in the OpenAPI shape", async () => {
-    const d = await data(`{ activitySeries(window: "7d", bucket: day) { window bucket from to points { t txCount amountSumWei } } }`);
+    const d = await data(`{ activitySeries(window: "7d", bucket: day) { window bucket from to points { t txCount amountSumWei byToken { tokenAddress symbol decimals currency txCount amountSumWei } } } }`);
     const rest = await getJson(t.url, "/api/series?w=7d&bucket=day");
     expect(rest.status).toBe(200);
     expect(schemaProblems("/api/series", 200, rest.body)).toEqual([]);

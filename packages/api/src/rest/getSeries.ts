@@ -1,4 +1,5 @@
 import { ApiError } from "../errors.ts";
+import { tokenAmountJson } from "./serializers.ts";
 import type { RestHandler } from "./types.ts";
 
 /**
@@ -18,7 +19,7 @@ export const getSeries: RestHandler = async ({ query, services }) => {
       bucket: s.bucket,
       from: s.from.toISOString(),
       to: s.to.toISOString(),
-      points: s.points.map((p) => ({ t: p.t.toISOString(), txCount: p.txCount, amountSumWei: p.amountSumWei.toString() })),
+      points: s.points.map((p) => ({ t: p.t.toISOString(), txCount: p.txCount, amountSumWei: p.amountSumWei.toString(), byToken: p.byToken.map(tokenAmountJson) })),
     },
   };
 };

@@ -47,14 +47,18 @@ const providerProperties = {
   label: { type: ["string", "null"] },
   txCount: int,
   amountSumWei: uint256,
+  byToken: { type: "array", items: ref("TokenAmount"), description: "txCount / amountSumWei per token over the same span (they add up to them)." },
 };
+
+/** A per-token breakdown of the figures beside it (docs/api.md, Per-token breakdowns). */
+const byToken = (description: string) => ({ type: "array", items: ref("TokenAmount"), description });
 
 const schemas = {
   Error: obj({ error: obj({ code: { type: "string", enum: [...ERROR_CODES] }, message: str }) }),
   EventRow: obj(eventRowProperties, { description: "An agent_events row (the spec's Event row, snake_case)." }),
   EventDetail: obj({ ...eventRowProperties, log_index: int, related_events: { type: "array", items: ref("EventRow") } }),
   EventPage: obj({ items: { type: "array", items: ref("EventRow") }, nextCursor: { type: ["string", "null"] } }),
-  TopEntity: obj({ id: str, label: str, category: str, txCount: int, amountSumWei: uint256 }),
+  TopEntity: obj({ id: str, label: str, category: str, txCount: int, amountSumWei: uint256, byToken: byToken("txCount / amountSumWei per token in the window.") }),
   TokenAmount: obj({
     tokenAddress: str,
     symbol: { type: ["string", "null"], description: "From the registry's token allowlist; null when it does not list the token." },
@@ -88,6 +92,8 @@ const schemas = {
     amountSumWei24h: uint256,
     txCount7d: int,
     amountSumWei7d: uint256,
+    byToken24h: byToken("txCount24h / amountSumWei24h per token."),
+    byToken7d: byToken("txCount7d / amountSumWei7d per token."),
     lastEventAt: nullable(dateTime),
   }),
   ActivitySeries: obj({
@@ -95,13 +101,13 @@ const schemas = {
     bucket: { type: "string", enum: ["hour", "day"] },
     from: dateTime,
     to: dateTime,
-    points: { type: "array", items: obj({ t: dateTime, txCount: int, amountSumWei: uint256 }) },
+    points: { type: "array", items: obj({ t: dateTime, txCount: int, amountSumWei: uint256, byToken: byToken("The bucket's txCount / amountSumWei per token.") }) },
   }),
   PreviousWindow: obj({
     window: str,
     previous: nullable(obj({ from: dateTime, to: dateTime, txCount: int, amountSumWei: uint256, agentsActive: int, providersDetected: int })),
   }),
-  TrendPoint: obj({ day: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" }, txCount: int, amountSumWei: uint256 }),
+  TrendPoint: obj({ day: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" }, txCount: int, amountSumWei: uint256, byToken: byToken("The day's txCount / amountSumWei per token.") }),
   EntityDetail: {
     ...obj({
       id: str,
@@ -110,7 +116,10 @@ const schemas = {
       kind: { type: "string", enum: ["service", "agent"] },
       active: { type: "boolean" },
       wallets: { type: "array", items: address },
-      totals: obj({ txCount: int, amountSumWei: uint256, feeCount: int, feeSumWei: uint256 }),
+      totals: obj({
+        txCount: int, amountSumWei: uint256, feeCount: int, feeSumWei: uint256,
+        byToken: byToken("txCount / amountSumWei per token."), feesByToken: byToken("feeCount / feeSumWei per token (txCount = fees)."),
+      }),
       trend: { type: "array", minItems: 30, maxItems: 30, items: ref("TrendPoint") },
       recentEvents: { type: "array", maxItems: 50, items: ref("EventRow") },
       nextCursor: { type: ["string", "null"] },

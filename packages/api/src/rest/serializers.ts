@@ -2,8 +2,13 @@
 // times ISO 8601. Event rows are the spec's snake_case Event row; everything else is camelCase.
 import type {
   AddressLabelRecord, Dashboard, EntityDetail, EntityListItem, EntitySearchHit, EventDetail, EventRecord, Page,
-  ProviderDetail, ProviderSummary, SearchResult, TopEntity,
+  ProviderDetail, ProviderSummary, SearchResult, TokenAmount, TopEntity,
 } from "../services/types.ts";
+
+/** One entry of a `byToken` array (docs/api.md, Per-token breakdowns). */
+export function tokenAmountJson(t: TokenAmount) {
+  return { tokenAddress: t.tokenAddress, symbol: t.symbol, decimals: t.decimals, currency: t.currency, txCount: t.txCount, amountSumWei: t.amountSumWei.toString() };
+}
 
 export function eventRowJson(e: EventRecord) {
   return {
@@ -37,7 +42,7 @@ export function eventPageJson(p: Page<EventRecord>) {
 }
 
 function topEntityJson(t: TopEntity) {
-  return { id: t.id, label: t.label, category: t.category, txCount: t.txCount, amountSumWei: t.amountSumWei.toString() };
+  return { id: t.id, label: t.label, category: t.category, txCount: t.txCount, amountSumWei: t.amountSumWei.toString(), byToken: t.byToken.map(tokenAmountJson) };
 }
 
 export function providerSummaryJson(p: ProviderSummary) {
@@ -49,6 +54,7 @@ export function providerSummaryJson(p: ProviderSummary) {
     label: p.label,
     txCount: p.txCount,
     amountSumWei: p.amountSumWei.toString(),
+    byToken: p.byToken.map(tokenAmountJson),
   };
 }
 
@@ -63,6 +69,7 @@ export function providerDetailJson(p: ProviderDetail) {
     label: p.label,
     txCount: p.txCount,
     amountSumWei: p.amountSumWei.toString(),
+    byToken: p.byToken.map(tokenAmountJson),
     firstSeenAt: p.firstSeenAt.toISOString(),
     lastSeenAt: p.lastSeenAt.toISOString(),
   };
@@ -74,7 +81,7 @@ export function dashboardJson(d: Dashboard) {
     txCount: d.txCount,
     agentsActive: d.agentsActive,
     amountSumWei: d.amountSumWei.toString(),
-    byToken: d.byToken.map((t) => ({ ...t, amountSumWei: t.amountSumWei.toString() })),
+    byToken: d.byToken.map(tokenAmountJson),
     providersDetected: d.providersDetected,
     topServices: d.topServices.map(topEntityJson),
     topAgents: d.topAgents.map(topEntityJson),
@@ -95,6 +102,8 @@ export function entityListItemJson(e: EntityListItem) {
     amountSumWei24h: e.amountSumWei24h.toString(),
     txCount7d: e.txCount7d,
     amountSumWei7d: e.amountSumWei7d.toString(),
+    byToken24h: e.byToken24h.map(tokenAmountJson),
+    byToken7d: e.byToken7d.map(tokenAmountJson),
     lastEventAt: e.lastEventAt?.toISOString() ?? null,
   };
 }
@@ -112,8 +121,10 @@ export function entityDetailJson(d: EntityDetail) {
       amountSumWei: d.totals.amountSumWei.toString(),
       feeCount: d.totals.feeCount,
       feeSumWei: d.totals.feeSumWei.toString(),
+      byToken: d.tokens.byToken.map(tokenAmountJson),
+      feesByToken: d.tokens.feesByToken.map(tokenAmountJson),
     },
-    trend: d.trend.map((t) => ({ day: t.day, txCount: t.txCount, amountSumWei: t.amountSumWei.toString() })),
+    trend: d.trend.map((t, i) => ({ day: t.day, txCount: t.txCount, amountSumWei: t.amountSumWei.toString(), byToken: d.tokens.trend[i]!.map(tokenAmountJson) })),
     recentEvents: d.recentEvents.items.map(eventRowJson),
     nextCursor: d.recentEvents.nextCursor,
     ...(d.providers ? { providers: d.providers.map(providerDetailJson) } : {}),

@@ -1,10 +1,11 @@
 import { getDashboard as computeDashboard } from "../services/getDashboard.ts";
 import { parseWindow } from "../services/resolveWindow.ts";
-import type { Dashboard, TokenAmount, TopEntity } from "../services/types.ts";
+import type { Dashboard, TopEntity } from "../services/types.ts";
 import { builder } from "./builder.ts";
 import { EntityRef, EventRef } from "./refs.ts";
 import { entityLoader } from "./loaders.ts";
 import { ProviderRef } from "./Provider.ts";
+import { TokenAmountRef } from "./TokenAmount.ts";
 
 const TopEntityRef = builder.objectRef<TopEntity>("TopEntity").implement({
   description: "A service or agent ranked by payment amount (sent + received) in the window.",
@@ -14,19 +15,8 @@ const TopEntityRef = builder.objectRef<TopEntity>("TopEntity").implement({
     category: t.exposeString("category"),
     txCount: t.exposeInt("txCount"),
     amountSumWei: t.expose("amountSumWei", { type: "Uint256" }),
+    byToken: t.expose("byToken", { type: [TokenAmountRef], description: "txCount / amountSumWei per token in the window, largest amount first." }),
     entity: t.field({ type: EntityRef, nullable: true, resolve: (x, _a, ctx) => entityLoader(ctx).load(x.id) }),
-  }),
-});
-
-const TokenAmountRef = builder.objectRef<TokenAmount>("TokenAmount").implement({
-  description: "Payments and volume of one token in the window (amounts are that token's raw units).",
-  fields: (t) => ({
-    tokenAddress: t.exposeString("tokenAddress"),
-    symbol: t.exposeString("symbol", { nullable: true, description: "From the registry's token allowlist; null when it does not list the token." }),
-    decimals: t.exposeInt("decimals", { nullable: true }),
-    currency: t.exposeString("currency", { nullable: true }),
-    txCount: t.exposeInt("txCount"),
-    amountSumWei: t.expose("amountSumWei", { type: "Uint256" }),
   }),
 });
 

@@ -3,35 +3,61 @@ import { decodeIdCursor } from "../services/cursor.ts";
 import { entityKindOf } from "../services/entityKindOf.ts";
 import { DETAIL_RECENT_EVENTS, GATEWAY_ID, isPlausibleEntityId } from "../services/getEntityDetail.ts";
 import { loadEntitySummary } from "../services/loadEntitySummary.ts";
-import type { EntityHead, EntityKind, EntityTotals, Page, TrendPoint } from "../services/types.ts";
+import type { EntityHead, EntityKind, EntityTotals, Page, TokenAmount, TrendPoint } from "../services/types.ts";
 import { builder, type GraphqlContext } from "./builder.ts";
 import { EntityRef, EventPageRef, type EntityShape } from "./refs.ts";
-import { eventPageLoader, lastEventAtLoader, providerPage, totalsLoader, trendLoader, walletsLoader, windowStatsLoader } from "./loaders.ts";
+import {
+  entityTokenSummaryLoader, eventPageLoader, lastEventAtLoader, providerPage, totalsLoader, trendLoader, walletsLoader, windowStatsLoader, windowTokenStatsLoader,
+} from "./loaders.ts";
 import { pageSize } from "./pageArgs.ts";
 import { ProviderPageRef } from "./Provider.ts";
 import { selectedFields } from "./selectedFields.ts";
+import { TokenAmountRef } from "./TokenAmount.ts";
 
 const eventPageOf = (args: { first?: number | null; after?: string | null }) => ({ limit: pageSize(args.first, DETAIL_RECENT_EVENTS), before: decodeIdCursor(args.after) });
 const providerPageOf = (args: { first?: number | null; after?: string | null }) => ({ limit: pageSize(args.first, 20), after: args.after ?? null });
 
-const TotalsRef = builder.objectRef<EntityTotals>("EntityTotals").implement({
+// Totals and trend points carry their entity's id (and the point its day index) so that their per-token breakdowns
+// load (one statement for every entity of the request) only when selected.
+type TotalsShape = EntityTotals & { entityId: string };
+type TrendPointShape = TrendPoint & { entityId: string; index: number };
+
+const TotalsRef = builder.objectRef<TotalsShape>("EntityTotals").implement({
   description: "All-time payments (sent + received) and fees of an entity.",
   fields: (t) => ({
     txCount: t.exposeInt("txCount"),
     amountSumWei: t.expose("amountSumWei", { type: "Uint256" }),
     feeCount: t.exposeInt("feeCount"),
     feeSumWei: t.expose("feeSumWei", { type: "Uint256" }),
+    byToken: t.field({
+      type: [TokenAmountRef],
+      description: "txCount / amountSumWei per token, largest amount first (they add up to txCount / amountSumWei).",
+      resolve: (x, _a, ctx) => entityTokenSummaryLoader(ctx).load(x.entityId).then((s) => s.byToken),
+    }),
+    feesByToken: t.field({
+      type: [TokenAmountRef],
+      description: "feeCount / feeSumWei per token (txCount = fees), largest amount first.",
+      resolve: (x, _a, ctx) => entityTokenSummaryLoader(ctx).load(x.entityId).then((s) => s.feesByToken),
+    }),
   }),
 });
 
-const TrendPointRef = builder.objectRef<TrendPoint>("TrendPoint").implement({
+const TrendPointRef = builder.objectRef<TrendPointShape>("TrendPoint").implement({
   description: "Payments (sent + received) of one UTC day.",
   fields: (t) => ({
     day: t.exposeString("day", { description: "YYYY-MM-DD (UTC)." }),
     txCount: t.exposeInt("txCount"),
     amountSumWei: t.expose("amountSumWei", { type: "Uint256" }),
+    byToken: t.field({
+      type: [TokenAmountRef],
+      description: "txCount / amountSumWei of the day per token, largest amount first.",
+      resolve: (p, _a, ctx) => entityTokenSummaryLoader(ctx).load(p.entityId).then((s) => s.trend[p.index] ?? []),
+    }),
   }),
 });
+
+const tokenStat = (e: EntityShape, key: "byToken24h" | "byToken7d", ctx: GraphqlContext): TokenAmount[] | Promise<TokenAmount[]> =>
+  e[key] ?? windowTokenStatsLoader(ctx).load(e.id).then((s) => s[key]);
 
 const stat = <K extends "txCount24h" | "txCount7d" | "amountSumWei24h" | "amountSumWei7d">(e: EntityShape, key: K, ctx: GraphqlContext) =>
   e[key] !== undefined ? e[key] : windowStatsLoader(ctx).load(e.id).then((s) => s[key]);
@@ -53,6 +79,8 @@ EntityRef.implement({
     amountSumWei24h: t.field({ type: "Uint256", resolve: (e, _a, ctx) => stat(e, "amountSumWei24h", ctx) }),
     txCount7d: t.int({ resolve: (e, _a, ctx) => stat(e, "txCount7d", ctx) }),
     amountSumWei7d: t.field({ type: "Uint256", resolve: (e, _a, ctx) => stat(e, "amountSumWei7d", ctx) }),
+    byToken24h: t.field({ type: [TokenAmountRef], description: "txCount24h / amountSumWei24h per token, largest amount first.", resolve: (e, _a, ctx) => tokenStat(e, "byToken24h", ctx) }),
+    byToken7d: t.field({ type: [TokenAmountRef], description: "txCount7d / amountSumWei7d per token, largest amount first.", resolve: (e, _a, ctx) => tokenStat(e, "byToken7d", ctx) }),
     lastEventAt: t.field({
       type: "DateTime",
       nullable: true,
@@ -61,12 +89,12 @@ EntityRef.implement({
     }),
     totals: t.field({
       type: TotalsRef,
-      resolve: (e, _a, ctx) => e.totals ?? totalsLoader(ctx).load(e.id),
+      resolve: (e, _a, ctx) => (e.totals ? { ...e.totals, entityId: e.id } : totalsLoader(ctx).load(e.id).then((x) => ({ ...x, entityId: e.id }))),
     }),
     trend: t.field({
       type: [TrendPointRef],
       description: "The 30 UTC days ending today, oldest first, zero-filled.",
-      resolve: (e, _a, ctx) => e.trend ?? trendLoader(ctx).load(e.id),
+      resolve: async (e, _a, ctx) => (e.trend ?? (await trendLoader(ctx).load(e.id))).map((p, index) => ({ ...p, entityId: e.id, index })),
     }),
     recentEvents: t.field({
       type: EventPageRef,
@@ -134,6 +162,10 @@ async function findDetail(kind: EntityKind, id: string, ctx: GraphqlContext, inf
     }
   };
   start("recentEvents", (args) => eventPageLoader(ctx, eventPageOf(args)).load(id));
+  // totals / trend per token: their statement starts with the others (as REST's detail), when one is selected
+  const tokenFields = [...selectedFields(info, "totals"), ...selectedFields(info, "trend")];
+  const sub = (name: string) => selectedFields({ fieldNodes: tokenFields, fragments: info.fragments }, name).length > 0;
+  if (sub("byToken") || sub("feesByToken")) started.push(entityTokenSummaryLoader(ctx).load(id));
   if (id === GATEWAY_ID) start("providers", (args) => providerPage(ctx, providerPageOf(args)));
   for (const p of started) p.catch(() => {}); // awaited (and reported) by their fields, if the entity exists
   return loadEntitySummary(ctx.services.context, id);

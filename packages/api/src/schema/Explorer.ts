@@ -7,6 +7,7 @@ import type { Dashboard } from "../services/types.ts";
 import { builder } from "./builder.ts";
 import { DashboardRef } from "./Dashboard.ts";
 import { ProviderRef } from "./Provider.ts";
+import { TokenAmountRef } from "./TokenAmount.ts";
 
 const SeriesBucketRef = builder.enumType("SeriesBucket", {
   description: "hour: UTC hours (windows up to 30d). day: UTC days.",
@@ -19,6 +20,7 @@ const SeriesPointRef = builder.objectRef<SeriesPoint>("SeriesPoint").implement({
     t: t.expose("t", { type: "DateTime", description: "Start of the bucket (UTC)." }),
     txCount: t.exposeInt("txCount"),
     amountSumWei: t.expose("amountSumWei", { type: "Uint256" }),
+    byToken: t.expose("byToken", { type: [TokenAmountRef], description: "txCount / amountSumWei per token in this bucket, largest amount first." }),
   }),
 });
 

@@ -2,6 +2,7 @@ import type { Page, ProviderDetail, ProviderSeen, ProviderSummary } from "../ser
 import { builder, type GraphqlContext } from "./builder.ts";
 import { providerSeenLoader } from "./loaders.ts";
 import { pageSize } from "./pageArgs.ts";
+import { TokenAmountRef } from "./TokenAmount.ts";
 
 export type ProviderShape = ProviderSummary & Partial<ProviderSeen>;
 
@@ -30,6 +31,7 @@ export const ProviderRef = builder.objectRef<ProviderShape>("Provider").implemen
     label: t.exposeString("label", { nullable: true }),
     txCount: t.exposeInt("txCount"),
     amountSumWei: t.expose("amountSumWei", { type: "Uint256" }),
+    byToken: t.expose("byToken", { type: [TokenAmountRef], description: "txCount / amountSumWei per token over the same span, largest amount first." }),
     firstSeenAt: t.field({ type: "DateTime", description: "Start of the first UTC hour with a payment.", resolve: (p, _a, ctx) => seen(p, "firstSeenAt", ctx) }),
     lastSeenAt: t.field({ type: "DateTime", description: "Start of the last UTC hour with a payment.", resolve: (p, _a, ctx) => seen(p, "lastSeenAt", ctx) }),
   }),

@@ -1,5 +1,9 @@
 import DataLoader from "dataloader";
-import type { EntityHead, EntityTotals, EventRecord, Page, ProviderDetail, ProviderSeen, TrendPoint, WindowStats } from "../services/types.ts";
+import { loadEntityTokenSummary } from "../services/loadEntityTokenSummary.ts";
+import { loadWindowTokenStats } from "../services/loadWindowTokenStats.ts";
+import type {
+  EntityHead, EntityTokenSummary, EntityTotals, EventRecord, Page, ProviderDetail, ProviderSeen, TrendPoint, WindowStats, WindowTokenStats,
+} from "../services/types.ts";
 import type { GraphqlContext } from "./builder.ts";
 import { createRequestCache } from "./requestCache.ts";
 
@@ -21,6 +25,15 @@ export const lastEventAtLoader = createRequestCache(
 
 export const windowStatsLoader = createRequestCache(
   (ctx: GraphqlContext) => new DataLoader<string, WindowStats>((ids) => ctx.services.loadWindowStats(ids)),
+);
+
+export const windowTokenStatsLoader = createRequestCache(
+  (ctx: GraphqlContext) => new DataLoader<string, WindowTokenStats>((ids) => loadWindowTokenStats(ctx.services.context, ids)),
+);
+
+/** Entities' totals and trend split by token (EntityTotals.byToken / feesByToken, TrendPoint.byToken). */
+export const entityTokenSummaryLoader = createRequestCache(
+  (ctx: GraphqlContext) => new DataLoader<string, EntityTokenSummary>((ids) => loadEntityTokenSummary(ctx.services.context, ids)),
 );
 
 export const eventLoader = createRequestCache(

@@ -1,6 +1,7 @@
 import { ApiError } from "../errors.ts";
 import { DAY_MS, floorToDay, HOUR_MS, resolveWindow } from "./resolveWindow.ts";
-import type { ServiceContext } from "./types.ts";
+import { byAmountThenToken } from "./loadTokenBreakdowns.ts";
+import type { ServiceContext, TokenAmount } from "./types.ts";
 
 export type SeriesBucket = "hour" | "day";
 
@@ -9,6 +10,8 @@ export interface SeriesPoint {
   t: Date;
   txCount: number;
   amountSumWei: bigint;
+  /** txCount / amountSumWei per token in this bucket, largest amount first (empty when there is nothing). */
+  byToken: TokenAmount[];
 }
 
 export interface ActivitySeries {
@@ -49,11 +52,11 @@ export async function getActivitySeries(ctx: ServiceContext, window: string, buc
   if (scope.entityId && scope.providerKey) throw new ApiError("invalid_query", "give entityId or providerKey, not both");
   const step = b === "hour" ? HOUR_MS : DAY_MS;
   const grain = b === "hour" ? "hourly" : "daily";
-  const [table, count, sum, keyColumn, key] = scope.entityId
-    ? [`entity_activity_${grain}`, "sent_count + received_count", "sent_sum_wei + received_sum_wei", "entity_id", scope.entityId]
+  const [table, count, sum, keyColumn, key, tokenTable] = scope.entityId
+    ? [`entity_activity_${grain}`, "sent_count + received_count", "sent_sum_wei + received_sum_wei", "entity_id", scope.entityId, `entity_token_activity_${grain}`]
     : scope.providerKey
-      ? [`provider_activity_${grain}`, "payments_count", "amount_sum_wei", "provider_key", scope.providerKey.toLowerCase()]
-      : [`ledger_activity_${grain}`, "payments_count", "amount_sum_wei", null, null];
+      ? [`provider_activity_${grain}`, "payments_count", "amount_sum_wei", "provider_key", scope.providerKey.toLowerCase(), `provider_token_activity_${grain}`]
+      : [`ledger_activity_${grain}`, "payments_count", "amount_sum_wei", null, null, `ledger_token_activity_${grain}`];
   const to = b === "day" ? new Date(floorToDay(new Date(w.to.getTime() - 1)).getTime() + DAY_MS) : w.to;
   let from: Date;
   if (w.from) from = b === "day" ? floorToDay(w.from) : w.from;
@@ -64,16 +67,34 @@ export async function getActivitySeries(ctx: ServiceContext, window: string, buc
     );
     from = rows[0]?.first ?? new Date(to.getTime() - DAY_MS);
   }
-  const { rows } = await ctx.db.query<{ ms: string; n: string; s: string }>(
-    `SELECT (extract(epoch FROM bucket) * 1000)::int8::text AS ms, (${count})::text AS n, (${sum})::text AS s
-     FROM ${table} WHERE ${keyColumn ? `${keyColumn} = $3 AND ` : ""}bucket >= $1 AND bucket < $2`,
-    keyColumn ? [from, to, key] : [from, to],
-  );
+  const values = keyColumn ? [from, to, key] : [from, to];
+  const keyed = keyColumn ? `x.${keyColumn} = $3 AND ` : "";
+  const [{ rows }, { rows: tokenRows }] = await Promise.all([
+    ctx.db.query<{ ms: string; n: string; s: string }>(
+      `SELECT (extract(epoch FROM bucket) * 1000)::int8::text AS ms, (${count})::text AS n, (${sum})::text AS s
+       FROM ${table} x WHERE ${keyed}bucket >= $1 AND bucket < $2`,
+      values,
+    ),
+    // The same buckets per token (ledger_/entity_/provider_token_activity_*), with the allowlist's description.
+    ctx.db.query<{ ms: string; token_address: string; symbol: string | null; decimals: number | null; currency: string | null; n: number; s: string }>(
+      `SELECT (extract(epoch FROM x.bucket) * 1000)::int8::text AS ms, x.token_address, t.symbol, t.decimals, t.currency, x.payments_count AS n, x.amount_sum_wei::text AS s
+       FROM ${tokenTable} x LEFT JOIN tokens t ON t.address = x.token_address
+       WHERE ${keyed}x.bucket >= $1 AND x.bucket < $2 AND x.payments_count > 0`,
+      values,
+    ),
+  ]);
   const byMs = new Map(rows.map((r) => [Number(r.ms), r]));
+  const tokensByMs = new Map<number, TokenAmount[]>();
+  for (const r of tokenRows) {
+    const ms = Number(r.ms);
+    let list = tokensByMs.get(ms);
+    if (!list) tokensByMs.set(ms, (list = []));
+    list.push({ tokenAddress: r.token_address, symbol: r.symbol, decimals: r.decimals, currency: r.currency, txCount: r.n, amountSumWei: BigInt(r.s) });
+  }
   const points: SeriesPoint[] = [];
   for (let t = from.getTime(); t < to.getTime(); t += step) {
     const r = byMs.get(t);
-    points.push({ t: new Date(t), txCount: r ? Number(r.n) : 0, amountSumWei: r ? BigInt(r.s) : 0n });
+    points.push({ t: new Date(t), txCount: r ? Number(r.n) : 0, amountSumWei: r ? BigInt(r.s) : 0n, byToken: tokensByMs.get(t)?.sort(byAmountThenToken) ?? [] });
   }
   return { window: w.name, bucket: b, from, to, points };
 }

@@ -1,4 +1,5 @@
 import { labelProvider, type ProviderLabels } from "./labelProvider.ts";
+import { loadTokenBreakdowns } from "./loadTokenBreakdowns.ts";
 import type { ProviderDetail, ProviderPattern, ServiceContext } from "./types.ts";
 
 const KEY = /^0x[0-9a-f]{20}(?:[0-9a-f]{20})?$/;
@@ -25,7 +26,8 @@ export async function getProvider(ctx: ServiceContext, key: string): Promise<Pro
   );
   const r = rows[0];
   if (!r) return null;
-  const p = labelProvider({ key: r.provider_key, pattern: r.pattern, txCount: Number(r.n), amountSumWei: BigInt(r.s) }, r) as ProviderDetail;
+  const [tokens] = await loadTokenBreakdowns(ctx, "provider", [r.provider_key], { grain: "daily", from: null, to: null });
+  const p = labelProvider({ key: r.provider_key, pattern: r.pattern, txCount: Number(r.n), amountSumWei: BigInt(r.s), byToken: tokens!.byToken }, r) as ProviderDetail;
   p.firstSeenAt = r.first_seen;
   p.lastSeenAt = r.last_seen;
   return p;

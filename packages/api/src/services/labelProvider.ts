@@ -1,10 +1,11 @@
-import type { ProviderPattern, ProviderSummary } from "./types.ts";
+import type { ProviderPattern, ProviderSummary, TokenAmount } from "./types.ts";
 
 export interface ProviderAggregate {
   key: string;
   pattern: ProviderPattern;
   txCount: number;
   amountSumWei: bigint;
+  byToken: TokenAmount[];
 }
 
 /** What the registry says about a provider key: its entity's label, address label, fingerprint label and address. */
@@ -21,8 +22,8 @@ export interface ProviderLabels {
  * labelled by fingerprint_labels (whose provider_address, when known, is the address).
  */
 export function labelProvider(a: ProviderAggregate, r: ProviderLabels | undefined): ProviderSummary {
-  const { key, pattern, txCount, amountSumWei } = a;
+  const { key, pattern, txCount, amountSumWei, byToken } = a;
   return pattern === "address"
-    ? { key, pattern, address: key, fingerprint: null, label: r?.entity_label ?? r?.address_label ?? null, txCount, amountSumWei }
-    : { key, pattern, address: r?.fp_address ?? null, fingerprint: key, label: r?.fp_label ?? null, txCount, amountSumWei };
+    ? { key, pattern, address: key, fingerprint: null, label: r?.entity_label ?? r?.address_label ?? null, txCount, amountSumWei, byToken }
+    : { key, pattern, address: r?.fp_address ?? null, fingerprint: key, label: r?.fp_label ?? null, txCount, amountSumWei, byToken };
 }

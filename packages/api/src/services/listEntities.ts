@@ -1,6 +1,7 @@
 import { loadLastEventAt } from "./loadLastEventAt.ts";
 import { loadWallets } from "./loadWallets.ts";
 import { loadWindowStats } from "./loadWindowStats.ts";
+import { loadWindowTokenStats } from "./loadWindowTokenStats.ts";
 import type { EntityHead, EntityKind, EntityListItem, ServiceContext } from "./types.ts";
 
 /** Entity heads of one kind (services: id ends `-mpp`; agents: the rest), active or not. */
@@ -18,10 +19,10 @@ export function byAmount7dThenId(a: { id: string; amountSumWei7d: bigint }, b: {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-/** Every entity of one kind with wallets, 24 h / 7 d payment aggregates and last event time (three batched queries). */
+/** Every entity of one kind with wallets, 24 h / 7 d payment aggregates (also per token) and last event time (batched queries). */
 export async function listEntities(ctx: ServiceContext, kind: EntityKind): Promise<EntityListItem[]> {
   const heads = await listEntityHeads(ctx, kind);
   const ids = heads.map((h) => h.id);
-  const [wallets, stats, last] = await Promise.all([loadWallets(ctx, ids), loadWindowStats(ctx, ids), loadLastEventAt(ctx, ids)]);
-  return heads.map((h, i) => ({ ...h, wallets: wallets[i]!, ...stats[i]!, lastEventAt: last[i]! })).sort(byAmount7dThenId);
+  const [wallets, stats, tokens, last] = await Promise.all([loadWallets(ctx, ids), loadWindowStats(ctx, ids), loadWindowTokenStats(ctx, ids), loadLastEventAt(ctx, ids)]);
+  return heads.map((h, i) => ({ ...h, wallets: wallets[i]!, ...stats[i]!, ...tokens[i]!, lastEventAt: last[i]! })).sort(byAmount7dThenId);
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { labelProvider, type ProviderLabels } from "./labelProvider.ts";
+import { loadTokenBreakdowns } from "./loadTokenBreakdowns.ts";
 import type { Page, ProviderDetail, ProviderPattern, ServiceContext } from "./types.ts";
 
 const providerCursor = z.object({ a: z.string().regex(/^(0|[1-9][0-9]{0,77})$/), n: z.number().int().min(0), k: z.string().min(1).max(42) }).strict();
@@ -38,11 +39,14 @@ export async function listProviders(ctx: ServiceContext, page: { limit: number; 
   const items: ProviderDetail[] = [];
   for (let i = 0; i < rows.length && i < page.limit; i++) {
     const r = rows[i]!;
-    const p = labelProvider({ key: r.provider_key, pattern: r.pattern, txCount: Number(r.n), amountSumWei: BigInt(r.s) }, r) as ProviderDetail;
+    const p = labelProvider({ key: r.provider_key, pattern: r.pattern, txCount: Number(r.n), amountSumWei: BigInt(r.s), byToken: [] }, r) as ProviderDetail;
     p.firstSeenAt = new Date(Number(r.first_ms));
     p.lastSeenAt = new Date(Number(r.last_ms));
     items.push(p);
   }
+  // All time per token (provider_token_activity_daily), one statement for the page.
+  const tokens = await loadTokenBreakdowns(ctx, "provider", items.map((p) => p.key), { grain: "daily", from: null, to: null });
+  items.forEach((p, i) => (p.byToken = tokens[i]!.byToken));
   const last = items.at(-1);
   return { items, nextCursor: more && last ? encodeCursor({ a: last.amountSumWei.toString(), n: last.txCount, k: last.key }) : null };
 }

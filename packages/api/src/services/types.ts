@@ -37,7 +37,13 @@ export interface WindowStats {
   amountSumWei7d: bigint;
 }
 
-export interface EntityListItem extends EntityHead, WindowStats {
+/** WindowStats split by token (docs/methodology.md, API per-token breakdowns). */
+export interface WindowTokenStats {
+  byToken24h: TokenAmount[];
+  byToken7d: TokenAmount[];
+}
+
+export interface EntityListItem extends EntityHead, WindowStats, WindowTokenStats {
   wallets: string[];
   lastEventAt: Date | null;
 }
@@ -66,6 +72,8 @@ export interface ProviderSummary {
   label: string | null;
   txCount: number;
   amountSumWei: bigint;
+  /** txCount / amountSumWei per token, same span (largest amount first). */
+  byToken: TokenAmount[];
 }
 
 export interface ProviderSeen {
@@ -87,6 +95,18 @@ export interface EntityDetail extends EntityHead {
   recentEvents: Page<EventRecord>;
   /** Only for `tempo-gateway-mpp`. */
   providers?: ProviderDetail[];
+  /** totals and trend split by token. */
+  tokens: EntityTokenSummary;
+}
+
+/** An entity's all-time totals and 30-day trend split by token (entity_token_activity_daily). */
+export interface EntityTokenSummary {
+  /** Payments (sent + received) per token, all time. */
+  byToken: TokenAmount[];
+  /** Fees paid per token, all time. */
+  feesByToken: TokenAmount[];
+  /** Per trend day (same order as the trend), payments per token. */
+  trend: TokenAmount[][];
 }
 
 export interface TopEntity {
@@ -95,6 +115,8 @@ export interface TopEntity {
   category: string;
   txCount: number;
   amountSumWei: bigint;
+  /** txCount / amountSumWei per token in the window. */
+  byToken: TokenAmount[];
 }
 
 /** txCount / amountSumWei of one token (docs/methodology.md: amounts of different tokens are raw units of each). */

@@ -20,6 +20,17 @@ function inWindow(w: string, column = "ts"): string {
   return `${bucket} < ${head} + interval '1 ${unit}'${lo ? ` AND ${bucket} >= ${head} - interval '${lo}'` : ""}`;
 }
 
+/**
+ * A `byToken` array computed from rows: `rows` is a FROM clause (with WHERE) yielding `token_address` and `amount_wei`
+ * of the rows to count; per token their count and sum with the allowlist's description, largest amount first.
+ */
+function tokensOf(rows: string): string {
+  return `coalesce((SELECT json_agg(json_build_object('tokenAddress', x.token_address, 'symbol', t.symbol, 'decimals', t.decimals,
+            'currency', t.currency, 'txCount', x.n, 'amountSumWei', x.s::text) ORDER BY x.s DESC, x.token_address)
+          FROM (SELECT token_address, count(*)::int AS n, sum(amount_wei) AS s FROM ${rows} GROUP BY token_address) x
+          LEFT JOIN tokens t ON t.address = x.token_address), '[]'::json)`;
+}
+
 const PAYMENTS = `(SELECT DISTINCT tx_hash, log_index, ts, amount_wei, token_address, routed_to_address, routed_fingerprint
                    FROM agent_events WHERE methodology_version = $2 AND kind <> 'fee_paid')`;
 
@@ -32,7 +43,7 @@ function withProviderLabels(inner: string): string {
                  THEN coalesce((SELECT e.label FROM entity_wallets w JOIN entities e ON e.id = w.entity_id WHERE w.address = x.key),
                                (SELECT label FROM address_labels WHERE address = x.key))
                  ELSE (SELECT label FROM fingerprint_labels WHERE fingerprint = x.key) END AS label,
-            x."txCount", x."amountSumWei", x.ord
+            x."txCount", x."amountSumWei", x."byToken", x.ord
      FROM (${inner}) x ORDER BY x.ord`;
 }
 
@@ -47,17 +58,19 @@ export async function bruteDashboard(db: Q, now: Date, w: string, version = "v0.
   const top = async (curated: boolean) =>
     (await db.query(
       `SELECT agent_id AS id, (SELECT label FROM entities WHERE id = agent_id) AS label, (SELECT category FROM entities WHERE id = agent_id) AS category,
-              count(*)::int AS "txCount", sum(amount_wei)::text AS "amountSumWei"
-       FROM agent_events WHERE methodology_version = $2 AND kind IN ('payment_sent', 'payment_received') AND (agent_id LIKE '%-mpp') = $3 AND ${inWindow(w)}
+              count(*)::int AS "txCount", sum(amount_wei)::text AS "amountSumWei",
+              ${tokensOf(`agent_events b WHERE b.methodology_version = $2 AND b.kind IN ('payment_sent', 'payment_received') AND b.agent_id = o.agent_id AND ${inWindow(w, "b.ts")}`)} AS "byToken"
+       FROM agent_events o WHERE methodology_version = $2 AND kind IN ('payment_sent', 'payment_received') AND (agent_id LIKE '%-mpp') = $3 AND ${inWindow(w)}
        GROUP BY agent_id ORDER BY sum(amount_wei) DESC, count(*) DESC, agent_id LIMIT 5`,
       [...p, curated],
     )).rows;
   const topProviders = (await db.query(
-    withProviderLabels(`SELECT ${providerKey} AS key, CASE WHEN routed_to_address <> '' THEN 'address' ELSE 'fingerprint' END AS pattern,
+    withProviderLabels(`SELECT g.*, ${tokensOf(`${PAYMENTS} b WHERE (CASE WHEN b.routed_to_address <> '' THEN b.routed_to_address ELSE b.routed_fingerprint END) = g.key AND ${inWindow(w, "b.ts")}`)} AS "byToken"
+     FROM (SELECT ${providerKey} AS key, CASE WHEN routed_to_address <> '' THEN 'address' ELSE 'fingerprint' END AS pattern,
             count(*)::int AS "txCount", sum(amount_wei)::text AS "amountSumWei",
             row_number() OVER (ORDER BY sum(amount_wei) DESC, count(*) DESC, ${providerKey}) AS ord
      FROM ${PAYMENTS} p WHERE (routed_to_address <> '' OR routed_fingerprint IS NOT NULL) AND ${inWindow(w)}
-     GROUP BY 1, 2 ORDER BY sum(amount_wei) DESC, count(*) DESC, 1 LIMIT 5`), p,
+     GROUP BY 1, 2 ORDER BY sum(amount_wei) DESC, count(*) DESC, 1 LIMIT 5) g`), p,
   )).rows.map(({ ord: _ord, ...r }) => r);
   const byToken = (await db.query(
     `SELECT p.token_address AS "tokenAddress", t.symbol, t.decimals, t.currency, count(*)::int AS "txCount", sum(p.amount_wei)::text AS "amountSumWei"
@@ -93,6 +106,8 @@ export async function bruteEntityList(db: Q, now: Date, kind: "service" | "agent
             (SELECT coalesce(sum(amount_wei), 0)::text FROM agent_events a WHERE a.agent_id = e.id AND a.methodology_version = $2 AND a.kind <> 'fee_paid' AND ${inWindow("24h", "a.ts")}) AS "amountSumWei24h",
             (SELECT count(*)::int FROM agent_events a WHERE a.agent_id = e.id AND a.methodology_version = $2 AND a.kind <> 'fee_paid' AND ${inWindow("7d", "a.ts")}) AS "txCount7d",
             (SELECT coalesce(sum(amount_wei), 0)::text FROM agent_events a WHERE a.agent_id = e.id AND a.methodology_version = $2 AND a.kind <> 'fee_paid' AND ${inWindow("7d", "a.ts")}) AS "amountSumWei7d",
+            ${tokensOf(`agent_events a WHERE a.agent_id = e.id AND a.methodology_version = $2 AND a.kind <> 'fee_paid' AND ${inWindow("24h", "a.ts")}`)} AS "byToken24h",
+            ${tokensOf(`agent_events a WHERE a.agent_id = e.id AND a.methodology_version = $2 AND a.kind <> 'fee_paid' AND ${inWindow("7d", "a.ts")}`)} AS "byToken7d",
             (SELECT ts FROM agent_events a WHERE a.agent_id = e.id AND a.methodology_version = $2 ORDER BY a.id DESC LIMIT 1) AS "lastEventAt"
      FROM entities e WHERE (e.id LIKE '%-mpp') = $3`,
     [now, version, kind === "service"],
@@ -109,25 +124,29 @@ export async function bruteEntityList(db: Q, now: Date, kind: "service" | "agent
 export async function bruteEntityDetail(db: Q, now: Date, id: string, version = "v0.1") {
   const totals = (await db.query(
     `SELECT count(*) FILTER (WHERE kind <> 'fee_paid')::int AS "txCount", coalesce(sum(amount_wei) FILTER (WHERE kind <> 'fee_paid'), 0)::text AS "amountSumWei",
-            count(*) FILTER (WHERE kind = 'fee_paid')::int AS "feeCount", coalesce(sum(amount_wei) FILTER (WHERE kind = 'fee_paid'), 0)::text AS "feeSumWei"
+            count(*) FILTER (WHERE kind = 'fee_paid')::int AS "feeCount", coalesce(sum(amount_wei) FILTER (WHERE kind = 'fee_paid'), 0)::text AS "feeSumWei",
+            ${tokensOf("agent_events WHERE agent_id = $1 AND methodology_version = $2 AND kind <> 'fee_paid'")} AS "byToken",
+            ${tokensOf("agent_events WHERE agent_id = $1 AND methodology_version = $2 AND kind = 'fee_paid'")} AS "feesByToken"
      FROM agent_events WHERE agent_id = $1 AND methodology_version = $2`,
     [id, version],
   )).rows[0];
   const trend = (await db.query(
     `SELECT to_char(d, 'YYYY-MM-DD') AS day,
             (SELECT count(*)::int FROM agent_events WHERE agent_id = $2 AND methodology_version = $3 AND kind <> 'fee_paid' AND date_trunc('day', ts, 'UTC') = d) AS "txCount",
-            (SELECT coalesce(sum(amount_wei), 0)::text FROM agent_events WHERE agent_id = $2 AND methodology_version = $3 AND kind <> 'fee_paid' AND date_trunc('day', ts, 'UTC') = d) AS "amountSumWei"
+            (SELECT coalesce(sum(amount_wei), 0)::text FROM agent_events WHERE agent_id = $2 AND methodology_version = $3 AND kind <> 'fee_paid' AND date_trunc('day', ts, 'UTC') = d) AS "amountSumWei",
+            ${tokensOf("agent_events WHERE agent_id = $2 AND methodology_version = $3 AND kind <> 'fee_paid' AND date_trunc('day', ts, 'UTC') = d")} AS "byToken"
      FROM generate_series(date_trunc('day', $1::timestamptz, 'UTC') - interval '29 days', date_trunc('day', $1::timestamptz, 'UTC'), interval '1 day') AS g(d)
      ORDER BY d`,
     [now, id, version],
   )).rows;
   const key = "CASE WHEN routed_to_address <> '' THEN routed_to_address ELSE routed_fingerprint END";
   const providers = (await db.query(
-    `SELECT y.*, z."firstSeenAt", z."lastSeenAt" FROM (${withProviderLabels(`SELECT ${key} AS key, CASE WHEN routed_to_address <> '' THEN 'address' ELSE 'fingerprint' END AS pattern,
+    `SELECT y.*, z."firstSeenAt", z."lastSeenAt" FROM (${withProviderLabels(`SELECT g.*, ${tokensOf(`${PAYMENTS.replace("$2", "$1")} b WHERE (CASE WHEN b.routed_to_address <> '' THEN b.routed_to_address ELSE b.routed_fingerprint END) = g.key`)} AS "byToken"
+     FROM (SELECT ${key} AS key, CASE WHEN routed_to_address <> '' THEN 'address' ELSE 'fingerprint' END AS pattern,
             count(*)::int AS "txCount", sum(amount_wei)::text AS "amountSumWei",
             row_number() OVER (ORDER BY sum(amount_wei) DESC, count(*) DESC, ${key}) AS ord
      FROM ${PAYMENTS.replace("$2", "$1")} p WHERE routed_to_address <> '' OR routed_fingerprint IS NOT NULL
-     GROUP BY 1, 2`)}) y
+     GROUP BY 1, 2) g`)}) y
      JOIN (SELECT ${key} AS key, min(date_trunc('hour', ts, 'UTC')) AS "firstSeenAt", max(date_trunc('hour', ts, 'UTC')) AS "lastSeenAt"
            FROM ${PAYMENTS.replace("$2", "$1")} p WHERE routed_to_address <> '' OR routed_fingerprint IS NOT NULL GROUP BY 1) z ON z.key = y.key
      ORDER BY y.ord`,
