@@ -10,6 +10,8 @@ import { ApiError, walletApi, type Me, type OwnerPayment, type OwnerSession, typ
 import "./console.css";
 
 const loadSigner = () => import("./signer.ts");
+/** The same token name as the session rows (the explorer's); the chain's symbol only for a token the explorer does not know. */
+const balanceUnit = (b: { token: string; symbol: string | null }) => (tokenName(b.token).startsWith("0x") ? (b.symbol ?? tokenName(b.token)) : tokenName(b.token));
 
 export function describe(error: unknown): string {
   if (error instanceof ApiError) return `${error.message} (${error.code})`;
@@ -232,7 +234,7 @@ export function WalletPage() {
         {balanceError ? <p class="console-error" role="alert">Balances unavailable: {balanceError}</p> : null}
         {balances ? (
           <ul class="balances" data-console="balances">
-            {balances.map((b) => <li><Amount units={b.balance_wei} /> <span class="unit">{b.symbol ?? tokenName(b.token)}</span></li>)}
+            {balances.map((b) => <li><Amount units={b.balance_wei} /> <span class="unit">{balanceUnit(b)}</span></li>)}
           </ul>
         ) : balanceError ? null : <p class="muted">Reading the chain…</p>}
       </section>

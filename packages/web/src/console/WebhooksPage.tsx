@@ -145,17 +145,17 @@ export function WebhooksPage() {
         <h2 id="hooks-title">Your webhooks</h2>
         {items === null ? <p class="muted">Loading…</p> : items.length === 0 ? <p class="muted">No webhook yet.</p> : (
           <div class="table-wrap">
-            <table data-console="webhooks">
+            <table class="stack" data-console="webhooks">
               <thead><tr><th scope="col">Webhook</th><th scope="col">Status</th><th scope="col">Agent</th><th scope="col">Filters</th><th scope="col" class="r">Failures</th><th scope="col">Created</th></tr></thead>
               <tbody>
                 {items.map((h) => (
                   <tr data-webhook={h.id} data-status={h.status}>
-                    <td><a href={`/webhooks/${h.id}`}>{h.label ?? h.callback_url}</a><span class="small muted block">{h.callback_url}</span></td>
-                    <td><span class={`badge badge-${h.status}`}>{h.status.replace(/_/g, " ")}</span></td>
-                    <td>{h.filters.agent_id}</td>
-                    <td class="small">{filterText(h)}</td>
-                    <td class="r num">{h.consecutive_failures}</td>
-                    <td class="nowrap"><Time iso={h.created_at} /></td>
+                    <td data-label="Webhook" class="stack-main"><a href={`/webhooks/${h.id}`}>{h.label ?? h.callback_url}</a><span class="small muted block">{h.callback_url}</span></td>
+                    <td data-label="Status"><span class={`badge badge-${h.status}`}>{h.status.replace(/_/g, " ")}</span></td>
+                    <td data-label="Agent">{h.filters.agent_id}</td>
+                    <td data-label="Filters" class="small">{filterText(h)}</td>
+                    <td data-label="Failures" class="r num">{h.consecutive_failures}</td>
+                    <td data-label="Created" class="nowrap"><Time iso={h.created_at} /></td>
                   </tr>
                 ))}
               </tbody>
@@ -248,7 +248,7 @@ export function WebhookPage({ id }: { id: string }) {
               setMessage(describe(err));
             }
           }}>
-            <label>Recover missed events since <input type="datetime-local" required value={since} onInput={(e) => setSince((e.target as HTMLInputElement).value)} /></label>
+            <label class="inline-field">Recover missed events since <input type="datetime-local" required value={since} onInput={(e) => setSince((e.target as HTMLInputElement).value)} /></label>
             <button type="submit" class="secondary">Recover</button>
           </form>
         ) : null}
