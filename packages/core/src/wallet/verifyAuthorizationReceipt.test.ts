@@ -47,13 +47,13 @@ describe("verifyAuthorizationReceipt", () => {
     const other_event = (eventName: "KeyRevoked" | "AdminKeyAuthorized") => ({
       address: ACCOUNT_KEYCHAIN_ADDRESS,
       topics: encodeEventTopics({ abi: Abis.accountKeychain, eventName, args: { account: user as Hex, publicKey: agent as Hex } }) as Hex[],
-      data: "0x",
+      data: "0x" as Hex,
     });
     for (const log of [other_event("KeyRevoked"), other_event("AdminKeyAuthorized")]) {
       expect(verifyAuthorizationReceipt(receipt({ logs: [log] }), { account: user, agentKey: agent })).toMatchObject({ ok: false, reason: "key_not_authorized" });
     }
     const good = keyAuthorized(user, agent);
-    const short = { ...good, data: good.data.slice(0, 66) };
+    const short = { ...good, data: good.data.slice(0, 66) as Hex };
     const noTopics = { ...good, topics: [] as Hex[] };
     for (const log of [short, noTopics]) {
       expect(verifyAuthorizationReceipt(receipt({ logs: [log] }), { account: user, agentKey: agent })).toMatchObject({ ok: false, reason: "key_not_authorized" });
