@@ -268,6 +268,16 @@ describe("matchLogsV02: the fee is the last transfer to the FeeManager, wherever
   });
 });
 
+describe("matchLogsV02: a transfer from the FeeManager with no fee in its transaction", () => {
+  it("is fee-AMM flow, whatever its log index (no fee was paid, so none can match it)", () => {
+    for (const logIndex of [0, 1, 2]) {
+      const { rows, notes } = run([{ ...transfer(newTx(), FEE_MANAGER_ADDRESS, AGENT, 5n), logIndex }]);
+      expect(rows, String(logIndex)).toEqual([]);
+      expect(notes, String(logIndex)).toEqual(["fee_amm"]);
+    }
+  });
+});
+
 describe("matchLogsV02: a TransferWithMemo never pairs with another TransferWithMemo", () => {
   it("two identical memos without a Transfer are both solo", () => {
     const tx = newTx();
