@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import { ApolloArmor } from "@escape.tech/graphql-armor";
 import { initContextCache } from "@pothos/core";
 import { createHandler, TOKEN_HEADER_KEY, TOKEN_QUERY_KEY, type ExecutionResult, type Request as SseRequest, type Response as SseResponse } from "graphql-sse";
@@ -10,6 +10,7 @@ import {
 import { createMaskError } from "../graphql/maskError.ts";
 import { rejectedBy } from "../graphql/rejectedBy.ts";
 import { sendError } from "../http/sendError.ts";
+import { ERROR_STATUS, type ErrorCode } from "../errors.ts";
 import type { GraphqlContext } from "../schema/builder.ts";
 import { buildSchema } from "../schema/index.ts";
 import { releaseRequestCache } from "../schema/requestCache.ts";
@@ -36,9 +37,10 @@ interface StreamRequestContext {
 }
 type StreamContext = GraphqlContext & Record<PropertyKey, unknown>;
 
-const json = (status: number, statusText: string, errors: { message: string; extensions?: Record<string, unknown> }[]): SseResponse => [
-  JSON.stringify({ errors }),
-  { status, statusText, headers: { "content-type": "application/json; charset=utf-8" } },
+/** A refusal of the operation before it runs: one error with `code`, answered with the code's status (errors.ts). */
+const refuse = (code: ErrorCode, message: string): SseResponse => [
+  JSON.stringify({ errors: [{ message, extensions: { code } }] }),
+  { status: ERROR_STATUS[code], statusText: STATUS_CODES[ERROR_STATUS[code]] ?? "Bad Request", headers: { "content-type": "application/json; charset=utf-8" } },
 ];
 
 /**
@@ -126,12 +128,12 @@ export function createGraphqlStreamHandler(core: FeedCore | null, deps: { log: L
       try {
         document = parse(params.query, { maxTokens: limits.maxTokens });
       } catch (error) {
-        return json(400, "Bad Request", [{ message: (error as Error).message, extensions: { code: "graphql_parse_failed" } }]);
+        return refuse("graphql_parse_failed", (error as Error).message);
       }
       const operation = getOperationAST(document, params.operationName);
-      if (!operation) return json(400, "Bad Request", [{ message: "Unable to detect the operation (name it with operationName)", extensions: { code: "invalid_request" } }]);
+      if (!operation) return refuse("invalid_request", "Unable to detect the operation (name it with operationName)");
       if (operation.operation !== "subscription") {
-        return json(400, "Bad Request", [{ message: `only subscriptions are served at ${GRAPHQL_STREAM_PATH}; send queries to /graphql`, extensions: { code: "subscription_only" } }]);
+        return refuse("subscription_only", `only subscriptions are served at ${GRAPHQL_STREAM_PATH}; send queries to /graphql`);
       }
       return {
         schema: buildSchema(),
