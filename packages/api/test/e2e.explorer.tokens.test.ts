@@ -129,8 +129,8 @@ describe("explorer with two tokens of different decimals", () => {
     expect(await page.locator(".foot [data-units]").textContent()).toBe("Amounts are shown exactly, each in its own token's units (pathUSD 6 decimals, WETHt 18 decimals)");
   });
 
-  it("event and agent pages write each amount in its token's decimals; nothing is added across tokens", async () => {
-    const { agent } = await data(`{ agent(id: "two-token-agent") { totals { txCount } recentEvents(first: 50) { items { id amountWei tokenAddress } } } }`);
+  it("event and agent pages write each amount in its token's decimals; the agent's total is one line per token", async () => {
+    const { agent } = await data(`{ agent(id: "two-token-agent") { totals { txCount byToken { tokenAddress amountSumWei } } recentEvents(first: 50) { items { id amountWei tokenAddress } } } }`);
     const big = (agent.recentEvents.items as { id: string; amountWei: string; tokenAddress: string }[]).find((r) => r.tokenAddress === ETH18)!;
     await page.goto(`${base}/events/${big.id}`);
     await page.locator('[data-page="event"] .facts').waitFor();
@@ -143,7 +143,11 @@ describe("explorer with two tokens of different decimals", () => {
     for (const r of agent.recentEvents.items as { id: string; amountWei: string; tokenAddress: string }[]) {
       expect(await page.locator(`[data-event-id="${r.id}"] .c-amt`).textContent()).toBe(exact(r.amountWei, r.tokenAddress));
     }
-    expect(await page.locator('[data-figure="total-volume"]').textContent()).toBe("—");
+    // the all-time volume: one exact line per token (the API's per-token split), not a sum
+    expect(await page.locator('[data-figure="total-volume"]').textContent()).toBe("2 tokens");
+    const lines = await page.locator(".figure-tokens [data-token]").evaluateAll((lis) => lis.map((li) => ({ token: (li as HTMLElement).dataset.token, text: li.textContent })));
+    expect(lines).toEqual(agent.totals.byToken.map((t: { tokenAddress: string; amountSumWei: string }) => ({ token: t.tokenAddress, text: exact(t.amountSumWei, t.tokenAddress) })));
+    expect(lines).toHaveLength(2);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -21,6 +21,19 @@ export function Amount({ units, token }: { units: string; token?: string }) {
   return <span class="num" data-token={token.toLowerCase()}>{a.value}<span class="unit"> {a.unit}</span></span>;
 }
 
+/** One exact line per token (a read's `byToken` split), each in that token's decimals with its symbol. */
+export function TokenLines({ items, label }: { items: { tokenAddress: string; amountSumWei: string }[]; label: string }) {
+  const list = useStore(tokens);
+  return (
+    <ul class="figure-tokens" aria-label={label}>
+      {items.map((t) => {
+        const a = tokenAmountText(t.amountSumWei, t.tokenAddress, list);
+        return <li key={t.tokenAddress} data-token={t.tokenAddress}><span class="tok-amount">{a.value}</span> <span class="muted">{a.unit}</span></li>;
+      })}
+    </ul>
+  );
+}
+
 /**
  * A sum over every token (reads without a per-token split): written only when the allowlisted tokens share their
  * decimals; otherwise a dash that says why (raw units of different tokens are never added up).

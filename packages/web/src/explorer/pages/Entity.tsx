@@ -3,7 +3,7 @@ import { commonUnit, sumText, tokens } from "../tokens.ts";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { apiRecoveries, gql, ROW_FIELDS, type Row } from "../api.ts";
 import { Chart } from "../Chart.tsx";
-import { Amount, Empty, ErrorNote, EventsTable, LiveBadge, Loading, NotFound, Time } from "../components.tsx";
+import { Amount, Empty, TokenLines, ErrorNote, EventsTable, LiveBadge, Loading, NotFound, Time } from "../components.tsx";
 import { barWidth, count, share, shortHex } from "../format.ts";
 import { useLive } from "../useLive.ts";
 
@@ -24,6 +24,7 @@ interface EntityData {
   trend: { day: string; txCount: number; amountSumWei: string }[];
   recentEvents: { items: Row[] };
   providers: { items: ProviderRow[] } | null;
+  totalsByToken?: { tokenAddress: string; amountSumWei: string }[];
 }
 
 const query = (kind: "service" | "agent") => `query($id: ID!) { entity: ${kind}(id: $id) {
@@ -33,6 +34,8 @@ const query = (kind: "service" | "agent") => `query($id: ID!) { entity: ${kind}(
   recentEvents(first: 50) { items { ${ROW_FIELDS} } }
 } }`;
 // Its own request: with the 50 rows it would pass the API's query cost limit. Null for all but the gateway.
+// The all-time volume per token: asked only when the allowlist mixes decimals (the summed total is then not shown).
+const TOTALS_BY_TOKEN_QUERY = (kind: "service" | "agent") => `query($id: ID!) { entity: ${kind}(id: $id) { totals { byToken { tokenAddress amountSumWei } } } }`;
 const PROVIDERS_QUERY = `query($id: ID!) { service(id: $id) { providers(first: 100) { items { key pattern label address fingerprint txCount amountSumWei } } } }`;
 
 export function EntityPage({ kind, id }: { kind: "service" | "agent"; id: string }) {
@@ -47,9 +50,10 @@ export function EntityPage({ kind, id }: { kind: "service" | "agent"; id: string
     Promise.all([
       gql<{ entity: EntityData | null }>(query(kind), { id }),
       kind === "service" ? gql<{ service: { providers: EntityData["providers"] } | null }>(PROVIDERS_QUERY, { id }) : null,
+      commonUnit(tokens.get()) === null ? gql<{ entity: { totals: { byToken: EntityData["totalsByToken"] } } | null }>(TOTALS_BY_TOKEN_QUERY(kind), { id }) : null,
     ]).then(
-      ([r, p]) => {
-        setE(r.entity && { ...r.entity, providers: p?.service?.providers ?? null });
+      ([r, p, t]) => {
+        setE(r.entity && { ...r.entity, providers: p?.service?.providers ?? null, totalsByToken: t?.entity?.totals.byToken });
         setError(null);
       },
       setError,
@@ -101,7 +105,7 @@ export function EntityPage({ kind, id }: { kind: "service" | "agent"; id: string
       </div>
       <section class="figures" aria-label="Totals">
         <div class="figure"><div class="figure-label">Payments, all time</div><div class="figure-value" data-figure="total-payments">{count(e.totals.txCount)}</div><div class="figure-change flat muted">sent + received</div></div>
-        <div class="figure"><div class="figure-label">Volume, all time</div><div class={`figure-value${sum(e.totals.amountSumWei).length > 13 ? " long" : ""}`} data-figure="total-volume">{sum(e.totals.amountSumWei)}</div><div class="figure-change flat muted">{commonUnit(tokenList)?.unit ?? "tokens of different decimals: not added up"}</div></div>
+        <div class="figure"><div class="figure-label">Volume, all time</div><div class={`figure-value${sum(e.totals.amountSumWei).length > 13 ? " long" : ""}`} data-figure="total-volume">{e.totalsByToken ? `${e.totalsByToken.length} tokens` : sum(e.totals.amountSumWei)}</div>{e.totalsByToken ? <TokenLines items={e.totalsByToken} label="Volume per token, all time" /> : <div class="figure-change flat muted">{commonUnit(tokenList)?.unit ?? "tokens of different decimals: not added up"}</div>}</div>
         <div class="figure"><div class="figure-label">Last 24 hours</div><div class="figure-value">{count(e.txCount24h)}</div><div class="figure-change flat muted">{sum(e.amountSumWei24h)} volume</div></div>
         <div class="figure"><div class="figure-label">Last 7 days</div><div class="figure-value">{count(e.txCount7d)}</div><div class="figure-change flat muted">{sum(e.amountSumWei7d)} volume</div></div>
       </section>

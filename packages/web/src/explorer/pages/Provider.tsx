@@ -1,9 +1,9 @@
 import { useStore } from "../store.ts";
-import { sumText, tokens } from "../tokens.ts";
+import { commonUnit, sumText, tokens } from "../tokens.ts";
 import { useEffect, useState } from "preact/hooks";
 import { apiRecoveries, gql } from "../api.ts";
 import { Chart, type SeriesPoint } from "../Chart.tsx";
-import { ErrorNote, Loading, NotFound, Time } from "../components.tsx";
+import { ErrorNote, Loading, NotFound, Time, TokenLines } from "../components.tsx";
 import { count } from "../format.ts";
 
 interface ProviderData {
@@ -16,6 +16,7 @@ interface ProviderData {
   amountSumWei: string;
   firstSeenAt: string;
   lastSeenAt: string;
+  byToken: { tokenAddress: string; amountSumWei: string }[];
 }
 
 export function ProviderPage({ providerKey }: { providerKey: string }) {
@@ -28,7 +29,7 @@ export function ProviderPage({ providerKey }: { providerKey: string }) {
   const sum = (units: string) => sumText(units, tokenList) ?? "—";
   useEffect(() => {
     gql<{ provider: ProviderData | null; activitySeries: { points: SeriesPoint[] } | null }>(
-      `query($k: String!) { provider(key: $k) { key pattern address fingerprint label txCount amountSumWei firstSeenAt lastSeenAt }
+      `query($k: String!) { provider(key: $k) { key pattern address fingerprint label txCount amountSumWei firstSeenAt lastSeenAt byToken { tokenAddress amountSumWei } }
         activitySeries(window: "30d", providerKey: $k) { points { t txCount amountSumWei } } }`,
       { k: providerKey },
     ).then((r) => {
@@ -40,6 +41,8 @@ export function ProviderPage({ providerKey }: { providerKey: string }) {
     if (p) document.title = `${p.label ?? p.key} (provider) — Agent Ledger`;
   }, [p?.key]);
 
+  // tokens of different decimals: one line per token instead of a sum of their raw units
+  const mixed = commonUnit(tokenList) === null;
   if (p === null) return <NotFound what={`No payment was ever routed to a provider with the key “${providerKey}”.`} />;
   if (error && !p) return <ErrorNote error={error} />;
   if (!p) return <Loading what="the provider" />;
@@ -56,7 +59,7 @@ export function ProviderPage({ providerKey }: { providerKey: string }) {
       </div>
       <section class="figures" aria-label="Totals">
         <div class="figure"><div class="figure-label">Payments routed, all time</div><div class="figure-value" data-figure="provider-payments">{count(p.txCount)}</div></div>
-        <div class="figure"><div class="figure-label">Volume routed, all time</div><div class={`figure-value${sum(p.amountSumWei).length > 13 ? " long" : ""}`} data-figure="provider-volume">{sum(p.amountSumWei)}</div></div>
+        <div class="figure"><div class="figure-label">Volume routed, all time</div><div class={`figure-value${sum(p.amountSumWei).length > 13 ? " long" : ""}`} data-figure="provider-volume">{mixed ? `${p.byToken.length} tokens` : sum(p.amountSumWei)}</div>{mixed ? <TokenLines items={p.byToken} label="Volume routed per token" /> : null}</div>
         <div class="figure"><div class="figure-label">First payment (hour, UTC bucket)</div><div class="figure-value small-value"><Time iso={p.firstSeenAt} /></div></div>
         <div class="figure"><div class="figure-label">Latest payment (hour, UTC bucket)</div><div class="figure-value small-value"><Time iso={p.lastSeenAt} /></div></div>
       </section>
