@@ -172,6 +172,13 @@ describe("matchLogsV02: the trace notes only transfers that touch a watched wall
     expect(notes).toEqual([]);
   });
 
+  it("notes nothing about strangers' transfers in a transaction that also pays a watched wallet", () => {
+    const tx = newTx();
+    const { kinds, notes } = run([transfer(tx, AGENT, SERVICE, 5n), transfer(tx, OUTSIDER, EXCHANGE, 9n), transfer(tx, OUTSIDER, FEE_MANAGER_ADDRESS, 1n)]);
+    expect(kinds).toEqual(["agent-1:payment_sent", "service-1:payment_received"]);
+    expect(notes).toEqual([]);
+  });
+
   it("works without a trace", () => {
     expect(matchLogsV02([withMemo(newTx(), AGENT, OUTSIDER, 1n, stringToHex("x", { size: 32 }))], context())).toEqual([]);
   });
