@@ -171,6 +171,7 @@ describe("scale-out on loopback: 2 APIs, 2 workers, 2 indexers, one PostgreSQL a
     expect(keys.rowCount).toBe(2);
     expect((await sql.query("SELECT count(*)::int AS n FROM wallet_payments")).rows[0].n).toBe(0);
 
+    console.log(`rate limit and idempotency keys checked after ${Date.now() - t0} ms`);
     // ── Indexer failover: SIGKILL the leader mid-stream ──────────────────────────────────────────────────────────
     await until(() => leader.lines.filter((l) => l.msg === "batch committed").length >= 3, 60_000, "three batches by the leader");
     await ready(standby, "another indexer holds the lock for this stream; waiting");
@@ -181,6 +182,7 @@ describe("scale-out on loopback: 2 APIs, 2 workers, 2 indexers, one PostgreSQL a
     const tookOverMs = Date.now() - killedAt;
     expect(tookOverMs).toBeLessThan(10_000);
 
+    console.log(`standby took over ${tookOverMs} ms after the SIGKILL`);
     // A little more traffic under the new leader, then stop it and let everything drain.
     const sentAtKill = sent;
     await until(() => sent >= sentAtKill + 8, 30_000, "traffic after the takeover");
@@ -202,11 +204,12 @@ describe("scale-out on loopback: 2 APIs, 2 workers, 2 indexers, one PostgreSQL a
       `recipient-${recipients.indexOf(l.args.to!.toLowerCase() as `0x${string}`)}-mpp|payment_received|${l.transactionHash}|${l.logIndex}|${l.args.amount}`,
     ]).sort();
     const { rows } = await sql.query<{ id: string; agent_id: string; kind: string; tx_hash: string; log_index: number; amount_wei: string }>(
-      "SELECT id::text, agent_id, kind, tx_hash, log_index, amount_wei::text FROM agent_events ORDER BY id",
+      "SELECT id::text, agent_id, kind, tx_hash, log_index, amount_wei::text FROM agent_events ORDER BY agent_events.id",
     );
     expect(rows.map((r) => `${r.agent_id}|${r.kind}|${r.tx_hash}|${r.log_index}|${r.amount_wei}`).sort()).toEqual(expected);
     const ids = rows.map((r) => Number(r.id));
 
+    console.log(`ledger equals the chain's payments (${rows.length} rows) after ${Date.now() - t0} ms`);
     // ── Both feeds: every row, once, in id order ─────────────────────────────────────────────────────────────────
     await until(() => feeds.every((f) => f.rows.length >= ids.length), 20_000, "every row on both feeds");
     for (const f of feeds) expect(f.ids()).toEqual(ids);
