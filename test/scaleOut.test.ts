@@ -217,12 +217,15 @@ describe("scale-out on loopback: 2 APIs, 2 workers, 2 indexers, one PostgreSQL a
     // ── Webhooks: each matching row delivered exactly once across the two workers ───────────────────────────────
     const wanted = new Set(subs.flatMap((s) => rows.filter((r) => r.agent_id === s.agentId).map((r) => `${s.id}|${r.id}`)));
     expect(wanted.size).toBeGreaterThan(0);
-    await until(() => receiver.requests.length >= wanted.size, 30_000, `${wanted.size} deliveries`);
+    await until(() => receiver.requests.length >= wanted.size, 60_000, `${wanted.size} deliveries`);
     await new Promise((r) => setTimeout(r, 300)); // a double send would arrive now
     const got = receiver.requests.map((r) => `${r.headers["svc-subscription"]}|${r.headers["svc-event-id"]}`);
     expect(got.sort()).toEqual([...wanted].sort());
     expect(receiver.requests.every((r) => r.verified === true)).toBe(true);
+    // the worker records each outcome after its POST is answered: wait for the rows, then check each went out once
+    await until(async () => (await sql.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'succeeded'")).rows[0].n === wanted.size, 30_000, "every delivery recorded succeeded");
     const deliveries = await sql.query("SELECT status, attempts FROM webhook_deliveries");
+    expect(deliveries.rowCount).toBe(wanted.size);
     expect(deliveries.rows.every((d) => d.status === "succeeded" && d.attempts === 1)).toBe(true);
     const attempts = await Promise.all(workerPorts.map(async (port) => {
       const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
