@@ -509,6 +509,8 @@ interface GraphqlSample {
   args: (f: Fixtures) => Record<string, unknown>;
   /** For a nested field: the selection around it, from the root. */
   wrap?: (inner: string) => string;
+  /** Who asks (default: the main user's bearer token); the owner fields take the passkey cookie only. */
+  auth?: Auth;
 }
 
 /** Samples by "Type.field" for every field with arguments (a new one without a sample fails the coverage test). */
@@ -544,6 +546,10 @@ const GRAPHQL_SAMPLES: Record<string, GraphqlSample> = {
   "Mutation.redeliverWebhookDelivery": { args: (f) => ({ id: f.subscriptionId, deliveryId: f.deliveryId }) },
   "Mutation.recoverWebhook": { args: (f) => ({ id: f.subscriptionId, since: new Date(Date.now() - 3_600_000).toISOString() }) },
   "Mutation.testWebhook": { args: (f) => ({ id: f.subscriptionId }) },
+  "Query.walletSession": { auth: "cookie", args: (f) => ({ id: f.user.walletSessionId }) },
+  "Query.walletSessionPayments": { auth: "cookie", args: (f) => ({ id: f.user.walletSessionId, first: 10, after: null }) },
+  "Mutation.revokeWalletSession": { auth: "throwaway-cookie", args: (f) => ({ id: f.throwaway.walletSessionId }) },
+  "Mutation.confirmWalletRevoke": { auth: "throwaway-cookie", args: (f) => ({ sessionIds: [f.throwaway.walletSessionId], txHash: `0x${"ab".repeat(32)}`, error: "user rejected" }) },
   "Subscription.ledgerEvents": { args: () => ({ afterId: "0", agentId: "demo-agent", minAmountWei: "1" }) },
 };
 
@@ -721,7 +727,7 @@ describe("fuzz: every GraphQL field with arguments answers hostile variables wit
     const sample = GRAPHQL_SAMPLES[f.key]!;
     const query = operationOf(f, sample);
     const args = sample.args(fx);
-    const auth = { authorization: `Bearer ${fx.user.bearer}` };
+    const auth = authHeaders(sample.auth ?? "bearer", fx);
     const cases: [string, string][] = [];
     for (const at of leafPaths(args)) {
       if (at.length === 0) continue;
