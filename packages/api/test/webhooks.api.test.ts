@@ -264,7 +264,9 @@ describe("delivery log", () => {
     const first = await call("GET", `/api/webhooks/${sub.id}/deliveries?limit=2`);
     expect(first.status).toBe(200);
     expect(first.body.items).toHaveLength(2);
-    expect(Object.keys(first.body.items[0]).sort()).toEqual(["attempts", "completed_at", "created_at", "event_id", "id", "last_attempt_at", "last_error", "last_http_status", "last_response_ms", "next_attempt_at", "status", "type", "updated_at"]);
+    expect(Object.keys(first.body.items[0]).sort()).toEqual(["attempts", "completed_at", "created_at", "event_id", "id", "last_attempt_at", "last_error", "last_http_status", "last_request_body", "last_request_headers", "last_response_ms", "next_attempt_at", "status", "type", "updated_at"]);
+    // never attempted: no request to show yet
+    expect(first.body.items[0]).toMatchObject({ last_request_body: null, last_request_headers: null });
     const second = await call("GET", `/api/webhooks/${sub.id}/deliveries?limit=2&cursor=${first.body.next_cursor}`);
     const third = await call("GET", `/api/webhooks/${sub.id}/deliveries?limit=2&cursor=${second.body.next_cursor}`);
     const all = [...first.body.items, ...second.body.items, ...third.body.items];
