@@ -24,13 +24,17 @@ describe('demo traffic with the adversarial cases', () => {
   it('sends each case once, every transaction mined', async () => {
     expect(events.find((e) => e.event === 'adversarial_failed')).toBeUndefined()
     const done = events.find((e) => e.event === 'adversarial_done')!
-    const cases = ['nonTokenTransfer', 'junkTokenTransfer', 'junkTokenMint', 'forgedSoloMemo', 'untrustedSettlement', 'outsiderEscrowCall', 'funding', 'sameEntityMove', 'inactiveEntity']
+    const cases = ['nonTokenTransfer', 'junkTokenTransfer', 'junkTokenMint', 'forgedSoloMemo', 'untrustedSettlement', 'outsiderEscrowCall', 'funding', 'sameEntityMove', 'inactiveEntity', 'feeAmmLiquidity', 'feeAmmWithdrawal']
     expect(Object.keys(done).filter((k) => k !== 'event').sort()).toEqual(cases.sort())
     const client = createDevnetClient({ url: anvil.url })
     const keys = demoKeys()
     const sameEntity = await client.getTransactionReceipt({ hash: done.sameEntityMove as `0x${string}` })
     expect(sameEntity.status).toBe('success')
     expect(sameEntity.from.toLowerCase()).toBe(keys.agents[0]!.address)
+    for (const name of ['feeAmmLiquidity', 'feeAmmWithdrawal']) {
+      const receipt = await client.getTransactionReceipt({ hash: done[name] as `0x${string}` })
+      expect(receipt.status, name).toBe('success')
+    }
     expect(events.filter((e) => e.event === 'adversarial_tx')).toHaveLength(cases.length)
   })
 })
