@@ -125,13 +125,17 @@ describe("the test's JSON Schema validator", () => {
   const doc = buildOpenApiDocument();
   const row = { $ref: "#/components/schemas/TopEntity" };
   it("accepts a valid value and reports missing, extra and mistyped fields", () => {
-    expect(validateJsonSchema({ id: "a", label: "A", category: "c", txCount: 1, amountSumWei: "10" }, row, doc as never)).toEqual([]);
-    expect(validateJsonSchema({ id: "a", label: "A", category: "c", txCount: 1.5, amountSumWei: 10, extra: 1 }, row, doc as never)).toEqual([
+    const byToken = [{ tokenAddress: `0x20c0${"0".repeat(36)}`, symbol: "pathUSD", decimals: 6, currency: "USD", txCount: 1, amountSumWei: "10" }];
+    expect(validateJsonSchema({ id: "a", label: "A", category: "c", txCount: 1, amountSumWei: "10", byToken }, row, doc as never)).toEqual([]);
+    expect(validateJsonSchema({ id: "a", label: "A", category: "c", txCount: 1, amountSumWei: "10", byToken: [{ ...byToken[0], amountSumWei: 10 }] }, row, doc as never)).toEqual([
+      "$.byToken[0].amountSumWei: expected string, got integer",
+    ]);
+    expect(validateJsonSchema({ id: "a", label: "A", category: "c", txCount: 1.5, amountSumWei: 10, byToken, extra: 1 }, row, doc as never)).toEqual([
       "$.txCount: expected integer, got number",
       "$.amountSumWei: expected string, got integer",
       "$: unexpected property extra",
     ]);
-    expect(validateJsonSchema({}, row, doc as never)).toHaveLength(5);
+    expect(validateJsonSchema({}, row, doc as never)).toHaveLength(6);
     expect(validateJsonSchema({ error: { code: "nope", message: "m" } }, { $ref: "#/components/schemas/Error" }, doc as never)).toHaveLength(1);
   });
 });
