@@ -167,7 +167,9 @@ describe("state created without a login is bounded", () => {
     const a = await app({ webauthnOptionsPerMinute: 1_000, challengesPerClient: 5, trustProxy: 1 });
     const flooder = { "x-forwarded-for": "203.0.113.66" };
     const key = "ip4:203.0.113.66";
-    await Promise.all(Array.from({ length: 40 }, (_, i) => options(a.url, i, flooder)));
+    // concurrent trims of one client's rows must not deadlock each other (a 500 seen in the fuzz): every answer is 200
+    const flood = await Promise.all(Array.from({ length: 120 }, (_, i) => options(a.url, i, flooder)));
+    expect(flood.map((r) => r.status).filter((s) => s !== 200)).toEqual([]);
     expect(await challengeRows(key)).toBe(5);
     for (let i = 0; i < 20; i++) expect((await options(a.url, i, flooder)).status).toBe(200);
     expect(await challengeRows(key)).toBe(5);

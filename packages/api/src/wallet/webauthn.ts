@@ -33,14 +33,19 @@ function challengeCookie(ctx: WalletContext, value: string, maxAgeSeconds: numbe
 async function storeChallenge(ctx: WalletContext, req: IncomingMessage, challenge: string, purpose: Purpose, extra: { userId?: string; displayName?: string | null } = {}): Promise<string> {
   const now = ctx.now();
   const clientKey = ctx.limits.clientKey(req);
-  await ctx.db.query("DELETE FROM webauthn_challenges WHERE expires_at <= $1", [now]);
+  // Both trims skip rows another request holds (SKIP LOCKED): concurrent options calls never wait on each other's
+  // deletes, so they cannot deadlock (a rare 500 seen in the fuzz under load); a skipped row is being deleted anyway.
+  await ctx.db.query(
+    "DELETE FROM webauthn_challenges WHERE id IN (SELECT id FROM webauthn_challenges WHERE expires_at <= $1 FOR UPDATE SKIP LOCKED)",
+    [now],
+  );
   const { rows } = await ctx.db.query(
     "INSERT INTO webauthn_challenges (challenge, purpose, user_id, display_name, expires_at, client_key) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
     [challenge, purpose, extra.userId ?? null, extra.displayName ?? null, new Date(now.getTime() + CHALLENGE_TTL_SECONDS * 1000), clientKey],
   );
   await ctx.db.query(
     `DELETE FROM webauthn_challenges WHERE id IN (
-       SELECT id FROM webauthn_challenges WHERE client_key = $1 ORDER BY expires_at DESC, id DESC OFFSET $2)`,
+       SELECT id FROM webauthn_challenges WHERE client_key = $1 ORDER BY expires_at DESC, id DESC OFFSET $2 FOR UPDATE SKIP LOCKED)`,
     [clientKey, ctx.config.challengesPerClient],
   );
   return rows[0].id as string;
