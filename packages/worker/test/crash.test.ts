@@ -70,7 +70,7 @@ describe("crash safety: nothing is lost when the worker dies or Redis forgets", 
     await createEventSeeder(db.pool, [agent]).insert(Array.from({ length: 10 }, (_, i) => ({ from: agent.wallet, to: randomAddress(), amount: BigInt(i + 1) })));
     // concurrency 4: all slots busy. Generous: other test files (the indexer's backfill crash test, browsers) may keep
     // both cores busy while this worker child warms up; speed is not what this test is about.
-    await waitFor(() => held.length >= 4, { timeoutMs: 40_000, what: "4 deliveries in flight" }).catch((error: Error) => {
+    await waitFor(() => held.length >= 4, { timeoutMs: 90_000, what: "4 deliveries in flight" }).catch((error: Error) => {
       throw new Error(`${error.message}; ${held.length} arrived; the worker child said:\n${first.output.join("").slice(-3000)}`);
     });
     first.kill("SIGKILL");
@@ -106,7 +106,7 @@ describe("crash safety: nothing is lost when the worker dies or Redis forgets", 
     const last = await deliveryRows(db.pool, sub.id);
     expect(last).toHaveLength(11);
     expect(last.every((d) => d.status === "succeeded")).toBe(true);
-  }, 180_000);
+  }, 240_000);
 
   it("Redis loses every key of the queue (jobs, delayed retries, the minute job itself): the minute job comes back and restores every due delivery", async () => {
     const prefix = uniquePrefix("flush");
