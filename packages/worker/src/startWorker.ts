@@ -179,6 +179,9 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   });
   await listener.ready;
   dispatcher?.start();
+  // "ready" means the dispatch cursor exists: on a first run it starts at the watermark ("from now on"), so
+  // events inserted after the ready line are dispatched even when the first pass is slow (a loaded machine).
+  await dispatcher?.idle();
 
   const metricsServer = options.metricsPort !== undefined && options.metricsPort >= 0
     ? await startOpsServer({ port: options.metricsPort, host: options.metricsHost ?? "127.0.0.1", metrics: () => metrics.registry.metrics(), contentType: metrics.registry.contentType })

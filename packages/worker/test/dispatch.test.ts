@@ -202,4 +202,24 @@ describe("dispatcher: durable cursor, filters, exactly one delivery per (subscri
       await receiver.close();
     }
   });
+
+  it("startWorker resolves only after the first dispatch pass: the cursor exists, so events written after \"ready\" are never skipped", async () => {
+    // Hold agent_events so the first pass is slow (as on a loaded machine). Before the fix, "ready" came first and a
+    // cursor created later started past the events written in between: they were never delivered.
+    const blocker = await db.pool.connect();
+    await blocker.query("BEGIN; LOCK TABLE agent_events IN ACCESS EXCLUSIVE MODE");
+    const prefix = uniquePrefix("ready");
+    prefixes.push(prefix);
+    const released = sleep(1_500).then(() => blocker.query("COMMIT")).finally(() => blocker.release());
+    const started = Date.now();
+    const worker = await startTestWorker(db, { prefix, deliver: false, dispatch: { cursorId: "ready-cursor", pollMs: 60_000 } });
+    try {
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+      const { rows } = await db.pool.query("SELECT last_event_id::text AS id FROM event_cursors WHERE id = 'ready-cursor'");
+      expect(rows).toHaveLength(1);
+    } finally {
+      await released;
+      await worker.stop();
+    }
+  });
 });
