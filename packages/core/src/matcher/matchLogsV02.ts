@@ -1,7 +1,8 @@
-import { FEE_MANAGER_ADDRESS, FUNDING_CATEGORIES, GATEWAY_CATEGORY, SETTLEMENT_TOPIC, ZERO_ADDRESS, type EventKind } from "./constants.ts";
+import { FEE_MANAGER_ADDRESS, FUNDING_CATEGORIES, GATEWAY_CATEGORY, SETTLEMENT_TOPIC, ZERO_ADDRESS } from "./constants.ts";
 import { decodeLog } from "./decodeLog.ts";
 import { parseGatewayMemo } from "./parseGatewayMemo.ts";
-import type { EventDraft, Label, MatchContext, RawLog, SettlementEventDefinition, WatchedEntity } from "./types.ts";
+import { groupByTransaction, labelOf, NO_ROUTING, row, toPayments, type RowBase, type TransferLeg } from "./matchShared.ts";
+import type { EventDraft, MatchContext, RawLog, SettlementEventDefinition } from "./types.ts";
 
 /** Why a transfer touching a watched wallet produced no row, or not the row v0.1 would produce (rematch --diff). */
 export type V02Note =
@@ -19,16 +20,6 @@ export interface V02Trace {
   note: V02Note;
 }
 
-interface Transfer {
-  logIndex: number;
-  token: string;
-  from: string;
-  to: string;
-  amount: bigint;
-  memo: string | null;
-  isMemo: boolean;
-}
-
 interface Settlement {
   contract: string;
   provider: string;
@@ -37,7 +28,6 @@ interface Settlement {
 }
 
 const DEFAULT_SETTLEMENT_EVENT: SettlementEventDefinition = { topic0: SETTLEMENT_TOPIC, providerTopic: 2, verified: true };
-const NO_ROUTING = { routedToAddress: "", routedToLabel: "", routedFingerprint: null } as const;
 const WORD = /^0x[0-9a-fA-F]{64}$/;
 const ADDRESS_TOPIC = /^0x0{24}[0-9a-fA-F]{40}$/;
 
@@ -59,7 +49,7 @@ export function matchLogsV02(logs: readonly RawLog[], context: MatchContext, tra
     const note = (logIndex: number, n: V02Note) => trace?.push({ txHash, logIndex, note: n });
 
     // Rule 1: only allowlisted tokens; rule 7: settlement logs decoded with their contract's declared event.
-    const transfers: Transfer[] = [];
+    const transfers: TransferLeg[] = [];
     const settlements: Settlement[] = [];
     for (const log of txLogs) {
       const address = log.address.toLowerCase();
@@ -76,8 +66,10 @@ export function matchLogsV02(logs: readonly RawLog[], context: MatchContext, tra
       }
       transfers.push({ logIndex: d.logIndex, token: d.token, from: d.from, to: d.to, amount: d.amount, memo: d.memo, isMemo: d.type === "transferWithMemo" });
     }
+    // Rule 2: a TransferWithMemo without its Transfer is not a payment.
     const payments = toPayments(transfers, (t) => {
       if (watched(t.from) || watched(t.to)) note(t.logIndex, "solo_memo");
+      return false;
     });
     if (!payments.some((p) => watched(p.from) || watched(p.to))) continue;
 
@@ -95,7 +87,7 @@ export function matchLogsV02(logs: readonly RawLog[], context: MatchContext, tra
     }
 
     const ms = first.blockTimestampMs ?? first.blockTimestamp * 1000;
-    const base = { ts: new Date(ms), txHash, sourceBlock: first.blockNumber, explorerUrl: `${explorerBase}/tx/${txHash}` };
+    const base: RowBase = { ts: new Date(ms), txHash, sourceBlock: first.blockNumber, methodologyVersion: "v0.2", explorerUrl: `${explorerBase}/tx/${txHash}` };
     for (const payment of payments) {
       const sender = context.wallets.get(payment.from);
       const recipient = context.wallets.get(payment.to);
@@ -135,17 +127,6 @@ export function matchLogsV02(logs: readonly RawLog[], context: MatchContext, tra
   return rows;
 }
 
-function groupByTransaction(logs: readonly RawLog[]): RawLog[][] {
-  const groups = new Map<string, RawLog[]>();
-  for (const log of logs) {
-    const key = log.txHash.toLowerCase();
-    const group = groups.get(key);
-    if (group) group.push(log);
-    else groups.set(key, [log]);
-  }
-  return [...groups.values()];
-}
-
 /** The settlement as its contract declares it: topic 1 session, `providerTopic` provider, the other of 2/3 gateway. */
 function decodeSettlement(log: RawLog, def: SettlementEventDefinition): Settlement | null {
   if (log.topics[0]?.toLowerCase() !== def.topic0.toLowerCase() || log.topics.length !== 4 || !WORD.test(log.topics[1] ?? "")) return null;
@@ -159,31 +140,6 @@ function decodeSettlement(log: RawLog, def: SettlementEventDefinition): Settleme
     gateway: `0x${gatewayTopic.slice(26).toLowerCase()}`,
     amountOut: BigInt(`0x${log.data.slice(66, 130)}`),
   };
-}
-
-/** Pairing as v0.1 (nearest earlier unpaired Transfer with the same token, parties, amount); a memo left alone is dropped (rule 2). */
-function toPayments(transfers: readonly Transfer[], onSoloMemo: (t: Transfer) => void): Transfer[] {
-  const paired = new Set<Transfer>();
-  const payments: Transfer[] = [];
-  for (const [i, log] of transfers.entries()) {
-    if (!log.isMemo) continue;
-    let partner: Transfer | undefined;
-    for (let j = i - 1; j >= 0; j--) {
-      const t = transfers[j]!;
-      if (!t.isMemo && !paired.has(t) && t.token === log.token && t.from === log.from && t.to === log.to && t.amount === log.amount) {
-        partner = t;
-        break;
-      }
-    }
-    if (!partner) {
-      onSoloMemo(log);
-      continue;
-    }
-    paired.add(partner);
-    payments.push({ ...partner, memo: log.memo });
-  }
-  for (const t of transfers) if (!t.isMemo && !paired.has(t)) payments.push(t);
-  return payments.sort((a, b) => a.logIndex - b.logIndex);
 }
 
 /** Rule 4: the zero address (mint/burn), or an entity or address label whose category is a funding category. */
@@ -202,42 +158,4 @@ function routeByFingerprint(memo: string | null, context: MatchContext) {
   const provider = context.fingerprintProviders?.get(fingerprint);
   if (provider) return { routedToAddress: provider, routedToLabel: labelOf(provider, context)?.label ?? fpLabel, routedFingerprint: fingerprint };
   return { routedToAddress: "", routedToLabel: fpLabel, routedFingerprint: fingerprint };
-}
-
-function labelOf(address: string, context: MatchContext): Label | undefined {
-  const entity = context.wallets.get(address);
-  if (entity) return { label: entity.label, category: entity.category };
-  return context.addressLabels.get(address);
-}
-
-function row(
-  base: Pick<EventDraft, "ts" | "txHash" | "sourceBlock" | "explorerUrl">,
-  payment: Transfer,
-  entity: WatchedEntity,
-  kind: EventKind,
-  counterparty: string,
-  routing: Pick<EventDraft, "routedToAddress" | "routedToLabel" | "routedFingerprint">,
-  context: MatchContext,
-): EventDraft {
-  const label = labelOf(counterparty, context);
-  return {
-    ts: base.ts,
-    agentId: entity.id,
-    agentLabel: entity.label,
-    agentCategory: entity.category,
-    counterpartyAddress: counterparty,
-    counterpartyLabel: label?.label ?? "",
-    counterpartyCategory: label?.category ?? null,
-    kind,
-    amountWei: payment.amount,
-    tokenAddress: payment.token,
-    txHash: base.txHash,
-    logIndex: payment.logIndex,
-    sourceBlock: base.sourceBlock,
-    methodologyVersion: "v0.2",
-    routedToAddress: routing.routedToAddress,
-    routedToLabel: routing.routedToLabel,
-    routedFingerprint: routing.routedFingerprint,
-    explorerUrl: base.explorerUrl,
-  };
 }
