@@ -24,15 +24,5 @@ export function formatAmount(units: bigint | string, decimals = TOKEN_DECIMALS, 
   return formatTokenUnits(units, { decimals, minFraction });
 }
 
-const KNOWN_TOKENS: Record<string, string> = {
-  "0x20c0000000000000000000000000000000000000": "pathUSD",
-  "0x20c0000000000000000000000000000000000001": "AlphaUSD",
-  "0x20c0000000000000000000000000000000000002": "BetaUSD",
-  "0x20c0000000000000000000000000000000000003": "ThetaUSD",
-};
-
-/** "pathUSD" for the well-known TIP-20 tokens, else a shortened address. */
-export function tokenName(address: string | null | undefined): string {
-  if (!address) return "";
-  return KNOWN_TOKENS[address.toLowerCase()] ?? `${address.slice(0, 6)}…${address.slice(-4)}`;
-}
+/** "pathUSD" for the well-known TIP-20 tokens, else a shortened address ("" for none): core's `tokenName`. */
+export { tokenName } from "@agent-ledger/core/tokenName";
