@@ -9,6 +9,7 @@ import type { WalletContext, WalletResponse } from "./context.ts";
 import { readJsonObject } from "../http/readBody.ts";
 import { requireUser } from "./userSession.ts";
 import { WalletError } from "./WalletError.ts";
+import { inTransaction } from "../db/inTransaction.ts";
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 
@@ -54,7 +55,8 @@ export async function approveInit(ctx: WalletContext, req: IncomingMessage): Pro
     if (!isAddress(body.token)) throw new WalletError("invalid_address", "token must be an address (0x + 40 hex)");
     token = body.token.toLowerCase() as `0x${string}`;
   }
-  if (!ctx.config.masterKey) throw new WalletError("not_configured", "the wallet has no master key (SECRETS_MASTER_KEY)");
+  const masterKey = ctx.config.masterKey;
+  if (!masterKey) throw new WalletError("not_configured", "the wallet has no master key (SECRETS_MASTER_KEY)");
   const chainId = await ctx.chain.chainId();
   const now = ctx.now();
 
@@ -62,20 +64,15 @@ export async function approveInit(ctx: WalletContext, req: IncomingMessage): Pro
   const agentAddress = privateKeyToAccount(agentPrivateKey).address.toLowerCase();
   const expiresAt = new Date(Math.floor(now.getTime() / 1000) * 1000 + grant.ttlSeconds * 1000);
 
-  const client = await ctx.db.connect();
-  let sessionId: string;
-  let pairing: PairingRow;
-  try {
-    await client.query("BEGIN");
+  const { sessionId, pairing } = await inTransaction(ctx.db, async (client) => {
     const { rows } = await client.query<PairingRow>("SELECT id, code, agent_label, status, expires_at, user_id FROM device_pairings WHERE code = $1 FOR UPDATE", [code]);
     const p = rows[0];
     checkPairing(p, user.id);
     if (reportPairingStatus({ status: p.status, expiresAt: new Date(p.expires_at) }, now) === "expired") throw codeExpired();
-    pairing = p;
     await client.query("UPDATE device_pairings SET user_id = $2 WHERE id = $1", [p.id, user.id]);
     const existing = await client.query<{ id: string }>("SELECT id FROM wallet_sessions WHERE pairing_id = $1", [p.id]);
-    sessionId = existing.rows[0]?.id ?? randomUUID();
-    const sealed = sealSecret(agentPrivateKey, ctx.config.masterKey, sessionId);
+    const sessionId = existing.rows[0]?.id ?? randomUUID();
+    const sealed = sealSecret(agentPrivateKey, masterKey, sessionId);
     await client.query(
       `INSERT INTO wallet_sessions (id, user_id, pairing_id, agent_label, agent_key_address, agent_key_ciphertext, token_address, spend_cap_wei, per_call_cap_wei, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
@@ -83,13 +80,8 @@ export async function approveInit(ctx: WalletContext, req: IncomingMessage): Pro
          token_address = EXCLUDED.token_address, spend_cap_wei = EXCLUDED.spend_cap_wei, per_call_cap_wei = EXCLUDED.per_call_cap_wei, expires_at = EXCLUDED.expires_at`,
       [sessionId, user.id, p.id, p.agent_label, agentAddress, sealed, token, grant.spendCap.toString(), grant.perCallCap.toString(), expiresAt],
     );
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+    return { sessionId, pairing: p };
+  });
   ctx.log.info({ pairingId: pairing.id, sessionId, userId: user.id, agentKeyAddress: agentAddress }, "wallet: approval initialized");
   return {
     body: {
@@ -141,9 +133,7 @@ export async function approveFinalize(ctx: WalletContext, req: IncomingMessage):
   if (!check.ok) throw new WalletError("authorization_not_verified", `${check.reason}: ${check.message}`);
   const authorizedAt = (await ctx.chain.blockTimestamp(receipt.blockNumber)) ?? ctx.now();
 
-  const client = await ctx.db.connect();
-  try {
-    await client.query("BEGIN");
+  await inTransaction(ctx.db, async (client) => {
     const locked = await client.query<{ status: string; expires_at: Date }>("SELECT status, expires_at FROM device_pairings WHERE id = $1 FOR UPDATE", [p.id]);
     const current = locked.rows[0];
     if (!current || current.status !== "pending") throw new WalletError("already_approved", "this pairing was already approved");
@@ -159,13 +149,7 @@ export async function approveFinalize(ctx: WalletContext, req: IncomingMessage):
     );
     // approve-init replaced the key meanwhile: this transaction authorized a key that is no longer the session's
     if (session.rowCount === 0) throw new WalletError("authorization_not_verified", "other_key_authorized: the session's agent key changed; authorize the new key");
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
   ctx.log.info({ pairingId: p.id, sessionId: p.session_id, txHash }, "wallet: pairing approved");
   return {
     body: {

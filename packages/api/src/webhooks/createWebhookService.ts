@@ -5,6 +5,7 @@ import {
 } from "@agent-ledger/core";
 import { recoverDeliveries } from "@agent-ledger/db";
 import type pg from "pg";
+import { inTransaction as inTx } from "../db/inTransaction.ts";
 import { checkCallbackHost, type Lookup } from "./checkCallbackHost.ts";
 import { validateCreateInput } from "./validateCreateInput.ts";
 import { WebhookError } from "./WebhookError.ts";
@@ -114,20 +115,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     return deps.masterKey;
   };
 
-  async function inTransaction<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    const c = await deps.db.connect();
-    try {
-      await c.query("BEGIN");
-      const out = await fn(c);
-      await c.query("COMMIT");
-      return out;
-    } catch (error) {
-      await c.query("ROLLBACK").catch(() => {});
-      throw error;
-    } finally {
-      c.release();
-    }
-  }
+  const inTransaction = <T>(fn: (c: pg.PoolClient) => Promise<T>) => inTx(deps.db, fn);
 
   /** The owner's live subscription row, locked for update; 404 when missing, deleted, or not theirs. */
   async function lockOwned(c: pg.PoolClient, owner: string, id: string): Promise<SubscriptionRow> {
