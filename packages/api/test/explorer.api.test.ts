@@ -124,12 +124,26 @@ describe("activitySeries", () => {
 describe("Dashboard.previous", () => {
   it("is the same-length window before, with the dashboard's definitions, and null for all", async () => {
     for (const window of ["24h", "7d", "30d"]) {
-      const d = await data(`query($w: String!) { dashboard(window: $w) { previous { from to txCount amountSumWei agentsActive providersDetected } } activitySeries(window: $w) { from to } }`, { w: window });
+      const d = await data(
+        `query($w: String!) { dashboard(window: $w) { previous { from to txCount amountSumWei byToken { tokenAddress symbol decimals currency txCount amountSumWei } agentsActive providersDetected } } activitySeries(window: $w) { from to } }`,
+        { w: window },
+      );
       const p = d.dashboard.previous;
       const len = new Date(p.to).getTime() - new Date(p.from).getTime();
       expect(len).toBe(window === "24h" ? DAY : window === "7d" ? 7 * DAY : 30 * DAY);
       const truth = await paymentsBetween(new Date(p.from), new Date(p.to));
       expect({ n: p.txCount, s: BigInt(p.amountSumWei) }).toEqual(truth);
+      // per token, the same definition split by token_address, with the allowlist's description, largest amount first
+      const { rows: perToken } = await sql.query(
+        `SELECT p.token_address AS "tokenAddress", t.symbol, t.decimals, t.currency, count(*)::int AS "txCount", sum(p.amount_wei)::text AS "amountSumWei"
+         FROM (SELECT DISTINCT ON (tx_hash, log_index) token_address, amount_wei FROM agent_events
+               WHERE kind <> 'fee_paid' AND methodology_version = 'v0.1' AND ts >= $1 AND ts < $2) p
+         LEFT JOIN tokens t ON t.address = p.token_address
+         GROUP BY 1, 2, 3, 4 ORDER BY sum(p.amount_wei) DESC, 1`,
+        [p.from, p.to],
+      );
+      expect(p.byToken).toEqual(perToken);
+      if (window !== "24h") expect(p.byToken.length).toBeGreaterThan(0); // the seed has payments 8–14 and 31–40 days ago
       const { rows: [a] } = await sql.query(
         "SELECT count(DISTINCT agent_id)::int AS n FROM agent_events WHERE agent_id NOT LIKE '%-mpp' AND methodology_version = 'v0.1' AND ts >= $1 AND ts < $2",
         [p.from, p.to],

@@ -1,3 +1,4 @@
+import { tokenAmountJson } from "./serializers.ts";
 import type { RestHandler } from "./types.ts";
 
 /** GET /api/dashboard/previous?w=… — the headline figures of the window before (GraphQL `Dashboard.previous`). */
@@ -12,6 +13,7 @@ export const getPreviousWindow: RestHandler = async ({ query, services }) => {
         to: p.to.toISOString(),
         txCount: p.txCount,
         amountSumWei: p.amountSumWei.toString(),
+        byToken: p.byToken.map(tokenAmountJson),
         agentsActive: p.agentsActive,
         providersDetected: p.providersDetected,
       },

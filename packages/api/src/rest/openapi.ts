@@ -105,7 +105,11 @@ const schemas = {
   }),
   PreviousWindow: obj({
     window: str,
-    previous: nullable(obj({ from: dateTime, to: dateTime, txCount: int, amountSumWei: uint256, agentsActive: int, providersDetected: int })),
+    previous: nullable(obj({
+      from: dateTime, to: dateTime, txCount: int, amountSumWei: uint256,
+      byToken: byToken("txCount / amountSumWei per token, largest amount first (they add up to txCount / amountSumWei)."),
+      agentsActive: int, providersDetected: int,
+    })),
   }),
   TrendPoint: obj({ day: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" }, txCount: int, amountSumWei: uint256, byToken: byToken("The day's txCount / amountSumWei per token.") }),
   EntityDetail: {

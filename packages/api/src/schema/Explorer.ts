@@ -42,6 +42,7 @@ const WindowFiguresRef = builder.objectRef<WindowFigures>("WindowFigures").imple
     to: t.expose("to", { type: "DateTime", description: "Exclusive." }),
     txCount: t.exposeInt("txCount"),
     amountSumWei: t.expose("amountSumWei", { type: "Uint256" }),
+    byToken: t.expose("byToken", { type: [TokenAmountRef], description: "txCount / amountSumWei per token, largest amount first (they add up to txCount / amountSumWei)." }),
     agentsActive: t.exposeInt("agentsActive"),
     providersDetected: t.exposeInt("providersDetected"),
   }),

@@ -58,8 +58,11 @@ export async function getDashboard(ctx: ServiceContext, windowName: string): Pro
   };
 }
 
-/** The window's payments per token (ledger_token_activity_*), with the allowlist's description; largest amount first. */
-async function tokenAmounts(ctx: ServiceContext, w: WindowBounds): Promise<TokenAmount[]> {
+/**
+ * The payments per token (ledger_token_activity_*) of the buckets in [w.from, w.to) (from null: since the beginning),
+ * with the allowlist's description; largest amount first. The dashboard's window and the one before it (getPreviousWindow).
+ */
+export async function tokenAmounts(ctx: ServiceContext, w: Pick<WindowBounds, "grain" | "from" | "to">): Promise<TokenAmount[]> {
   const { rows } = await ctx.db.query<{ token_address: string; symbol: string | null; decimals: number | null; currency: string | null; n: string; s: string }>(
     `SELECT l.token_address, t.symbol, t.decimals, t.currency, sum(l.payments_count)::text AS n, sum(l.amount_sum_wei)::text AS s
      FROM ledger_token_activity_${w.grain} l LEFT JOIN tokens t ON t.address = l.token_address
