@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { WalletChain } from "./chain.ts";
 import type { WalletConfig } from "./config.ts";
 import type { RateLimits } from "./rateLimiter.ts";
+import type { SignerCache } from "./sessionSigner.ts";
 
 /** What every wallet handler gets. */
 export interface WalletContext {
@@ -13,6 +14,8 @@ export interface WalletContext {
   now: () => Date;
   /** Redis-backed rate limits shared by every API process (rateLimiter.ts). */
   limits: RateLimits;
+  /** What signing a payment needs per bearer-token hash: public data and the sealed key only (sessionSigner.ts). */
+  signers: SignerCache;
 }
 
 /** What a handler answers: JSON body, status, extra headers (Set-Cookie may repeat). */

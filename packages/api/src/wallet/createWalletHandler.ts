@@ -7,6 +7,7 @@ import { ApiError } from "../errors.ts";
 import { approveFinalize, approveInit } from "./approve.ts";
 import { createWalletChain, type WalletChain } from "./chain.ts";
 import { sweepReservations } from "./sweepReservations.ts";
+import { createSignerCache } from "./sessionSigner.ts";
 import { resolveWalletConfig, type WalletOptions } from "./config.ts";
 import type { WalletContext, WalletResponse } from "./context.ts";
 import { lookupPairing, pollPairing, startPairing } from "./pairing.ts";
@@ -53,6 +54,7 @@ export function createWalletHandler(deps: WalletDeps) {
         relay: config.relayPerMinute,
       },
     }, deps.log),
+    signers: createSignerCache(),
   };
   /**
    * Per-client-address limits, counted before anything else (before the session cookie is even looked up): every path

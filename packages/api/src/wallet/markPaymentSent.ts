@@ -9,7 +9,7 @@ import type pg from "pg";
  *
  * Commits asynchronously (set_config … local = this statement's transaction): losing it in a database crash can only
  * leave the payment `reserved` — still counted against the cap, and settled later by the sweeper — never under-count
- * spending. The reservation and the pre-broadcast transaction hash are normal, durable commits.
+ * spending. The reservation (with the transaction hash, before the broadcast) is a normal, durable commit.
  */
 export async function markPaymentSent(db: pg.Pool, paymentId: string, txHash: string): Promise<{ spendUsedWei: string; spendCapWei: string } | null> {
   const { rows } = await db.query<{ spend_used_wei: string; spend_cap_wei: string }>(

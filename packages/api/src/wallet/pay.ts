@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { checkPaymentCaps, encodeMemo, isAddress, openSecret, parseIdempotencyKey, parsePositiveWei, sessionStatus, type WalletSessionStatus } from "@agent-ledger/core";
+import { checkPaymentCaps, encodeMemo, isAddress, parseIdempotencyKey, parsePositiveWei, sessionStatus, type WalletSessionStatus } from "@agent-ledger/core";
 import { encodeFunctionData, keccak256, type Hash, type Hex } from "viem";
-import { Abis, Account } from "viem/tempo";
+import { Abis } from "viem/tempo";
 import { bearerTokenHash, loadBearerSession, SESSION_COLUMNS, type BearerSession } from "./bearer.ts";
 import { NodeRejectedError, type WalletReceipt } from "./chain.ts";
 import type { WalletContext, WalletResponse } from "./context.ts";
@@ -12,6 +12,7 @@ import { markPaymentSent } from "./markPaymentSent.ts";
 import { loadPayment, paymentAnswer, pendingBody, PENDING_RETRY_AFTER_SECONDS } from "./paymentOutcome.ts";
 import { DEFAULT_SWEEP_POLICY } from "./sweepReservations.ts";
 import { settleFromReceipt } from "./settleFromReceipt.ts";
+import { loadSigner, signerAccount } from "./sessionSigner.ts";
 import { WalletError } from "./WalletError.ts";
 import type { ErrorCode } from "../errors.ts";
 
@@ -33,7 +34,10 @@ export function assertActive(s: Pick<BearerSession, "expires_at" | "revoked_at" 
 export interface PayTiming {
   totalMs: number;
   chainMs: number;
-  /** Where the rest went: body parsing, bearer lookup + cap reservation (one statement), key decryption + signing, ledger write after the receipt. */
+  /**
+   * Where the rest went: body parsing; the session's signer (cached per bearer) + key decryption + signing; bearer
+   * check + cap reservation + payment row with its transaction hash (one statement); ledger write after the receipt.
+   */
   stages?: { authMs: number; reserveMs: number; signMs: number; finishMs: number };
 }
 
@@ -128,13 +132,52 @@ export async function pay(ctx: WalletContext, req: IncomingMessage, timing?: (t:
   const newPaymentId = randomUUID();
   const tAuth = performance.now();
 
+  // Signed before the reservation, so that the reservation, the payment row and its transaction hash are one durable
+  // commit: a `reserved` row carries its hash from the start, and a crash after it leaves a row the sweeper settles from
+  // the chain after validBefore (a transaction is valid only until then). A request refused below (caps, state, a
+  // replayed key) drops its signed transaction unsent. A signing failure (chain id or gas price unavailable) still
+  // reserves and then records the payment failed, as a failure after the reservation always did.
+  const signer = await loadSigner(ctx, bearerHash);
+  if (!signer) throw new WalletError("unauthorized", "unknown access token", { "www-authenticate": "Bearer" });
+  let failure: string | null = null;
+  let txHash: Hash | null = null;
+  let validBefore: number | null = null;
+  let raw: Hex | null = null;
+  if (configured) {
+    try {
+      const [chainId, maxFeePerGas] = await Promise.all([ctx.chain.chainId(), ctx.chain.maxFeePerGas()]);
+      validBefore = Math.floor(Date.now() / 1000) + ctx.config.paymentValiditySeconds;
+      // The key is decrypted only here, to sign; it is not kept (sessionSigner.ts).
+      raw = (await signerAccount(signer, masterKey!).signTransaction({
+        type: "tempo",
+        chainId,
+        nonce: 0,
+        nonceKey: nonceKeyOf(newPaymentId),
+        validBefore,
+        gas: ctx.config.paymentGas,
+        maxFeePerGas,
+        maxPriorityFeePerGas: 0n,
+        feeToken: ctx.config.defaultToken,
+        calls: [{ to: signer.tokenAddress, data: encodeFunctionData({ abi: Abis.tip20, functionName: "transferWithMemo", args: [to, amount, memo.bytes32] }) }],
+        feePayer: sponsor!,
+      } as never)) as Hex;
+      txHash = keccak256(raw);
+    } catch (error) {
+      // Nothing can be broadcast: the payment certainly does not happen.
+      failure = error instanceof Error ? error.message.split("\n")[0]!.slice(0, 300) : "signing failed";
+      raw = txHash = validBefore = null;
+    }
+  }
+  const tSigned = performance.now();
+
   // One statement: find the session by its bearer hash, claim the idempotency key (if any), reserve the amount under
-  // every condition (state, token, caps) and insert the payment row. The caps hold under concurrency: the UPDATE
-  // re-checks them on the latest row version. The key is claimed first and gates the reservation: a second request
-  // with the key waits on its primary key until the first commits, then claims nothing and reserves nothing.
+  // every condition (state, token, caps) and insert the payment row with its transaction hash. The caps hold under
+  // concurrency: the UPDATE re-checks them on the latest row version. The key is claimed first and gates the
+  // reservation: a second request with the key waits on its primary key until the first commits, then claims nothing
+  // and reserves nothing. The session must be the one the transaction was signed for ($11).
   const { rows } = await ctx.db.query<BearerSession & { payment_id: string | null; key_claimed: boolean }>(
     `WITH s AS (
-       SELECT ${SESSION_COLUMNS} FROM wallet_sessions s JOIN wallet_users u ON u.id = s.user_id WHERE s.bearer_token_hash = $1
+       SELECT ${SESSION_COLUMNS} FROM wallet_sessions s JOIN wallet_users u ON u.id = s.user_id WHERE s.bearer_token_hash = $1 AND s.id = $11::uuid
      ), k AS (
        INSERT INTO wallet_idempotency_keys (session_id, key, request_hash, payment_id)
        SELECT id, $9::text, $10::text, $8::uuid FROM s WHERE $9::text IS NOT NULL AND $7
@@ -147,11 +190,11 @@ export async function pay(ctx: WalletContext, req: IncomingMessage, timing?: (t:
           AND $2::numeric <= w.per_call_cap_wei AND w.spend_used_wei + w.spend_reserved_wei + $2::numeric <= w.spend_cap_wei
         RETURNING w.id, w.token_address
      ), p AS (
-       INSERT INTO wallet_payments (id, session_id, to_address, amount_wei, token_address, memo, status)
-       SELECT $8::uuid, id, $4, $2::numeric, token_address, $6, 'reserved' FROM r RETURNING id
+       INSERT INTO wallet_payments (id, session_id, to_address, amount_wei, token_address, memo, status, tx_hash, valid_before)
+       SELECT $8::uuid, id, $4, $2::numeric, token_address, $6, 'reserved', $12::text, to_timestamp($13::double precision) FROM r RETURNING id
      )
      SELECT s.*, (SELECT id FROM p) AS payment_id, EXISTS (SELECT 1 FROM k) AS key_claimed FROM s`,
-    [bearerHash, amount.toString(), now, to, askedToken, memo.memo, configured, newPaymentId, key, hash],
+    [bearerHash, amount.toString(), now, to, askedToken, memo.memo, configured, newPaymentId, key, hash, signer.sessionId, txHash, validBefore],
   );
   const session = rows[0];
   if (!session) throw new WalletError("unauthorized", "unknown access token", { "www-authenticate": "Bearer" });
@@ -169,45 +212,10 @@ export async function pay(ctx: WalletContext, req: IncomingMessage, timing?: (t:
   const tReserve = performance.now();
 
   let receipt: WalletReceipt | null = null;
-  let failure: string | null = null;
-  let txHash: Hash | null = null;
-  let validBefore = 0;
   let chainMs = 0;
-  let tSign = performance.now();
-  let raw: Hex | null = null;
-  try {
-    const [chainId, maxFeePerGas] = await Promise.all([ctx.chain.chainId(), ctx.chain.maxFeePerGas()]);
-    validBefore = Math.floor(Date.now() / 1000) + ctx.config.paymentValiditySeconds;
-    // The key is decrypted only here, to sign; it is not kept.
-    const agent = Account.fromSecp256k1(openSecret(session.agent_key_ciphertext, masterKey!, session.id) as Hex, { access: session.managed_address as `0x${string}` });
-    raw = (await agent.signTransaction({
-      type: "tempo",
-      chainId,
-      nonce: 0,
-      nonceKey: nonceKeyOf(paymentId),
-      validBefore,
-      gas: ctx.config.paymentGas,
-      maxFeePerGas,
-      maxPriorityFeePerGas: 0n,
-      feeToken: ctx.config.defaultToken,
-      calls: [{ to: token, data: encodeFunctionData({ abi: Abis.tip20, functionName: "transferWithMemo", args: [to, amount, memo.bytes32] }) }],
-      feePayer: sponsor!,
-    } as never)) as Hex;
-    txHash = keccak256(raw);
-    // Durable before the broadcast: a `reserved` row without a hash was never sent, one with a hash can be looked up
-    // after validBefore (sweepReservations settles what a crashed process left).
-    const recorded = await ctx.db.query("UPDATE wallet_payments SET tx_hash = $2, valid_before = to_timestamp($3) WHERE id = $1 AND status = 'reserved'", [paymentId, txHash, validBefore]);
-    // Not reserved any more (the sweeper released a request that stalled for minutes): never broadcast it.
-    if (recorded.rowCount !== 1) throw new Error("the reservation was released before the payment was signed");
-  } catch (error) {
-    // Nothing was broadcast: the payment certainly did not happen.
-    failure = error instanceof Error ? error.message.split("\n")[0]!.slice(0, 300) : "signing failed";
-  }
-
   let uncertain: string | null = null;
   if (!failure) {
-    tSign = performance.now();
-    const c0 = tSign;
+    const c0 = performance.now();
     try {
       receipt = await ctx.chain.sendRawSync(raw!, ctx.config.paymentValiditySeconds * 1000 + 2_000);
     } catch (error) {
@@ -217,7 +225,7 @@ export async function pay(ctx: WalletContext, req: IncomingMessage, timing?: (t:
         // Timeout, dropped connection, HTTP error, an answer that is not a refusal: the transaction may be in the pool
         // and may still be included until validBefore. Only its receipt can tell; without one it stays reserved.
         uncertain = error instanceof Error ? error.message.split("\n")[0]!.slice(0, 300) : String(error);
-        const waitMs = Math.max(0, validBefore * 1000 + 2_000 - Date.now());
+        const waitMs = Math.max(0, validBefore! * 1000 + 2_000 - Date.now());
         receipt = await ctx.chain.waitForReceipt(txHash!, waitMs, 500);
       }
     }
@@ -237,7 +245,7 @@ export async function pay(ctx: WalletContext, req: IncomingMessage, timing?: (t:
     timing?.({ totalMs: performance.now() - t0, chainMs });
     return {
       status: 202,
-      body: pendingBody(ctx, { tx_hash: txHash, valid_before: new Date(validBefore * 1000), from: session.managed_address, to, amount_wei: amount.toString(), memo: memo.memo, token }),
+      body: pendingBody(ctx, { tx_hash: txHash, valid_before: new Date(validBefore! * 1000), from: session.managed_address, to, amount_wei: amount.toString(), memo: memo.memo, token }),
       headers: { "retry-after": String(PENDING_RETRY_AFTER_SECONDS) },
     };
   }
@@ -261,7 +269,7 @@ export async function pay(ctx: WalletContext, req: IncomingMessage, timing?: (t:
     spend_cap_wei: after.spendCapWei,
   };
   const totalMs = performance.now() - t0;
-  timing?.({ totalMs, chainMs, stages: { authMs: tAuth - t0, reserveMs: tReserve - tAuth, signMs: tSign - tReserve, finishMs: totalMs - (tSign - t0) - chainMs } });
+  timing?.({ totalMs, chainMs, stages: { authMs: tAuth - t0, reserveMs: tReserve - tSigned, signMs: tSigned - tAuth, finishMs: totalMs - (tReserve - t0) - chainMs } });
   ctx.log.info({ paymentId, sessionId: session.id, txHash: receipt.transactionHash, amountWei: result.amount_wei, overheadMs: Math.round((totalMs - chainMs) * 10) / 10 }, "wallet: payment sent");
   return { body: result, headers: { "server-timing": `app;dur=${(totalMs - chainMs).toFixed(2)}, chain;dur=${chainMs.toFixed(2)}` } };
 }

@@ -19,8 +19,8 @@ export const DEFAULT_SWEEP_POLICY: SweepPolicy = { unsignedAfterMs: 10 * 60_000,
 /**
  * Settles the payments a crashed or killed API process left `reserved` (still counted against their session's cap):
  *
- * - no transaction hash, reserved over `unsignedAfterMs` ago → never broadcast (the hash is stored durably before the
- *   broadcast) → `failed`, reservation released;
+ * - no transaction hash, reserved over `unsignedAfterMs` ago → never broadcast (pay reserves with the hash in one
+ *   statement; a hash-less row is from before that, or written by hand) → `failed`, reservation released;
  * - a hash, and `settleAfterMs` past its validBefore → the chain decides: a successful receipt → `sent` (the amount
  *   becomes spending); no receipt (it can never be included now) or a reverted one → `failed`, released.
  *

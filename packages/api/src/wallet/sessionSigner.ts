@@ -1,0 +1,69 @@
+import { openSecret } from "@agent-ledger/core";
+import type { Hex } from "viem";
+import { privateKeyToAccount, sign } from "viem/accounts";
+import { Account } from "viem/tempo";
+import { createTtlCache } from "../services/createTtlCache.ts";
+import type { WalletContext } from "./context.ts";
+
+type PublicKey = Parameters<typeof Account.from>[0]["publicKey"];
+
+/**
+ * What signing a payment needs from a session, none of which changes once its bearer token is minted (the token hash
+ * is written once, when the pairing is claimed; the key, the person's account and the token never change): the
+ * session id, its sealed agent key, the agent key's public key, the person's account and the session's token. State
+ * (revoked, expired, authorized) and caps are NOT here: the reservation statement checks them on every payment.
+ */
+export interface SessionSigner {
+  sessionId: string;
+  sealedKey: string;
+  publicKey: PublicKey;
+  managedAddress: `0x${string}`;
+  tokenAddress: `0x${string}`;
+}
+
+/**
+ * Signers per bearer-token hash (createTtlCache, the API's one in-process cache; unknown tokens are not kept). Only
+ * public data and the ciphertext are kept — never the decrypted key: each payment opens the sealed key (AES-GCM, a few
+ * µs), signs and drops it, as before. What the cache saves is deriving the public key from the private key (a secp256k1
+ * point multiplication, the costliest step of building the signing account) and a session lookup before signing.
+ */
+export function createSignerCache(ttlMs = 10 * 60_000, maxEntries = 10_000) {
+  return createTtlCache<SessionSigner | null>(ttlMs, undefined, { maxEntries, keep: (s) => s !== null });
+}
+
+export type SignerCache = ReturnType<typeof createSignerCache>;
+
+/** The signer of the session whose bearer hash this is, or null (no such session). */
+export function loadSigner(ctx: WalletContext, bearerHash: string): Promise<SessionSigner | null> {
+  return ctx.signers.get(bearerHash, async () => {
+    const { rows } = await ctx.db.query<{ id: string; agent_key_ciphertext: string; managed_address: string; token_address: string }>(
+      "SELECT s.id, s.agent_key_ciphertext, s.token_address, u.managed_address FROM wallet_sessions s JOIN wallet_users u ON u.id = s.user_id WHERE s.bearer_token_hash = $1",
+      [bearerHash],
+    );
+    const r = rows[0];
+    if (!r) return null;
+    const masterKey = ctx.config.masterKey;
+    // Without a master key the wallet cannot pay; the reservation statement reports not_configured.
+    const publicKey = masterKey ? publicKeyOf(openSecret(r.agent_key_ciphertext, masterKey, r.id) as Hex) : null;
+    return { sessionId: r.id, sealedKey: r.agent_key_ciphertext, publicKey: publicKey!, managedAddress: r.managed_address as `0x${string}`, tokenAddress: r.token_address as `0x${string}` };
+  });
+}
+
+function publicKeyOf(privateKey: Hex): PublicKey {
+  const hex = privateKeyToAccount(privateKey).publicKey; // 0x04 ‖ x ‖ y
+  return { prefix: 4, x: BigInt(`0x${hex.slice(4, 68)}`), y: BigInt(`0x${hex.slice(68)}`) } as PublicKey;
+}
+
+/**
+ * The agent's access-key account for one payment: the sealed key is opened here and lives only in this account's
+ * sign function (not kept after the payment). Same signatures as Account.fromSecp256k1 (RFC 6979, deterministic).
+ */
+export function signerAccount(s: SessionSigner, masterKey: Buffer) {
+  const privateKey = openSecret(s.sealedKey, masterKey, s.sessionId) as Hex;
+  return Account.from({
+    access: s.managedAddress,
+    keyType: "secp256k1",
+    publicKey: s.publicKey,
+    sign: async ({ hash }) => sign({ hash, privateKey, to: "hex" }),
+  });
+}
