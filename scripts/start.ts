@@ -17,6 +17,7 @@ import { createRpcClient } from "@agent-ledger/core";
 import { ensureDatabase, migrateDeploy } from "@agent-ledger/db";
 import { ROLLUP_TABLES } from "@agent-ledger/indexer";
 import pg from "pg";
+import { formatBackfillProgress, type BackfillSample } from "./backfillProgress.ts";
 import { loadOrCreateDevMasterKey, onPath, parseLogLine, postgresAnswers, quietOnTerminal, redisAnswers, ROOT, spawnService, summarize, waitForExit } from "./lib.ts";
 
 const verbose = process.argv.includes("--verbose") || process.argv.includes("-v");
@@ -209,6 +210,40 @@ startService("api", "packages/api/dist/main.js", {
   ...(externalRpc ? {} : { SPONSOR_PRIVATE_KEY: process.env.SPONSOR_PRIVATE_KEY ?? DEVNET_SPONSOR_KEY }),
 });
 
+// The indexer: ready when its checkpoint is within CAUGHT_UP_BLOCKS of the head. From its start on, on a terminal, one
+// line of backfill progress redrawn every second under the ✓ lines (formatBackfillProgress: blocks done / head,
+// logs/s from the rows PostgreSQL counted into raw_logs, ETA); piped, nothing (the indexer's own JSON lines say it).
+const indexerCaughtUp = (async () => {
+  const db = new pg.Client({ connectionString: DATABASE_URL });
+  await db.connect();
+  const sample = async () => {
+    const [cp, ins, head] = await Promise.all([
+      db.query<{ last: string | null }>("SELECT max(last_block)::text AS last FROM indexer_checkpoints"),
+      db.query<{ n: string | null }>("SELECT n_tup_ins::text AS n FROM pg_stat_user_tables WHERE relname = 'raw_logs'"),
+      rpc<string>(RPC_URL, "eth_blockNumber"),
+    ]);
+    const last = cp.rows[0]?.last;
+    return last && head ? { block: Number(last), head: Number(BigInt(head)), logs: Number(ins.rows[0]?.n ?? 0), at: Date.now() } : null;
+  };
+  const deadline = Date.now() + 30 * 60_000;
+  let first: BackfillSample | undefined;
+  for (;;) {
+    if (shuttingDown) await new Promise(() => {});
+    const s = await sample().catch(() => null);
+    if (s) {
+      first ??= s;
+      const line = formatBackfillProgress(first, s, s.at);
+      if (line === null) {
+        await db.end();
+        return s;
+      }
+      progress(line);
+    }
+    if (Date.now() > deadline) fail("the indexer did not catch up with the head within 1800 s");
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+})();
+
 const answers = async (url: string, init?: RequestInit, accept = (s: number) => s === 200) => {
   try {
     const res = await fetch(url, { ...init, signal: AbortSignal.timeout(5_000) });
@@ -224,37 +259,9 @@ ok("api", `${API} answers`);
 await until("the worker did not report ready", 120_000, () => workerReady);
 ok("worker", "webhook deliveries running");
 
-// The indexer: ready when its checkpoint is within a few blocks of the head. Until then, on a terminal, one line of
-// backfill progress: blocks done / head, logs/s (rows PostgreSQL counted into raw_logs), ETA.
 {
-  const db = new pg.Client({ connectionString: DATABASE_URL });
-  await db.connect();
-  const sample = async () => {
-    const [cp, ins, head] = await Promise.all([
-      db.query<{ last: string | null; start: string | null }>("SELECT max(last_block)::text AS last, min(start_block)::text AS start FROM indexer_checkpoints"),
-      db.query<{ n: string | null }>("SELECT n_tup_ins::text AS n FROM pg_stat_user_tables WHERE relname = 'raw_logs'"),
-      rpc<string>(RPC_URL, "eth_blockNumber"),
-    ]);
-    return { last: cp.rows[0]?.last ? Number(cp.rows[0].last) : null, start: cp.rows[0]?.start ? Number(cp.rows[0].start) : 0, logs: Number(ins.rows[0]?.n ?? 0), head: head ? Number(BigInt(head)) : null, at: Date.now() };
-  };
-  const first = await sample();
-  let prev = first;
-  await until("the indexer did not catch up with the head", 30 * 60_000, async () => {
-    const s = await sample();
-    if (s.last !== null && s.head !== null && s.head - s.last <= 5) return true;
-    if (s.last !== null && s.head !== null) {
-      const dt = (s.at - prev.at) / 1000;
-      const blocksPerS = dt > 0 ? Math.max(0, (s.last - (prev.last ?? s.last)) / dt) : 0;
-      const logsPerS = dt > 0 ? Math.max(0, (s.logs - prev.logs) / dt) : 0;
-      const eta = blocksPerS > 0 ? `${Math.ceil((s.head - s.last) / blocksPerS)} s` : "…";
-      progress(`  indexer backfill: block ${s.last.toLocaleString("en")} / ${s.head.toLocaleString("en")} · ${Math.round(logsPerS).toLocaleString("en")} logs/s · ETA ${eta}`);
-    }
-    prev = s;
-    return false;
-  }, 1_000);
-  const done = await sample();
-  await db.end();
-  ok("indexer", `at block ${done.last} (head ${done.head}), following`);
+  const done = await indexerCaughtUp;
+  ok("indexer", `at block ${done.block} (head ${done.head}), following`);
 }
 
 // The ready block: only when every surface answers.

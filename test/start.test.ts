@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "@agent-ledger/db/testing";
+import { freePort } from "./support/freePort.ts";
 
 // `npm start` as a person runs it (piped, so not a terminal): on free ports with a test database and the shared
 // Redis, it builds when needed, starts devnet, indexer, worker and API from the build output, prints one ✓ line per
@@ -12,14 +12,6 @@ import { createTestDatabase } from "@agent-ledger/db/testing";
 const ROOT = path.resolve(import.meta.dirname, "..");
 let child: ChildProcess | undefined;
 let db: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const p = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return p;
-}
 
 afterAll(async () => {
   if (child && child.exitCode === null) {
@@ -90,6 +82,7 @@ describe("npm start", () => {
     expect(out.split("Agent Ledger is ready").length - 1).toBe(1);
     expect(out).not.toMatch(/"event":"tx"/);
     expect(out).not.toMatch(/batch committed/);
+    expect(out).not.toContain("indexer backfill"); // the progress line is for terminals only (start.tty.test.ts)
 
     process.kill(-child.pid!, "SIGINT");
     const code = await Promise.race([exited, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 90_000))]);
