@@ -87,8 +87,12 @@ export function createMigrateAdapterFactory(url) {
   };
 }
 
+// One WASM instance per process: the generated glue module holds a single instance, and loading a second one would
+// pull the memory from under an engine still running on the first.
+let engineClass;
+
 export async function openSchemaEngine({ url, schemaPaths = [], log = () => {} }) {
-  const SchemaEngine = await loadEngineClass();
+  const SchemaEngine = await (engineClass ??= loadEngineClass());
   const datamodels = schemaPaths.length ? schemaPaths.map((p) => [p, fs.readFileSync(p, "utf8")]) : undefined;
   return SchemaEngine.new({ datamodels }, log, bindMigrationAwareSqlAdapterFactory(createMigrateAdapterFactory(url)));
 }
