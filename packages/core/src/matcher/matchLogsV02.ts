@@ -2,7 +2,7 @@ import { FEE_MANAGER_ADDRESS, FUNDING_CATEGORIES, GATEWAY_CATEGORY, SETTLEMENT_T
 import { decodeLog } from "./decodeLog.ts";
 import { parseGatewayMemo } from "./parseGatewayMemo.ts";
 import { groupByTransaction, labelOf, NO_ROUTING, row, toPayments, type RowBase, type TransferLeg } from "./matchShared.ts";
-import type { EventDraft, MatchContext, RawLog, SettlementEventDefinition } from "./types.ts";
+import type { EventDraft, MatchContext, RawLog, SettlementEventDefinition, WatchedEntity } from "./types.ts";
 
 /** Why a transfer touching a watched wallet produced no row, or not the row v0.1 would produce (rematch --diff). */
 export type V02Note =
@@ -42,18 +42,21 @@ export function matchLogsV02(logs: readonly RawLog[], context: MatchContext, tra
   const explorerBase = context.explorerBaseUrl.replace(/\/+$/, "");
   const tokens = context.tokens ?? new Map();
   const watched = (a: string) => context.wallets.has(a);
+  const hasSettlementContracts = context.settlementContracts.size > 0;
   const rows: EventDraft[] = [];
+  // Per transaction and payment, no allocation beyond the rows (indexer hot path, bench:indexer): the trace's notes
+  // are pushed only when a trace is asked for; the settled legs' map only exists when a settlement does.
   for (const txLogs of groupByTransaction(logs)) {
     const first = txLogs[0]!;
     const txHash = first.txHash.toLowerCase();
-    const note = (logIndex: number, n: V02Note) => trace?.push({ txHash, logIndex, note: n });
+    const note = trace ? (logIndex: number, n: V02Note) => trace.push({ txHash, logIndex, note: n }) : ignoreNote;
 
     // Rule 1: only allowlisted tokens; rule 7: settlement logs decoded with their contract's declared event.
     const transfers: TransferLeg[] = [];
     const settlements: Settlement[] = [];
     for (const log of txLogs) {
-      const address = log.address.toLowerCase();
-      if (context.settlementContracts.has(address)) {
+      const address = hasSettlementContracts ? log.address.toLowerCase() : "";
+      if (hasSettlementContracts && context.settlementContracts.has(address)) {
         const s = decodeSettlement(log, context.settlementEvents?.get(address) ?? DEFAULT_SETTLEMENT_EVENT);
         if (s) settlements.push(s);
         continue;
@@ -67,10 +70,10 @@ export function matchLogsV02(logs: readonly RawLog[], context: MatchContext, tra
       transfers.push({ logIndex: d.logIndex, token: d.token, from: d.from, to: d.to, amount: d.amount, memo: d.memo, isMemo: d.type === "transferWithMemo" });
     }
     // Rule 2: a TransferWithMemo without its Transfer is not a payment.
-    const payments = toPayments(transfers, (t) => {
+    const payments = toPayments(transfers, trace ? (t) => {
       if (watched(t.from) || watched(t.to)) note(t.logIndex, "solo_memo");
       return false;
-    });
+    } : dropSoloMemo);
     if (!payments.some((p) => watched(p.from) || watched(p.to))) continue;
 
     // Rule 5: the last transfer to the FeeManager is the fee; every other FeeManager flow is the fee AMM's.
@@ -78,12 +81,12 @@ export function matchLogsV02(logs: readonly RawLog[], context: MatchContext, tra
     for (const p of payments) if (p.to === FEE_MANAGER_ADDRESS) feeIndex = p.logIndex;
 
     // Rule 6: a settlement counts when its gateway is a watched gateway that itself sends the leg it settles.
-    const settledBy = new Map<number, Settlement>();
+    const settledBy = settlements.length > 0 ? new Map<number, Settlement>() : null;
     for (const s of settlements) {
       const gateway = context.wallets.get(s.gateway);
       if (!gateway || gateway.category !== GATEWAY_CATEGORY) continue;
-      const leg = payments.find((p) => !settledBy.has(p.logIndex) && p.from === s.gateway && p.to === s.provider && p.amount === s.amountOut);
-      if (leg) settledBy.set(leg.logIndex, s);
+      const leg = payments.find((p) => !settledBy!.has(p.logIndex) && p.from === s.gateway && p.to === s.provider && p.amount === s.amountOut);
+      if (leg) settledBy!.set(leg.logIndex, s);
     }
 
     const ms = first.blockTimestampMs ?? first.blockTimestamp * 1000;
@@ -105,7 +108,7 @@ export function matchLogsV02(logs: readonly RawLog[], context: MatchContext, tra
         if (sender?.trackFees) rows.push(row(base, payment, sender, "fee_paid", payment.to, NO_ROUTING, context));
         continue;
       }
-      const settlement = settledBy.get(payment.logIndex);
+      const settlement = settledBy?.get(payment.logIndex);
       if (settlement) {
         note(payment.logIndex, "settlement_leg");
         const routing = { routedToAddress: settlement.provider, routedToLabel: labelOf(settlement.provider, context)?.label ?? "", routedFingerprint: parseGatewayMemo(payment.memo) };
@@ -113,7 +116,7 @@ export function matchLogsV02(logs: readonly RawLog[], context: MatchContext, tra
         if (recipient) rows.push(row(base, payment, recipient, "settlement_received", payment.from, routing, context));
         continue;
       }
-      if (isFunding(payment.from, context) || isFunding(payment.to, context)) {
+      if (isFunding(payment.from, sender, context) || isFunding(payment.to, recipient, context)) {
         note(payment.logIndex, "funding");
         if (sender) rows.push(row(base, payment, sender, "funding_sent", payment.to, NO_ROUTING, context));
         if (recipient) rows.push(row(base, payment, recipient, "funding_received", payment.from, NO_ROUTING, context));
@@ -142,10 +145,15 @@ function decodeSettlement(log: RawLog, def: SettlementEventDefinition): Settleme
   };
 }
 
-/** Rule 4: the zero address (mint/burn), or an entity or address label whose category is a funding category. */
-function isFunding(address: string, context: MatchContext): boolean {
+const ignoreNote = (_logIndex: number, _note: V02Note) => {};
+const dropSoloMemo = () => false;
+
+/**
+ * Rule 4: the zero address (mint/burn), or an entity or address label whose category is a funding category.
+ * `entity`: the watched entity owning `address`, if any (the caller has looked it up).
+ */
+function isFunding(address: string, entity: WatchedEntity | undefined, context: MatchContext): boolean {
   if (address === ZERO_ADDRESS) return true;
-  const entity = context.wallets.get(address);
   const category = entity ? entity.category : context.addressLabels.get(address)?.category;
   return category != null && FUNDING_CATEGORIES.has(category);
 }
