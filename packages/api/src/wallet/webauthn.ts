@@ -121,6 +121,14 @@ export async function registerOptions(ctx: WalletContext, req: IncomingMessage):
   return { body: options, headers: { "set-cookie": challengeCookie(ctx, id, CHALLENGE_TTL_SECONDS) } };
 }
 
+/** What both ceremonies verify against: the stored single-use challenge, our origins and RP ID, user verification. */
+const expected = (ctx: WalletContext, stored: { challenge: string }) => ({
+  expectedChallenge: stored.challenge,
+  expectedOrigin: ctx.config.origins,
+  expectedRPID: ctx.config.rpId,
+  requireUserVerification: true,
+});
+
 /** POST webauthn/register/verify (RegistrationResponseJSON) → the new wallet user + `al_session`. */
 export async function registerVerify(ctx: WalletContext, req: IncomingMessage): Promise<WalletResponse> {
   const stored = await consumeChallenge(ctx, req, "register"); // deleted before anything else: single use even on failure
@@ -128,14 +136,7 @@ export async function registerVerify(ctx: WalletContext, req: IncomingMessage): 
   const response = asRegistration(body);
   let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
-    verification = await verifyRegistrationResponse({
-      response,
-      expectedChallenge: stored.challenge,
-      expectedOrigin: ctx.config.origins,
-      expectedRPID: ctx.config.rpId,
-      requireUserVerification: true,
-      supportedAlgorithmIDs: [ES256],
-    });
+    verification = await verifyRegistrationResponse({ response, ...expected(ctx, stored), supportedAlgorithmIDs: [ES256] });
   } catch (error) {
     if (error instanceof Error && /alg/i.test(error.message) && /unexpected|unsupported|not supported/i.test(error.message)) {
       throw new WalletError("unsupported_algorithm", "only ES256 (P-256) passkeys can control a Tempo account");
@@ -192,12 +193,9 @@ export async function authVerify(ctx: WalletContext, req: IncomingMessage): Prom
   try {
     verification = await verifyAuthenticationResponse({
       response,
-      expectedChallenge: stored.challenge,
-      expectedOrigin: ctx.config.origins,
-      expectedRPID: ctx.config.rpId,
+      ...expected(ctx, stored),
       // counter 0: the library's own counter check is off; checkSignCounter below applies the rule atomically
       credential: { id: user.credential_id, publicKey: new Uint8Array(user.cose_public_key), counter: 0 },
-      requireUserVerification: true,
     });
   } catch (error) {
     throw failed(error);
