@@ -134,10 +134,12 @@ try {
     const selfBefore = process.cpuUsage();
     const backendPid = Number((await client.query("SELECT pg_backend_pid() AS pid")).rows[0].pid);
     const backendBefore = readProcessCpuSeconds(backendPid);
+    const anvilBefore = readProcessCpuSeconds(anvil.pid);
     await indexer.run(AbortSignal.timeout(600_000));
     const fullSeconds = (performance.now() - t) / 1000;
     const cpu = cpuBusy(cpuBefore, readCpu());
     const backendCpu = readProcessCpuSeconds(backendPid) - backendBefore;
+    const anvilCpu = readProcessCpuSeconds(anvil.pid) - anvilBefore;
     const self = process.cpuUsage(selfBefore);
     const selfCpu = (self.user + self.system) / 1e6;
     const machineCpu = cpu.busy * fullSeconds;
@@ -151,7 +153,7 @@ try {
     console.log(`pass ${pass + 1} (methodology ${versionFor(pass)})${fetchAheadFor(pass) ? ` (fetch ahead ${fetchAheadFor(pass)})` : ""}: raw eth_getLogs ${rawRates[pass]!.toFixed(0)} logs/s (${rawDetail[pass]}; CPU busy ${rawCpu[pass]!.toFixed(2)} cores = ${(rawCpu[pass]! * (rawLogs / rawRates[pass]!)).toFixed(2)} CPU s); full indexer ${indexedLogs} logs → ${keptLogs} raw logs kept, ${rows} rows, in ${batches} batches, ` +
       `${fullSeconds.toFixed(2)}s = ${(indexedLogs / fullSeconds).toFixed(0)} logs/s (stages: fetch ${(fetchMs / 1000).toFixed(2)}s overlapped, match ${(matchMs / 1000).toFixed(2)}s, write ${(writeMs / 1000).toFixed(2)}s); ` +
       `machine CPU busy ${cpu.busy.toFixed(2)} of ${os.cpus().length} cores (iowait ${cpu.iowait.toFixed(2)}), ` +
-      `CPU seconds: indexer process ${selfCpu.toFixed(2)} (GC pauses ${(gcMs / 1000).toFixed(2)}), writing PostgreSQL backend ${backendCpu.toFixed(2)}, everything else (anvil, …) ${(machineCpu - selfCpu - backendCpu).toFixed(2)}, ` +
+      `CPU seconds: indexer process ${selfCpu.toFixed(2)} (GC pauses ${(gcMs / 1000).toFixed(2)}), writing PostgreSQL backend ${backendCpu.toFixed(2)}, anvil ${anvilCpu.toFixed(2)}, everything else (other PostgreSQL processes, other work on the machine) ${(machineCpu - selfCpu - backendCpu - anvilCpu).toFixed(2)}, ` +
       `total ${machineCpu.toFixed(2)} (${os.cpus().length} cores cannot do that in under ${(machineCpu / os.cpus().length).toFixed(2)} s)`);
   }
   await prisma.$disconnect();
