@@ -32,7 +32,7 @@ const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "
 const STREAM = "bench-web-live";
 
 const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
+  const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? NaN;
 };
 const fmt = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(0)} ms, p95 ${pct(xs, 95).toFixed(0)} ms, p99 ${pct(xs, 99).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms (n=${xs.length})`;
@@ -61,15 +61,23 @@ async function main() {
   const pool = createPgPool(DATABASE_URL, { max: 10, applicationName: "bench-web" });
   const app = buildApp({ pool, log: pino({ level: "silent" }), feed: { enabled: true } });
   const base = await app.start(0);
+  // BENCH_WEB_BASELINE_DIST=<an older build's dist>: first paint alternates A (that build, no inlined first answer) and
+  // B (this one), load by load, so both see the same machine load.
+  const baselineDist = process.env.BENCH_WEB_BASELINE_DIST;
+  const appA = baselineDist ? buildApp({ pool, log: pino({ level: "silent" }), feed: { enabled: true }, web: { distDir: baselineDist, firstAnswer: false } }) : null;
+  const baseA = appA ? await appA.start(0) : null;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   try {
     // 1. First meaningful paint, cold cache: a new context (empty HTTP cache) per load. Two unmeasured loads first.
-    const paints: number[] = [];
-    const parts = { html: [] as number[], script: [] as number[], queryStart: [] as number[], queryEnd: [] as number[] };
-    for (let i = -2; i < LOADS; i++) {
+    const runs = (baseA ? [["A (baseline)", baseA], ["B (this build)", base]] : [["", base]]).map(([name, url]) => ({
+      name: name!, url: url!, paints: [] as number[], parts: { html: [] as number[], script: [] as number[], queryStart: [] as number[], queryEnd: [] as number[] },
+    }));
+    for (let i = -2 * runs.length; i < LOADS * runs.length; i++) {
+      const run = runs[(i + 2 * runs.length) % runs.length]!;
+      const { paints, parts } = run;
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
-      await page.goto(`${base}/`, { waitUntil: "commit" });
+      await page.goto(`${run.url}/`, { waitUntil: "commit" });
       const t = await whenDrawn(page, "24h");
       // Where the time went (Resource Timing, ms from navigation start).
       const r = await page.evaluate<{ html: number; script: number; qs: number; qe: number }>(`(() => {
@@ -88,8 +96,11 @@ async function main() {
       }
       await context.close();
     }
-    log(`first meaningful paint (cold cache, figures + both charts): ${fmt(paints)}`);
-    log(`  medians: HTML received ${pct(parts.html, 50).toFixed(0)} ms, script received ${pct(parts.script, 50).toFixed(0)} ms, dashboard query sent ${pct(parts.queryStart, 50).toFixed(0)} ms, answered ${pct(parts.queryEnd, 50).toFixed(0)} ms, drawn ${pct(paints, 50).toFixed(0)} ms`);
+    for (const { name, paints, parts } of runs) {
+      log(`first meaningful paint${name ? ` ${name}` : ""} (cold cache, figures + both charts): ${fmt(paints)}; load ${os.loadavg()[0]!.toFixed(2)}`);
+      // (no dashboard query: the HTML carried its answer)
+      log(`  medians: HTML received ${pct(parts.html, 50).toFixed(0)} ms, script received ${pct(parts.script, 50).toFixed(0)} ms, dashboard query sent ${pct(parts.queryStart, 50).toFixed(0)} ms, answered ${pct(parts.queryEnd, 50).toFixed(0)} ms, drawn ${pct(paints, 50).toFixed(0)} ms`);
+    }
 
     // 2. Window switch: click, until the new window's figures and charts are drawn.
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -163,6 +174,7 @@ async function main() {
   } finally {
     await browser.close();
     await app.stop();
+    await appA?.stop();
     await pool.end();
   }
 }

@@ -49,6 +49,8 @@ export interface AppDeps {
   readiness?: ReadinessOptions;
   /** Live-feed subscribers for the `agent_ledger_feed_subscribers` metric (0 until wired). */
   feedSubscriberCount?: () => number;
+  /** The web pages: build output (default packages/web/dist or WEB_DIST_DIR); `firstAnswer: false` leaves each page's first GraphQL answer out of its HTML (bench:web's A B comparison). */
+  web?: { distDir?: string; firstAnswer?: boolean };
   /** Wallet (`/api/wallet/*`, docs/wallet.md): passkeys, pairing, relay, payments. Absent = defaults, chain-less (503 where needed). */
   wallet?: Partial<WalletOptions> & Pick<WalletDeps, "onPayTiming" | "chain">;
 }
@@ -97,7 +99,16 @@ export function buildApp(deps: AppDeps): App {
   const feed = createFeed({ pool: deps.pool, services, log: deps.log, options: deps.feed, graphqlLimits: deps.graphqlLimits });
 
   // The explorer, GraphiQL and the passkey approval page (packages/web, bundled by `npm run build`; docs/web.md).
-  const web = createWebHandler({ exists: (route) => pageExists(services.context, route) });
+  // Each page's HTML carries the answer to its first GraphQL request (the dashboard's one query, or the token
+  // allowlist), computed by the public schema in-process exactly as a POST without credentials (response cache included).
+  const web = createWebHandler({
+    distDir: deps.web?.distDir,
+    exists: (route) => pageExists(services.context, route),
+    firstAnswer: deps.web?.firstAnswer === false ? undefined : async (request) => {
+      const answer = await graphql.query(request);
+      return answer && answer.response.status === 200 && answer.cacheable ? answer.response.body.toString() : null;
+    },
+  });
   const approvalPage = createApprovalPageHandler({ manifest: web.manifest });
 
   const ops = createOps({ pool: deps.pool, log: deps.log, readiness: deps.readiness, feedSubscriberCount: deps.feedSubscriberCount ?? (() => feed.subscriberCount()) });

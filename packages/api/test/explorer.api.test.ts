@@ -1,5 +1,6 @@
 import { createTestDatabase } from "@agent-ledger/db/testing";
 import pg from "pg";
+import { DASHBOARD_QUERY, TOKENS_QUERY } from "@agent-ledger/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getJson, gql, schemaProblems } from "./support/http.ts";
 import { seedDevnetLedger, type SeededLedger } from "./support/seedDevnetLedger.ts";
@@ -177,5 +178,23 @@ describe("explorer pages", () => {
     expect(await status(`/`)).toBe(200);
     expect(await status(`/definitely/not/a/page`)).toBe(404);
     expect((await getJson(t.url, "/definitely/not/a/page")).body.error.code).toBe("not_found"); // JSON for API clients
+  });
+  it("carry the answer to their first GraphQL request: the same body a POST /graphql without credentials gets", async () => {
+    const block = async (path: string) => {
+      const res = await fetch(`${t.url}${path}`, { headers: { accept: "text/html" } });
+      expect(res.status).toBe(200);
+      const m = /<script type="application\/json" id="first-answer" data-request="([^"]+)">([^<]*)<\/script>/.exec(await res.text());
+      expect(m, path).not.toBeNull();
+      return { request: m![1], answer: JSON.parse(m![2]!) };
+    };
+    for (const w of ["24h", "30d"]) {
+      const inline = await block(w === "24h" ? "/" : `/?window=${w}`);
+      expect(inline.request).toBe(`dashboard:${w}`);
+      const posted = await gql(t.url, DASHBOARD_QUERY, { w });
+      expect(inline.answer).toEqual(posted.body);
+      expect(inline.answer.data.dashboard.window).toBe(w);
+    }
+    const tokens = await block("/agents");
+    expect(tokens).toEqual({ request: "tokens", answer: (await gql(t.url, TOKENS_QUERY)).body });
   });
 });

@@ -6,4 +6,5 @@ export { createWebHandler, HTML_CACHE, type WebHandler, type WebHandlerOptions }
 export { IMMUTABLE } from "./serve/createAssetServer.ts";
 export { readManifest, DEFAULT_DIST_DIR, WebAssetsMissingError, type WebManifest } from "./serve/manifest.ts";
 export { matchRoute, type RouteMatch, type RouteName } from "./explorer/routes.ts";
+export { DASHBOARD_QUERY, TOKENS_QUERY, FIRST_ANSWER_ID } from "./explorer/dashboardQuery.ts";
 export { formatTokenAmount, parseTokenAmount, tokenName, TOKEN_DECIMALS } from "./approve/amounts.ts";

@@ -16,6 +16,7 @@ import { acceptsJsonLane } from "./acceptsJsonLane.ts";
 import { createJsonLane, type ComputedResponse } from "./createJsonLane.ts";
 import { createTtlCache } from "../services/createTtlCache.ts";
 import { createMaskError } from "./maskError.ts";
+import type { JsonGraphqlParams } from "./parseJsonGraphqlParams.ts";
 import { readBodyBuffer } from "./readBodyBuffer.ts";
 import { runsCompiled } from "./runsCompiled.ts";
 import { rejectedBy } from "./rejectedBy.ts";
@@ -28,6 +29,11 @@ export type { GraphqlLimits };
 
 /** Request bodies above this are refused (413). */
 export const MAX_REQUEST_BODY_BYTES = 100_000;
+
+/** The /graphql handler, and `query`: a public query's answer computed in-process (createJsonLane, `query`). */
+export type GraphqlHandler = ((req: IncomingMessage, res: ServerResponse) => Promise<void>) & {
+  query(params: JsonGraphqlParams): Promise<ComputedResponse | null>;
+};
 
 /**
  * GraphQL over HTTP at /graphql (GraphiQL on GET from a browser): the Pothos schema, graphql-armor limits
@@ -51,7 +57,7 @@ export function createGraphqlHandler(deps: {
   responseCache?: { ttlMs: number; clock?: () => number };
   /** Compile queries with graphql-jit (default true; tests compare with false). */
   jit?: boolean;
-}): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+}): GraphqlHandler {
   const limits = { ...DEFAULT_GRAPHQL_LIMITS, ...deps.limits };
   const log = deps.log.child({ component: "graphql" });
   const yoga = createYoga<Record<string, unknown>, GraphqlContext>({
@@ -120,13 +126,14 @@ export function createGraphqlHandler(deps: {
   const ttlMs = deps.responseCache?.ttlMs ?? 0;
   const lane = createJsonLane({ yoga, cache: ttlMs > 0 ? createTtlCache<ComputedResponse>(ttlMs, deps.responseCache?.clock, { maxEntries: 1_000, keep: (c) => c.cacheable }) : null });
 
-  return async (req, res) => {
+  const handler = async (req: IncomingMessage, res: ServerResponse) => {
     if (acceptsJsonLane(req, MAX_REQUEST_BODY_BYTES)) {
       const body = await readBodyBuffer(req);
-      if (await lane(req, res, body)) return;
+      if (await lane.answer(req, res, body)) return;
       // Consumed: yoga's Node adapter takes a pre-read body from `req.body`.
       (req as IncomingMessage & { body?: Buffer }).body = body;
     }
     await yoga(req, res);
   };
+  return Object.assign(handler, { query: lane.query });
 }

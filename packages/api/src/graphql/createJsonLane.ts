@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { IncomingMessage, ServerResponse } from "node:http";
+import { Socket } from "node:net";
 import { processRegularResult, type YogaServerInstance } from "graphql-yoga";
 import type { GraphqlContext } from "../schema/builder.ts";
 import { createTtlCache, type TtlCache } from "../services/createTtlCache.ts";
@@ -80,9 +81,8 @@ export function createJsonLane(deps: { yoga: Yoga; cache: TtlCache<ComputedRespo
     return { response: { status: response.status, headers, body }, cacheable: response.status === 200 && !result.errors?.length };
   };
 
-  return async function answer(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<boolean> {
-    const params = parseJsonGraphqlParams(body);
-    if (!params) return false;
+  /** The answer to one JSON request, or null when yoga should answer it (see above). */
+  async function respond(req: IncomingMessage, res: ServerResponse, params: JsonGraphqlParams): Promise<ComputedResponse | null> {
     let enveloped: ReturnType<Yoga["getEnveloped"]> | undefined;
     const envelop = () => (enveloped ??= yoga.getEnveloped({ req, res, params, request: requestView(req, yoga) } as never));
     // (no operation name and an empty one are different requests: graphql-js finds no operation named "")
@@ -93,12 +93,12 @@ export function createJsonLane(deps: { yoga: Yoga; cache: TtlCache<ComputedRespo
       try {
         const document = e.parse(params.query) as DocumentNode;
         const operation = getOperationAST(document, params.operationName ?? undefined);
-        if (!operation || operation.operation !== "query") return false;
+        if (!operation || operation.operation !== "query") return null;
         // graphql-armor's rules throw instead of reporting; either way yoga answers the request with its error.
-        if (e.validate(e.schema, document).length > 0) return false;
+        if (e.validate(e.schema, document).length > 0) return null;
         query = { document, key: `${operation.name?.value ?? ""}\u0000${print(document)}`, cacheable: isCacheableOperation(document, operation) };
       } catch {
-        return false; // syntax errors, armor's limits: yoga answers them (from its caches) with its error codes
+        return null; // syntax errors, armor's limits: yoga answers them (from its caches) with its error codes
       }
       if (checked.size >= MAX_CHECKED) checked.clear();
       checked.set(textKey, query);
@@ -106,20 +106,37 @@ export function createJsonLane(deps: { yoga: Yoga; cache: TtlCache<ComputedRespo
     const { document } = query;
     const key = () => `${query.key}\u0000${stableJson(params.variables ?? {})}`;
 
-    let computed: ComputedResponse;
     try {
-      if (cache && query.cacheable) {
-        computed = await cache.get(key(), () => execute(params, document, envelop(), true).then(asBytes));
-      } else if (inflight && req.headers.authorization === undefined && req.headers.cookie === undefined) {
-        computed = await inflight.get(key(), () => execute(params, document, envelop()));
-      } else {
-        computed = await execute(params, document, envelop());
-      }
+      if (cache && query.cacheable) return await cache.get(key(), () => execute(params, document, envelop(), true).then(asBytes));
+      if (inflight && req.headers.authorization === undefined && req.headers.cookie === undefined) return await inflight.get(key(), () => execute(params, document, envelop()));
+      return await execute(params, document, envelop());
     } catch {
-      return false; // not expected (errors are results); yoga then answers the request on its own
+      return null; // not expected (errors are results); yoga then answers the request on its own
     }
-    write(res, computed.response);
-    return true;
+  }
+
+  return {
+    /** Answers a plain JSON POST on the lane; false: nothing written, yoga answers it. */
+    async answer(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<boolean> {
+      const params = parseJsonGraphqlParams(body);
+      if (!params) return false;
+      const computed = await respond(req, res, params);
+      if (!computed) return false;
+      write(res, computed.response);
+      return true;
+    },
+    /**
+     * The answer a client without credentials would get for this query (same validation, caches and coalescing as
+     * its POST), computed in-process: the explorer's HTML carries the dashboard's first answer (docs/web.md). Null
+     * when the lane would hand the request to yoga (invalid queries, mutations).
+     */
+    query(params: JsonGraphqlParams): Promise<ComputedResponse | null> {
+      const req = new IncomingMessage(new Socket());
+      req.method = "POST";
+      req.url = "/graphql";
+      req.headers = { "content-type": "application/json", accept: "application/json" };
+      return respond(req, new ServerResponse(req), params);
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 // The explorer's only data source: the public GraphQL API on the same origin (POST /graphql), exactly as any other
 // client calls it. A network failure or a 5xx marks the API as down (the layout shows a banner) until a call works.
-import { BOOT_GLOBAL, type BootRequests } from "./dashboardQuery.ts";
+import { BOOT_GLOBAL, firstRequest, takeInlineAnswer, type BootRequests } from "./dashboardQuery.ts";
 import { ROW_FIELDS } from "./rowFields.ts";
 import { createStore } from "./store.ts";
 
@@ -65,12 +65,22 @@ export async function answerOf<T>(response: Promise<Response>): Promise<T> {
   return body.data as T;
 }
 
-/** A request boot.ts already sent for this page load (each is taken once; later loads ask again). */
+/**
+ * The answer to this page load's first request: what boot.ts took from the HTML or sent, or (boot.ts has not run yet)
+ * the answer the server inlined (the document is parsed when the app's modules run). Each is taken once; later loads ask again.
+ */
 export function takeBoot<K extends keyof BootRequests>(key: K): BootRequests[K] | undefined {
-  const boot = (globalThis as Record<string, unknown>)[BOOT_GLOBAL] as BootRequests | undefined;
+  const g = globalThis as Record<string, unknown>;
+  const boot = g[BOOT_GLOBAL] as BootRequests | undefined;
   const value = boot?.[key];
   if (boot) delete boot[key];
-  return value;
+  if (value) return value;
+  if (!boot) g[BOOT_GLOBAL] = {}; // boot.ts, should it run later, leaves the answer to the app
+  const first = firstRequest(new URL(location.href));
+  if (first.key !== key) return undefined;
+  const inline = takeInlineAnswer(first);
+  if (!inline) return undefined;
+  return (first.key === "dashboard" ? { w: first.w, response: inline } : inline) as BootRequests[K];
 }
 
 export { ROW_FIELDS };

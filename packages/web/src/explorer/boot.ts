@@ -1,8 +1,8 @@
-// The explorer's boot script: a separate, tiny module listed before the app's bundle in the HTML. Module scripts run in
-// order, each as soon as it has arrived, so this one starts the page's first GraphQL request (the dashboard's one query,
-// or the token allowlist on other pages) while the app's ~40 KB are still downloading and being parsed. The app picks
-// the responses up (api.ts takeBoot). Same public POST /graphql as every other call; no inline script (CSP).
-import { BOOT_GLOBAL, DASHBOARD_QUERY, TOKENS_QUERY, windowOf, type BootRequests } from "./dashboardQuery.ts";
+// The explorer's boot script: a separate, tiny classic async script listed before the app's bundle in the HTML. It
+// provides the answer to the page's first GraphQL request (the dashboard's one query, or the token allowlist on other
+// pages), which the app picks up (api.ts takeBoot): the answer the server inlined into the HTML, or, when it did not,
+// the same public POST /graphql as every other call. No inline script that runs (CSP).
+import { BOOT_GLOBAL, firstRequest, takeInlineAnswer, type BootRequests } from "./dashboardQuery.ts";
 
 const post = (query: string, variables: Record<string, unknown> = {}) => {
   const r = fetch("/graphql", { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify({ query, variables }) });
@@ -10,10 +10,13 @@ const post = (query: string, variables: Record<string, unknown> = {}) => {
   return r;
 };
 
-const url = new URL(location.href);
-const boot: BootRequests = {};
-if (url.pathname === "/") {
-  const w = windowOf(url);
-  boot.dashboard = { w, response: post(DASHBOARD_QUERY, { w }) };
-} else boot.tokens = post(TOKENS_QUERY);
-(globalThis as Record<string, unknown>)[BOOT_GLOBAL] = boot;
+// The server writes the answer at the end of the HTML (FIRST_ANSWER_ID): once the document is parsed, it is taken from
+// there, or the request is sent when the server did not write it. (Already set: the app ran first and took it.)
+const g = globalThis as Record<string, unknown>;
+if (!g[BOOT_GLOBAL]) {
+  const first = firstRequest(new URL(location.href));
+  const parsed = document.readyState === "loading" ? new Promise((r) => document.addEventListener("DOMContentLoaded", r, { once: true })) : Promise.resolve();
+  const response = parsed.then(() => takeInlineAnswer(first) ?? post(first.query, first.variables));
+  const boot: BootRequests = first.key === "dashboard" ? { dashboard: { w: first.w, response } } : { tokens: response };
+  g[BOOT_GLOBAL] = boot;
+}

@@ -20,14 +20,38 @@ export const DASHBOARD_QUERY = `query Dashboard($w: String!) {
     window txCount amountSumWei agentsActive providersDetected
     byToken { tokenAddress symbol decimals currency txCount amountSumWei }
     previous { txCount amountSumWei agentsActive providersDetected }
-    topServices { id label category txCount amountSumWei }
-    topAgents { id label category txCount amountSumWei }
-    topProviders { key pattern label txCount amountSumWei }
+    topServices { id label category txCount amountSumWei byToken { tokenAddress amountSumWei } }
+    topAgents { id label category txCount amountSumWei byToken { tokenAddress amountSumWei } }
+    topProviders { key pattern label txCount amountSumWei byToken { tokenAddress amountSumWei } }
     recentEvents { ${ROW_FIELDS} }
   }
   activitySeries(window: $w) { bucket points { t txCount amountSumWei } }
   tokens { address symbol decimals currency }
 }`;
+
+/** A page's first GraphQL request: the dashboard's one query for the URL's window; on other pages the token allowlist. */
+export type FirstRequest = { key: "dashboard"; w: Window; query: string; variables: { w: Window } } | { key: "tokens"; query: string; variables: Record<string, never> };
+export function firstRequest(url: URL): FirstRequest {
+  if (url.pathname !== "/") return { key: "tokens", query: TOKENS_QUERY, variables: {} };
+  const w = windowOf(url);
+  return { key: "dashboard", w, query: DASHBOARD_QUERY, variables: { w } };
+}
+/** What the inlined answer is for (its element's data-request): "dashboard:24h", "tokens". */
+export const firstRequestTag = (r: FirstRequest) => (r.key === "dashboard" ? `dashboard:${r.w}` : r.key);
+
+/**
+ * The id of the `<script type="application/json">` element in which the server writes the answer to the page's first
+ * request (the exact body of that POST /graphql, computed in-process by the API: docs/web.md, First paint).
+ */
+export const FIRST_ANSWER_ID = "first-answer";
+
+/** The inlined answer to `r`, as the Response its POST would have given; taken once (the element is removed). */
+export function takeInlineAnswer(r: FirstRequest): Promise<Response> | undefined {
+  const el = document.getElementById(FIRST_ANSWER_ID);
+  if (!el || el.dataset.request !== firstRequestTag(r)) return undefined;
+  el.remove();
+  return Promise.resolve(new Response(el.textContent, { headers: { "content-type": "application/json" } }));
+}
 
 /** What boot.ts leaves for the app: the first request of the page, already under way. */
 export interface BootRequests {

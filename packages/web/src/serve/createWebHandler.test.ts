@@ -17,18 +17,33 @@ let dir: string;
 let manifest: WebManifest;
 let server: Server;
 let base: string;
+const asked: { query: string; variables: Record<string, unknown> }[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "al-web-"));
   manifest = await buildWebAssets(path.join(dir, "dist"));
   const web = createWebHandler({ distDir: path.join(dir, "dist"), exists: async (r) => r.param !== "nobody" });
   const missing = createWebHandler({ distDir: path.join(dir, "nothing-here") });
+  // a page's first GraphQL answer, as the API computes it in-process (here: a stand-in; buildApp runs the real query);
+  // the window "all" never answers (the HTML goes out without it after the timeout)
+  const inline = createWebHandler({
+    distDir: path.join(dir, "dist"),
+    firstAnswerTimeoutMs: 100,
+    firstAnswer: async (r) => {
+      asked.push(r);
+      if (r.variables.w === "all") return new Promise<string>(() => {});
+      return JSON.stringify({ data: { w: r.variables.w ?? null, label: "</script><script>alert(1)</script><!--" } });
+    },
+  });
   const approve = createApprovalPageHandler({ manifest: web.manifest });
   server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     if (url.pathname.startsWith("/unbuilt/")) {
       url.pathname = url.pathname.slice("/unbuilt".length);
       if (await missing.handle(req, res, url)) return;
+    } else if (url.pathname.startsWith("/inline/")) {
+      url.pathname = url.pathname.slice("/inline".length);
+      if (await inline.handle(req, res, url)) return;
     } else if ((await approve(req, res, url)) || (await web.handle(req, res, url))) return;
     res.writeHead(404, { "content-type": "application/json" });
     res.end('{"error":{"code":"not_found","message":"api"}}');
@@ -108,6 +123,34 @@ describe("pages", () => {
     const agent = await fetch(`${base}/agents/alpha`);
     expect(agent.status).toBe(200);
     expect(await agent.text()).toContain("<title>Agent alpha — Agent Ledger</title>");
+  });
+  it("carry the page's first GraphQL answer as a JSON data block after the scripts, escaped, without an ETag", async () => {
+    const res = await fetch(`${base}/inline/?window=7d`, { headers: html });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("etag")).toBeNull(); // the figures change: never a 304 with old ones
+    expect(res.headers.get("cache-control")).toBe("no-cache");
+    expect(res.headers.get("content-security-policy")).toContain("script-src 'self';");
+    const text = await res.text();
+    expect(asked.at(-1)!.query).toMatch(/^query Dashboard\(\$w: String!\)/);
+    expect(asked.at(-1)!.variables).toEqual({ w: "7d" });
+    const block = /<script type="application\/json" id="first-answer" data-request="dashboard:7d">([^<]*)<\/script><\/body>/.exec(text);
+    expect(block).not.toBeNull();
+    // every "<" is written \u003c: the label cannot close the element, and JSON.parse gives the answer back exactly
+    expect(JSON.parse(block![1]!)).toEqual({ data: { w: "7d", label: "</script><script>alert(1)</script><!--" } });
+    expect(text.indexOf('id="first-answer"')).toBeGreaterThan(text.indexOf('<script type="module"'));
+    // other pages carry the token allowlist's answer
+    const services = await (await fetch(`${base}/inline/services`, { headers: html })).text();
+    expect(services).toContain('data-request="tokens"');
+    expect(asked.at(-1)).toEqual({ query: "query Tokens { tokens { address symbol decimals currency } }", variables: {} });
+  });
+  it("go out without the answer when it is not there in time (the page then asks itself)", async () => {
+    const t0 = performance.now();
+    const res = await fetch(`${base}/inline/?window=all`, { headers: html });
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    expect(performance.now() - t0).toBeLessThan(2_000);
+    expect(text).not.toContain("first-answer");
+    expect(text).toMatch(/<\/div><\/body>\n<\/html>\n$/);
   });
   it("answer 404 with the not-found page for unknown ids and unknown paths (browsers), JSON stays for others", async () => {
     const unknownId = await fetch(`${base}/agents/nobody`, { headers: html });

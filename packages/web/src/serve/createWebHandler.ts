@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { matchRoute, routeMeta, type RouteMatch } from "../explorer/routes.ts";
 import { createAssetServer } from "./createAssetServer.ts";
 import { DEFAULT_DIST_DIR, readManifest, type WebManifest } from "./manifest.ts";
-import { pageHtml } from "./pageHtml.ts";
+import { FIRST_ANSWER_ID, firstRequest, firstRequestTag } from "../explorer/dashboardQuery.ts";
+import { dataBlock, pageHtml, pageHtmlParts, type InlineData } from "./pageHtml.ts";
 import { securityHeaders } from "./securityHeaders.ts";
 
 export interface WebHandlerOptions {
@@ -14,6 +15,15 @@ export interface WebHandlerOptions {
    * its not-found page). Absent: every well-formed page path answers 200 and the app decides.
    */
   exists?: (route: RouteMatch & { param: string }) => Promise<boolean>;
+  /**
+   * Answers a page's first GraphQL request in-process — the public schema, the same answer (and response cache) as
+   * that POST /graphql without credentials — as the JSON text of the response body, or null. The HTML then carries it
+   * (docs/web.md, First paint) and the page paints without a round trip. Absent, null, failed or slower than
+   * `firstAnswerTimeoutMs`: the HTML goes out without it and the page's boot script sends the request.
+   */
+  firstAnswer?: (request: { query: string; variables: Record<string, unknown> }) => Promise<string | null>;
+  /** How long a page's HTML waits for `firstAnswer` (default 300 ms). */
+  firstAnswerTimeoutMs?: number;
 }
 
 /** HTML is revalidated on every load (ETag → 304): it names the hashed assets of the current build. */
@@ -55,6 +65,22 @@ export function createWebHandler(options: WebHandlerOptions = {}) {
     res.end(JSON.stringify({ error: { code: "web_not_built", message: error instanceof Error ? error.message : "the web assets are not built: run npm run build" } }));
   };
 
+  /** The page's first GraphQL answer as a data block, or undefined (none, an error, or not within the timeout). */
+  async function inlineAnswer(url: URL): Promise<InlineData | undefined> {
+    if (!options.firstAnswer) return undefined;
+    const first = firstRequest(url);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<null>((resolve) => (timer = setTimeout(resolve, options.firstAnswerTimeoutMs ?? 300, null)));
+    try {
+      const json = await Promise.race([options.firstAnswer({ query: first.query, variables: first.variables }), late]);
+      return json === null ? undefined : { id: FIRST_ANSWER_ID, attrs: { request: firstRequestTag(first) }, json };
+    } catch {
+      return undefined; // the API is failing: the page asks itself, and shows the API-down banner if it has to
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   return {
     /** The build's manifest (throws WebAssetsMissingError when `npm run build` has not run). */
     manifest: (): WebManifest => current().manifest,
@@ -79,12 +105,24 @@ export function createWebHandler(options: WebHandlerOptions = {}) {
       if (match ? req.method !== "GET" && req.method !== "HEAD" : !wantsHtml(req)) return false;
       let status = match ? 200 : 404;
       if (match?.param !== undefined && options.exists && !(await options.exists(match as RouteMatch & { param: string }))) status = 404;
+      if (status === 200 && options.firstAnswer && req.method === "GET") {
+        // The page's first GraphQL answer goes at the end of the HTML; the part before it (stylesheet, scripts) is sent
+        // at once, so the browser fetches them while the answer is computed. No ETag: the figures change.
+        const [head, tail] = b.shellParts(match);
+        res.writeHead(200, { ...explorerHeaders, "content-type": "text/html; charset=utf-8", "cache-control": HTML_CACHE, vary: "accept" });
+        res.write(head);
+        const data = await inlineAnswer(url);
+        res.end(`${data ? dataBlock(data) : ""}${tail}`);
+        return true;
+      }
       const s = b.shell(status === 404 ? null : match);
       send(req, res, status, s.html, s.etag, explorerHeaders);
       return true;
     },
   };
 }
+
+const NOSCRIPT = "The Agent Ledger explorer needs JavaScript. The same data is served as JSON under /api and GraphQL at /graphql.";
 
 function load(distDir: string) {
   const manifest = readManifest(distDir);
@@ -94,12 +132,13 @@ function load(distDir: string) {
     manifest,
     serveAsset: createAssetServer(distDir, manifest),
     graphiql: { html: graphiqlHtml, etag: etagOf(graphiqlHtml) },
+    shellParts: (match: RouteMatch | null) => pageHtmlParts({ ...routeMeta(match), assets: manifest.pages.explorer, module: true, noscript: NOSCRIPT }),
     shell(match: RouteMatch | null) {
       const meta = routeMeta(match);
       const key = `${meta.title}\n${meta.description}`;
       let s = shells.get(key);
       if (!s) {
-        const html = pageHtml({ ...meta, assets: manifest.pages.explorer, module: true, noscript: "The Agent Ledger explorer needs JavaScript. The same data is served as JSON under /api and GraphQL at /graphql." });
+        const html = pageHtml({ ...meta, assets: manifest.pages.explorer, module: true, noscript: NOSCRIPT });
         s = { html, etag: etagOf(html) };
         if (shells.size < 1000) shells.set(key, s);
       }
