@@ -110,7 +110,8 @@ describe("explorer with two tokens of different decimals", () => {
   });
 
   it("dashboard: one exact line per token, no cross-token total, rows in their own decimals, footer per token", async () => {
-    const { dashboard: d } = await data(`{ dashboard(window: "24h") { byToken { tokenAddress symbol decimals amountSumWei } recentEvents { id amountWei tokenAddress } } }`);
+    const { dashboard: d } = await data(`{ dashboard(window: "24h") { byToken { tokenAddress symbol decimals amountSumWei } recentEvents { id amountWei tokenAddress }
+      topServices { byToken { tokenAddress amountSumWei } } topAgents { byToken { tokenAddress amountSumWei } } } }`);
     await page.goto(`${base}/`);
     await page.locator('[data-window="24h"]').waitFor();
     const lines = await page.locator(".figure-tokens [data-token]").evaluateAll((lis) => lis.map((li) => ({ token: (li as HTMLElement).dataset.token, text: li.textContent })));
@@ -121,16 +122,23 @@ describe("explorer with two tokens of different decimals", () => {
     for (const r of d.recentEvents as { id: string; amountWei: string; tokenAddress: string }[]) {
       expect(await page.locator(`.feed [data-event-id="${r.id}"] .c-amt`).textContent()).toBe(exact(r.amountWei, r.tokenAddress));
     }
-    // rankings and the volume chart would add raw units across tokens: not shown
-    const volumes = await page.locator(".top-table tbody td:nth-child(3)").allTextContents();
-    expect(volumes.length).toBeGreaterThan(0);
-    expect(new Set(volumes)).toEqual(new Set(["—"]));
+    // rankings: each row's volume is one exact line per token (the API's TopEntity.byToken), never a sum across tokens
+    for (const [title, rows] of [["Top services", d.topServices], ["Top agents", d.topAgents]] as const) {
+      const cells = page.locator(".top-table", { has: page.getByRole("heading", { name: title, exact: true }) }).locator("tbody td:nth-child(3)");
+      await cells.first().waitFor();
+      const shown = await cells.evaluateAll((tds) => tds.map((td) => [...td.querySelectorAll<HTMLElement>("[data-token]")].map((x) => ({ token: x.dataset.token, text: x.textContent }))));
+      const expected = (rows as { byToken: { tokenAddress: string; amountSumWei: string }[] }[]).map((r) => r.byToken.map((t) => ({ token: t.tokenAddress, text: exact(t.amountSumWei, t.tokenAddress) })));
+      expect(expected.flat().length).toBe(2);
+      expect(shown).toEqual(expected);
+    }
+    // the volume chart would add raw units across tokens: replaced by a sentence
     expect(await page.locator(".chart-note").count()).toBe(1);
     expect(await page.locator(".foot [data-units]").textContent()).toBe("Amounts are shown exactly, each in its own token's units (pathUSD 6 decimals, WETHt 18 decimals)");
   });
 
   it("event and agent pages write each amount in its token's decimals; the agent's total is one line per token", async () => {
-    const { agent } = await data(`{ agent(id: "two-token-agent") { totals { txCount byToken { tokenAddress amountSumWei } } recentEvents(first: 50) { items { id amountWei tokenAddress } } } }`);
+    const { agent } = await data(`{ agent(id: "two-token-agent") { totals { txCount byToken { tokenAddress amountSumWei } } recentEvents(first: 50) { items { id amountWei tokenAddress } }
+      byToken24h { tokenAddress amountSumWei } byToken7d { tokenAddress amountSumWei } } }`);
     const big = (agent.recentEvents.items as { id: string; amountWei: string; tokenAddress: string }[]).find((r) => r.tokenAddress === ETH18)!;
     await page.goto(`${base}/events/${big.id}`);
     await page.locator('[data-page="event"] .facts').waitFor();
@@ -148,6 +156,17 @@ describe("explorer with two tokens of different decimals", () => {
     const lines = await page.locator(".figure-tokens [data-token]").evaluateAll((lis) => lis.map((li) => ({ token: (li as HTMLElement).dataset.token, text: li.textContent })));
     expect(lines).toEqual(agent.totals.byToken.map((t: { tokenAddress: string; amountSumWei: string }) => ({ token: t.tokenAddress, text: exact(t.amountSumWei, t.tokenAddress) })));
     expect(lines).toHaveLength(2);
+    // the last 24 hours and 7 days: the volume per token (byToken24h, byToken7d)
+    for (const [name, split] of [["payments-24h", agent.byToken24h], ["payments-7d", agent.byToken7d]] as const) {
+      const shown = await page.locator(`.figure:has([data-figure="${name}"]) .figure-volume [data-token]`).evaluateAll((xs) => xs.map((x) => ({ token: (x as HTMLElement).dataset.token, text: x.textContent })));
+      expect(shown).toEqual((split as { tokenAddress: string; amountSumWei: string }[]).map((t) => ({ token: t.tokenAddress, text: exact(t.amountSumWei, t.tokenAddress) })));
+      expect(shown).toHaveLength(2);
+    }
+    // the agents list: 24 h and 7 d volumes per token
+    await page.goto(`${base}/agents`);
+    const cell = page.locator('tr[data-id="two-token-agent"] td:nth-child(3) [data-token]');
+    await cell.first().waitFor();
+    expect(await cell.evaluateAll((xs) => xs.map((x) => x.textContent))).toEqual((agent.byToken24h as { tokenAddress: string; amountSumWei: string }[]).map((t) => exact(t.amountSumWei, t.tokenAddress)));
     expect(pageErrors).toEqual([]);
   });
 });

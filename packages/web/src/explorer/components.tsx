@@ -2,6 +2,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { apiDown, apiRecoveries, gql, ROW_FIELDS, type Row } from "./api.ts";
 import { amount, barWidth, change, count, KIND_LABEL, localTime, shortHex, utcTitle } from "./format.ts";
+import { formatTokenUnits } from "@agent-ledger/core/formatTokenUnits";
 import { commonUnit, loadTokens, sumText, tokenAmountText, tokens, unitsSentence } from "./tokens.ts";
 import { navigate, useLocation } from "./router.tsx";
 import { useStore } from "./store.ts";
@@ -31,6 +32,73 @@ export function TokenLines({ items, label }: { items: { tokenAddress: string; am
         return <li key={t.tokenAddress} data-token={t.tokenAddress}><span class="tok-amount">{a.value}</span> <span class="muted">{a.unit}</span></li>;
       })}
     </ul>
+  );
+}
+
+/** One token's part of a sum: a read's `byToken` entry (amount in that token's raw units). */
+export interface TokenPart { tokenAddress: string; amountSumWei: string }
+
+/**
+ * A sum in a table cell. Split by token (methodology v0.2, `byToken` not empty): one exact line per token, each in its
+ * own decimals with its symbol. Without a split (v0.1): the sum (SumAmount).
+ */
+export function TokenSum({ total, byToken, bare }: { total: string; byToken?: TokenPart[]; bare?: boolean }) {
+  const list = useStore(tokens);
+  if (!byToken?.length) return <SumAmount units={total} />;
+  return (
+    <span class="token-sum">
+      {byToken.map((t) => {
+        const a = tokenAmountText(t.amountSumWei, t.tokenAddress, list);
+        return <span class="num" data-token={t.tokenAddress}>{a.value}{bare ? null : <span class="unit"> {a.unit}</span>}</span>;
+      })}
+    </span>
+  );
+}
+
+/**
+ * The one token of a column whose cells are all split by token, or null (several tokens, or no split). A table then
+ * names that token's unit once in its header and writes the cells `bare`.
+ */
+export function useSoleTokenUnit(cells: (TokenPart[] | undefined)[]): string | null {
+  const list = useStore(tokens);
+  const addresses = new Set(cells.flatMap((c) => (c ?? []).map((t) => t.tokenAddress.toLowerCase())));
+  if (addresses.size !== 1 || cells.some((c) => !c?.length)) return null;
+  const [address] = addresses;
+  return tokenAmountText("0", address!, list).unit;
+}
+
+/**
+ * A volume card. Split by token (`byToken`, v0.2): one token → its amount with its symbol; several → a total only when
+ * they share decimals and currency (two USD tokens of 6 decimals; else "N tokens") and one exact line per token below.
+ * No split (v0.1): the sum in the common unit (SumAmount's rule). `prev`: the previous window's sum (a change is shown
+ * only where a sum is); `hint`: the window compared with, or (no `prev`) what the figure covers.
+ */
+export function VolumeFigure({ label, name, total, byToken, prev, hint }: { label: string; name: string; total: string; byToken: TokenPart[]; prev?: string | null; hint?: string }) {
+  const list = useStore(tokens);
+  if (byToken.length === 0) {
+    const unit = commonUnit(list);
+    if (!unit) return <Figure label={label} name={name} value="—" cur={total} prev={undefined} hint="tokens of different decimals: not added up" />;
+    return <Figure label={label} name={name} value={formatTokenUnits(total, { decimals: unit.decimals, group: true })} unit={unit.unit} cur={total} prev={prev} hint={hint} />;
+  }
+  if (byToken.length === 1) {
+    const a = tokenAmountText(byToken[0]!.amountSumWei, byToken[0]!.tokenAddress, list);
+    return <Figure label={label} name={name} value={a.value} unit={a.unit} cur={total} prev={prev} hint={hint} />;
+  }
+  const info = byToken.map((t) => list?.get(t.tokenAddress.toLowerCase()));
+  const first = info[0];
+  const same = first !== undefined && info.every((t) => t !== undefined && t.decimals === first.decimals && t.currency === first.currency);
+  return (
+    <Figure
+      label={label}
+      name={name}
+      value={same ? formatTokenUnits(total, { decimals: first.decimals, group: true }) : `${byToken.length} tokens`}
+      unit={same ? `${first.currency} (${byToken.length} tokens)` : undefined}
+      cur={total}
+      prev={same ? prev : undefined}
+      hint={hint}
+    >
+      <TokenLines items={byToken} label={`${label} per token`} />
+    </Figure>
   );
 }
 
@@ -259,11 +327,16 @@ export interface RankedRow {
   sub?: string;
   txCount: number;
   amountSumWei: string;
+  /** The row's volume per token (v0.2); shown instead of the sum when present. */
+  byToken?: TokenPart[];
 }
 
 /** A ranking with inline bars (bar = share of the largest amount). */
 export function TopTable({ title, rows, empty }: { title: string; rows: RankedRow[]; empty: string }) {
   const unit = commonUnit(useStore(tokens));
+  // volume per token (v0.2): each cell names its tokens, so the header names no unit
+  const split = rows.some((r) => r.byToken?.length);
+  const sole = useSoleTokenUnit(rows.map((r) => r.byToken));
   // bars: share of the largest amount; of the largest count when amounts of different tokens cannot be added
   const size = (r: RankedRow) => (unit ? BigInt(r.amountSumWei) : BigInt(r.txCount));
   const max = rows.reduce((m, r) => (size(r) > m ? size(r) : m), 0n);
@@ -275,7 +348,7 @@ export function TopTable({ title, rows, empty }: { title: string; rows: RankedRo
       ) : (
         <table>
           <thead>
-            <tr><th scope="col">Name</th><th scope="col" class="r">Payments</th><th scope="col" class="r">Volume{unit && unit.unit !== "token units" ? <span class="muted small"> {unit.unit}</span> : null}</th></tr>
+            <tr><th scope="col">Name</th><th scope="col" class="r">Payments</th><th scope="col" class="r">Volume{sole ? <span class="muted small"> {sole}</span> : !split && unit && unit.unit !== "token units" ? <span class="muted small"> {unit.unit}</span> : null}</th></tr>
           </thead>
           <tbody>
             {rows.map((r) => (
@@ -286,7 +359,7 @@ export function TopTable({ title, rows, empty }: { title: string; rows: RankedRo
                   <div class="bar" aria-hidden="true"><span style={{ width: `${barWidth(size(r), max)}%` }} /></div>
                 </td>
                 <td class="r num">{count(r.txCount)}</td>
-                <td class="r num"><SumAmount units={r.amountSumWei} /></td>
+                <td class="r num"><TokenSum total={r.amountSumWei} byToken={r.byToken} bare={sole !== null} /></td>
               </tr>
             ))}
           </tbody>

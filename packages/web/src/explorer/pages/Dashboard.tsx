@@ -4,16 +4,15 @@ import { answerOf, apiRecoveries, gql, takeBoot, type Row } from "../api.ts";
 import { DASHBOARD_QUERY, WINDOWS, windowOf, type Window } from "../dashboardQuery.ts";
 import { setTokens, type TokenInfo } from "../tokens.ts";
 import { Chart, type SeriesPoint } from "../Chart.tsx";
-import { Empty, ErrorNote, EventsTable, Figure, LiveBadge, Loading, TopTable } from "../components.tsx";
-import { formatTokenUnits } from "@agent-ledger/core/formatTokenUnits";
-import { amount, count, shortHex } from "../format.ts";
+import { Empty, ErrorNote, EventsTable, Figure, LiveBadge, Loading, TopTable, VolumeFigure, type TokenPart } from "../components.tsx";
+import { count, shortHex } from "../format.ts";
 import { navigate, useLocation } from "../router.tsx";
 import { useLive } from "../useLive.ts";
 
 const WINDOW_LABEL: Record<Window, string> = { "24h": "24 hours", "7d": "7 days", "30d": "30 days", all: "All time" };
 
-interface Top { id: string; label: string; category: string; txCount: number; amountSumWei: string }
-interface TopProvider { key: string; pattern: string; label: string | null; txCount: number; amountSumWei: string }
+interface Top { id: string; label: string; category: string; txCount: number; amountSumWei: string; byToken: TokenPart[] }
+interface TopProvider { key: string; pattern: string; label: string | null; txCount: number; amountSumWei: string; byToken: TokenPart[] }
 interface Figures { txCount: number; amountSumWei: string; agentsActive: number; providersDetected: number }
 /** One token's share of the window (`amountSumWei` in that token's own raw units). */
 export interface TokenAmount { tokenAddress: string; symbol: string | null; decimals: number | null; currency: string | null; txCount: number; amountSumWei: string }
@@ -126,7 +125,7 @@ export function Dashboard() {
         <>
           <section class="figures" aria-label={`Headline figures, ${WINDOW_LABEL[window]}`} data-window={window}>
             <Figure label="Payments" value={count(d.dashboard.txCount)} cur={d.dashboard.txCount} prev={d.dashboard.previous?.txCount} hint={prevLabel} />
-            <VolumeFigure figures={d.dashboard} hint={prevLabel} />
+            <VolumeFigure label="Volume" name="volume" total={d.dashboard.amountSumWei} byToken={d.dashboard.byToken} prev={d.dashboard.previous?.amountSumWei} hint={prevLabel} />
             <Figure label="Active agents" value={count(d.dashboard.agentsActive)} cur={d.dashboard.agentsActive} prev={d.dashboard.previous?.agentsActive} hint={prevLabel} />
             <Figure label="Providers detected" value={count(d.dashboard.providersDetected)} cur={d.dashboard.providersDetected} prev={d.dashboard.previous?.providersDetected} hint={prevLabel} />
           </section>
@@ -144,17 +143,17 @@ export function Dashboard() {
             <TopTable
               title="Top services"
               empty={`No service was paid in the last ${WINDOW_LABEL[window].toLowerCase()}.`}
-              rows={d.dashboard.topServices.map((t) => ({ href: `/services/${encodeURIComponent(t.id)}`, name: t.label, sub: t.category, txCount: t.txCount, amountSumWei: t.amountSumWei }))}
+              rows={d.dashboard.topServices.map((t) => ({ href: `/services/${encodeURIComponent(t.id)}`, name: t.label, sub: t.category, txCount: t.txCount, amountSumWei: t.amountSumWei, byToken: t.byToken }))}
             />
             <TopTable
               title="Top agents"
               empty={`No agent paid or was paid in the last ${WINDOW_LABEL[window].toLowerCase()}.`}
-              rows={d.dashboard.topAgents.map((t) => ({ href: `/agents/${encodeURIComponent(t.id)}`, name: t.label, sub: t.category, txCount: t.txCount, amountSumWei: t.amountSumWei }))}
+              rows={d.dashboard.topAgents.map((t) => ({ href: `/agents/${encodeURIComponent(t.id)}`, name: t.label, sub: t.category, txCount: t.txCount, amountSumWei: t.amountSumWei, byToken: t.byToken }))}
             />
             <TopTable
               title="Top providers (via the MPP gateway)"
               empty="No payment was routed through the gateway to a provider in this window."
-              rows={d.dashboard.topProviders.map((p) => ({ href: `/providers/${p.key}`, name: p.label ?? shortHex(p.key), sub: p.pattern === "address" ? "by address (pattern A)" : "by memo fingerprint (pattern B)", txCount: p.txCount, amountSumWei: p.amountSumWei }))}
+              rows={d.dashboard.topProviders.map((p) => ({ href: `/providers/${p.key}`, name: p.label ?? shortHex(p.key), sub: p.pattern === "address" ? "by address (pattern A)" : "by memo fingerprint (pattern B)", txCount: p.txCount, amountSumWei: p.amountSumWei, byToken: p.byToken }))}
             />
           </div> : null}
         </>
@@ -168,49 +167,5 @@ export function Dashboard() {
         {feed.length === 0 ? <p class="empty">{d && !rest ? "Loading the newest rows…" : "Waiting for the first payment…"}</p> : <EventsTable rows={feed} fresh={live.fresh} caption="Newest ledger rows" />}
       </section>
     </div>
-  );
-}
-
-/** A token's amount, exact, in its own decimals (a token the allowlist does not list: raw units). */
-export const tokenAmount = (t: TokenAmount) => formatTokenUnits(t.amountSumWei, { decimals: t.decimals ?? 0, minFraction: t.decimals === null ? 0 : 2, group: true });
-/** The symbol to show (raw units of an unlisted token name its address). */
-export const tokenSymbol = (t: TokenAmount) => t.symbol ?? (t.decimals === null ? `raw units of ${shortHex(t.tokenAddress)}` : shortHex(t.tokenAddress));
-
-/**
- * Volume of the window. Methodology v0.2 splits it by token (`byToken`): one token → its amount with its symbol;
- * several → the total (only when they share decimals and currency, so the sum means something) and each token's amount
- * below. v0.1 ledgers have no split (`byToken` empty): the raw total in token units, as before.
- */
-function VolumeFigure({ figures, hint }: { figures: Figures & { byToken: TokenAmount[] }; hint?: string }) {
-  const tokens = figures.byToken;
-  const prev = (figures as { previous?: Figures | null }).previous?.amountSumWei;
-  if (tokens.length === 0) return <Figure label="Volume (token units)" name="volume" value={amount(figures.amountSumWei)} cur={figures.amountSumWei} prev={prev} hint={hint} />;
-  if (tokens.length === 1) {
-    const t = tokens[0]!;
-    return <Figure label="Volume" name="volume" value={tokenAmount(t)} unit={tokenSymbol(t)} cur={figures.amountSumWei} prev={prev} hint={hint} />;
-  }
-  // A total only for tokens of the same decimals and currency (two USD tokens of 6 decimals); otherwise each token alone.
-  const decimals = tokens[0]!.decimals;
-  const currency = tokens[0]!.currency;
-  const same = decimals !== null && currency !== null && tokens.every((t) => t.decimals === decimals && t.currency === currency);
-  const unit = same ? `${currency} (${tokens.length} tokens)` : undefined;
-  return (
-    <Figure
-      label="Volume"
-      name="volume"
-      value={same ? formatTokenUnits(figures.amountSumWei, { decimals: decimals ?? 6, group: true }) : `${tokens.length} tokens`}
-      unit={unit}
-      cur={figures.amountSumWei}
-      prev={same ? prev : undefined}
-      hint={hint}
-    >
-      <ul class="figure-tokens" aria-label="Volume per token">
-        {tokens.map((t) => (
-          <li key={t.tokenAddress} data-token={t.tokenAddress}>
-            <span class="tok-amount">{tokenAmount(t)}</span> <span class="muted">{tokenSymbol(t)}</span>
-          </li>
-        ))}
-      </ul>
-    </Figure>
   );
 }

@@ -3,11 +3,11 @@ import { commonUnit, sumText, tokens } from "../tokens.ts";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { apiRecoveries, gql, ROW_FIELDS, type Row } from "../api.ts";
 import { Chart } from "../Chart.tsx";
-import { Amount, Empty, TokenLines, ErrorNote, EventsTable, LiveBadge, Loading, NotFound, Time } from "../components.tsx";
+import { Amount, Empty, ErrorNote, EventsTable, Figure, LiveBadge, Loading, NotFound, Time, TokenSum, useSoleTokenUnit, VolumeFigure, type TokenPart } from "../components.tsx";
 import { barWidth, count, share, shortHex } from "../format.ts";
 import { useLive } from "../useLive.ts";
 
-interface ProviderRow { key: string; pattern: string; label: string | null; address: string | null; fingerprint: string | null; txCount: number; amountSumWei: string }
+interface ProviderRow { key: string; pattern: string; label: string | null; address: string | null; fingerprint: string | null; txCount: number; amountSumWei: string; byToken: TokenPart[] }
 interface EntityData {
   id: string;
   kind: string;
@@ -24,7 +24,8 @@ interface EntityData {
   trend: { day: string; txCount: number; amountSumWei: string }[];
   recentEvents: { items: Row[] };
   providers: { items: ProviderRow[] } | null;
-  totalsByToken?: { tokenAddress: string; amountSumWei: string }[];
+  /** Per token (methodology v0.2; empty lists on v0.1): its own request (the main one is at the API's cost limit). */
+  byToken?: { totals: { byToken: TokenPart[] }; byToken24h: TokenPart[]; byToken7d: TokenPart[] };
 }
 
 const query = (kind: "service" | "agent") => `query($id: ID!) { entity: ${kind}(id: $id) {
@@ -34,9 +35,10 @@ const query = (kind: "service" | "agent") => `query($id: ID!) { entity: ${kind}(
   recentEvents(first: 50) { items { ${ROW_FIELDS} } }
 } }`;
 // Its own request: with the 50 rows it would pass the API's query cost limit. Null for all but the gateway.
-// The all-time volume per token: asked only when the allowlist mixes decimals (the summed total is then not shown).
-const TOTALS_BY_TOKEN_QUERY = (kind: "service" | "agent") => `query($id: ID!) { entity: ${kind}(id: $id) { totals { byToken { tokenAddress amountSumWei } } } }`;
-const PROVIDERS_QUERY = `query($id: ID!) { service(id: $id) { providers(first: 100) { items { key pattern label address fingerprint txCount amountSumWei } } } }`;
+// The volumes per token (all time, 24 h, 7 d).
+const BY_TOKEN_QUERY = (kind: "service" | "agent") =>
+  `query($id: ID!) { entity: ${kind}(id: $id) { totals { byToken { tokenAddress amountSumWei } } byToken24h { tokenAddress amountSumWei } byToken7d { tokenAddress amountSumWei } } }`;
+const PROVIDERS_QUERY = `query($id: ID!) { service(id: $id) { providers(first: 100) { items { key pattern label address fingerprint txCount amountSumWei byToken { tokenAddress amountSumWei } } } } }`;
 
 export function EntityPage({ kind, id }: { kind: "service" | "agent"; id: string }) {
   const [e, setE] = useState<EntityData | null | undefined>(undefined);
@@ -50,10 +52,10 @@ export function EntityPage({ kind, id }: { kind: "service" | "agent"; id: string
     Promise.all([
       gql<{ entity: EntityData | null }>(query(kind), { id }),
       kind === "service" ? gql<{ service: { providers: EntityData["providers"] } | null }>(PROVIDERS_QUERY, { id }) : null,
-      commonUnit(tokens.get()) === null ? gql<{ entity: { totals: { byToken: EntityData["totalsByToken"] } } | null }>(TOTALS_BY_TOKEN_QUERY(kind), { id }) : null,
+      gql<{ entity: EntityData["byToken"] | null }>(BY_TOKEN_QUERY(kind), { id }),
     ]).then(
       ([r, p, t]) => {
-        setE(r.entity && { ...r.entity, providers: p?.service?.providers ?? null, totalsByToken: t?.entity?.totals.byToken });
+        setE(r.entity && { ...r.entity, providers: p?.service?.providers ?? null, byToken: t.entity ?? undefined });
         setError(null);
       },
       setError,
@@ -104,10 +106,14 @@ export function EntityPage({ kind, id }: { kind: "service" | "agent"; id: string
         </div>
       </div>
       <section class="figures" aria-label="Totals">
-        <div class="figure"><div class="figure-label">Payments, all time</div><div class="figure-value" data-figure="total-payments">{count(e.totals.txCount)}</div><div class="figure-change flat muted">sent + received</div></div>
-        <div class="figure"><div class="figure-label">Volume, all time</div><div class={`figure-value${sum(e.totals.amountSumWei).length > 13 ? " long" : ""}`} data-figure="total-volume">{e.totalsByToken ? `${e.totalsByToken.length} tokens` : sum(e.totals.amountSumWei)}</div>{e.totalsByToken ? <TokenLines items={e.totalsByToken} label="Volume per token, all time" /> : <div class="figure-change flat muted">{commonUnit(tokenList)?.unit ?? "tokens of different decimals: not added up"}</div>}</div>
-        <div class="figure"><div class="figure-label">Last 24 hours</div><div class="figure-value">{count(e.txCount24h)}</div><div class="figure-change flat muted">{sum(e.amountSumWei24h)} volume</div></div>
-        <div class="figure"><div class="figure-label">Last 7 days</div><div class="figure-value">{count(e.txCount7d)}</div><div class="figure-change flat muted">{sum(e.amountSumWei7d)} volume</div></div>
+        <Figure label="Payments, all time" name="total-payments" value={count(e.totals.txCount)} cur={e.totals.txCount} prev={undefined} hint="sent + received" />
+        <VolumeFigure label="Volume, all time" name="total-volume" total={e.totals.amountSumWei} byToken={e.byToken?.totals.byToken ?? []} hint="sent + received" />
+        <Figure label="Last 24 hours" name="payments-24h" value={count(e.txCount24h)} unit="payments" cur={e.txCount24h} prev={undefined} hint="sent + received">
+          <div class="figure-volume"><span class="muted">Volume</span><TokenSum total={e.amountSumWei24h} byToken={e.byToken?.byToken24h} /></div>
+        </Figure>
+        <Figure label="Last 7 days" name="payments-7d" value={count(e.txCount7d)} unit="payments" cur={e.txCount7d} prev={undefined} hint="sent + received">
+          <div class="figure-volume"><span class="muted">Volume</span><TokenSum total={e.amountSumWei7d} byToken={e.byToken?.byToken7d} /></div>
+        </Figure>
       </section>
       <div class="charts">
         <section class="card"><Chart points={points} metric="volume" bucket="day" label="Volume per day, last 30 days" /></section>
@@ -137,7 +143,7 @@ export function EntityPage({ kind, id }: { kind: "service" | "agent"; id: string
                       </td>
                       <td>{p.pattern === "address" ? "address (A)" : "fingerprint (B)"}</td>
                       <td class="r num">{count(p.txCount)}</td>
-                      <td class="r num">{sum(p.amountSumWei)}</td>
+                      <td class="r num"><TokenSum total={p.amountSumWei} byToken={p.byToken} /></td>
                       <td class="r num">{share(p.amountSumWei, providerTotal)}</td>
                     </tr>
                   ))}
@@ -162,7 +168,7 @@ export function EntityPage({ kind, id }: { kind: "service" | "agent"; id: string
   );
 }
 
-interface ListItem { id: string; label: string; category: string; active: boolean; txCount24h: number; amountSumWei24h: string; txCount7d: number; amountSumWei7d: string; lastEventAt: string | null }
+interface ListItem { id: string; label: string; category: string; active: boolean; txCount24h: number; amountSumWei24h: string; txCount7d: number; amountSumWei7d: string; lastEventAt: string | null; byToken24h: TokenPart[]; byToken7d: TokenPart[] }
 type SortKey = "label" | "txCount24h" | "amountSumWei24h" | "txCount7d" | "amountSumWei7d" | "lastEventAt";
 const COLUMNS: { key: SortKey; label: string; numeric: boolean }[] = [
   { key: "label", label: "Name", numeric: false },
@@ -187,13 +193,10 @@ export function EntityList({ kind, url }: { kind: "service" | "agent"; url: URL 
   const [items, setItems] = useState<ListItem[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const recoveries = useStore(apiRecoveries);
-  const tokenList = useStore(tokens);
-  /** A sum over tokens (no per-token split in this read): only when the tokens share their decimals. */
-  const sum = (units: string) => sumText(units, tokenList) ?? "—";
   const plural = kind === "service" ? "services" : "agents";
   useEffect(() => {
     document.title = `${kind === "service" ? "Services" : "Agents"} — Agent Ledger`;
-    gql<{ list: ListItem[] }>(`{ list: ${plural} { id label category active txCount24h amountSumWei24h txCount7d amountSumWei7d lastEventAt } }`).then((r) => {
+    gql<{ list: ListItem[] }>(`{ list: ${plural} { id label category active txCount24h amountSumWei24h txCount7d amountSumWei7d lastEventAt byToken24h { tokenAddress amountSumWei } byToken7d { tokenAddress amountSumWei } } }`).then((r) => {
       setItems(r.list);
       setError(null);
     }, setError);
@@ -201,6 +204,7 @@ export function EntityList({ kind, url }: { kind: "service" | "agent"; url: URL 
   const sort = (COLUMNS.find((c) => c.key === url.searchParams.get("sort"))?.key ?? "amountSumWei7d") as SortKey;
   const dir = url.searchParams.get("dir") === "asc" ? "asc" : "desc";
   const sorted = items ? [...items].sort((a, b) => (dir === "asc" ? 1 : -1) * compare(a, b, sort) || a.id.localeCompare(b.id)) : null;
+  const units = { amountSumWei24h: useSoleTokenUnit(items?.map((x) => x.byToken24h) ?? []), amountSumWei7d: useSoleTokenUnit(items?.map((x) => x.byToken7d) ?? []) };
   const hrefFor = (key: SortKey) => `/${plural}?sort=${key}&dir=${key === sort && dir === "desc" ? "asc" : "desc"}`;
 
   return (
@@ -222,7 +226,7 @@ export function EntityList({ kind, url }: { kind: "service" | "agent"; url: URL 
               <tr>
                 {COLUMNS.map((c) => (
                   <th scope="col" class={c.numeric ? "r" : undefined} aria-sort={c.key === sort ? (dir === "asc" ? "ascending" : "descending") : undefined}>
-                    <a href={hrefFor(c.key)} class="sort">{c.label}{c.key === sort ? (dir === "asc" ? " ▲" : " ▼") : ""}</a>
+                    <a href={hrefFor(c.key)} class="sort">{c.label}{c.key in units && units[c.key as keyof typeof units] ? <span class="muted small"> {units[c.key as keyof typeof units]}</span> : null}{c.key === sort ? (dir === "asc" ? " ▲" : " ▼") : ""}</a>
                   </th>
                 ))}
               </tr>
@@ -232,9 +236,9 @@ export function EntityList({ kind, url }: { kind: "service" | "agent"; url: URL 
                 <tr data-id={x.id}>
                   <td><a href={`/${plural}/${encodeURIComponent(x.id)}`}>{x.label}</a><div class="muted small">{x.category}{x.active ? "" : " · not watched"}</div></td>
                   <td class="r num">{count(x.txCount24h)}</td>
-                  <td class="r num">{sum(x.amountSumWei24h)}</td>
+                  <td class="r num"><TokenSum total={x.amountSumWei24h} byToken={x.byToken24h} bare={units.amountSumWei24h !== null} /></td>
                   <td class="r num">{count(x.txCount7d)}</td>
-                  <td class="r num">{sum(x.amountSumWei7d)}</td>
+                  <td class="r num"><TokenSum total={x.amountSumWei7d} byToken={x.byToken7d} bare={units.amountSumWei7d !== null} /></td>
                   <td class="nowrap">{x.lastEventAt ? <Time iso={x.lastEventAt} /> : <span class="muted">never</span>}</td>
                 </tr>
               ))}

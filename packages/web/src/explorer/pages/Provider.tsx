@@ -1,9 +1,8 @@
 import { useStore } from "../store.ts";
-import { commonUnit, sumText, tokens } from "../tokens.ts";
 import { useEffect, useState } from "preact/hooks";
 import { apiRecoveries, gql } from "../api.ts";
 import { Chart, type SeriesPoint } from "../Chart.tsx";
-import { ErrorNote, Loading, NotFound, Time, TokenLines } from "../components.tsx";
+import { ErrorNote, Figure, Loading, NotFound, Time, VolumeFigure, type TokenPart } from "../components.tsx";
 import { count } from "../format.ts";
 
 interface ProviderData {
@@ -16,7 +15,7 @@ interface ProviderData {
   amountSumWei: string;
   firstSeenAt: string;
   lastSeenAt: string;
-  byToken: { tokenAddress: string; amountSumWei: string }[];
+  byToken: TokenPart[];
 }
 
 export function ProviderPage({ providerKey }: { providerKey: string }) {
@@ -24,9 +23,6 @@ export function ProviderPage({ providerKey }: { providerKey: string }) {
   const [series, setSeries] = useState<SeriesPoint[]>([]);
   const [error, setError] = useState<unknown>(null);
   const recoveries = useStore(apiRecoveries);
-  const tokenList = useStore(tokens);
-  /** A sum over tokens (no per-token split in this read): only when the tokens share their decimals. */
-  const sum = (units: string) => sumText(units, tokenList) ?? "—";
   useEffect(() => {
     gql<{ provider: ProviderData | null; activitySeries: { points: SeriesPoint[] } | null }>(
       `query($k: String!) { provider(key: $k) { key pattern address fingerprint label txCount amountSumWei firstSeenAt lastSeenAt byToken { tokenAddress amountSumWei } }
@@ -41,8 +37,6 @@ export function ProviderPage({ providerKey }: { providerKey: string }) {
     if (p) document.title = `${p.label ?? p.key} (provider) — Agent Ledger`;
   }, [p?.key]);
 
-  // tokens of different decimals: one line per token instead of a sum of their raw units
-  const mixed = commonUnit(tokenList) === null;
   if (p === null) return <NotFound what={`No payment was ever routed to a provider with the key “${providerKey}”.`} />;
   if (error && !p) return <ErrorNote error={error} />;
   if (!p) return <Loading what="the provider" />;
@@ -58,8 +52,8 @@ export function ProviderPage({ providerKey }: { providerKey: string }) {
         </div>
       </div>
       <section class="figures" aria-label="Totals">
-        <div class="figure"><div class="figure-label">Payments routed, all time</div><div class="figure-value" data-figure="provider-payments">{count(p.txCount)}</div></div>
-        <div class="figure"><div class="figure-label">Volume routed, all time</div><div class={`figure-value${sum(p.amountSumWei).length > 13 ? " long" : ""}`} data-figure="provider-volume">{mixed ? `${p.byToken.length} tokens` : sum(p.amountSumWei)}</div>{mixed ? <TokenLines items={p.byToken} label="Volume routed per token" /> : null}</div>
+        <Figure label="Payments routed, all time" name="provider-payments" value={count(p.txCount)} cur={p.txCount} prev={undefined} />
+        <VolumeFigure label="Volume routed, all time" name="provider-volume" total={p.amountSumWei} byToken={p.byToken} />
         <div class="figure"><div class="figure-label">First payment (hour, UTC bucket)</div><div class="figure-value small-value"><Time iso={p.firstSeenAt} /></div></div>
         <div class="figure"><div class="figure-label">Latest payment (hour, UTC bucket)</div><div class="figure-value small-value"><Time iso={p.lastSeenAt} /></div></div>
       </section>
