@@ -58,21 +58,14 @@ export function providerSummaryJson(p: ProviderSummary) {
   };
 }
 
-// Written out rather than spread from providerSummaryJson: the gateway detail maps 100 of these per request, and
-// an object spread costs about twice the whole literal.
+// The summary's object with the two dates set on it, not spread from it: the gateway detail maps 100 of these per
+// request, and a spread costs 1.4–3× the literal, while setting two properties costs the same as the literal (A B A B
+// with JSON.stringify of 100 rows, 20,000 times).
 export function providerDetailJson(p: ProviderDetail) {
-  return {
-    key: p.key,
-    pattern: p.pattern,
-    address: p.address,
-    fingerprint: p.fingerprint,
-    label: p.label,
-    txCount: p.txCount,
-    amountSumWei: p.amountSumWei.toString(),
-    byToken: p.byToken.map(tokenAmountJson),
-    firstSeenAt: p.firstSeenAt.toISOString(),
-    lastSeenAt: p.lastSeenAt.toISOString(),
-  };
+  const json = providerSummaryJson(p) as ReturnType<typeof providerSummaryJson> & { firstSeenAt: string; lastSeenAt: string };
+  json.firstSeenAt = p.firstSeenAt.toISOString();
+  json.lastSeenAt = p.lastSeenAt.toISOString();
+  return json;
 }
 
 export function dashboardJson(d: Dashboard) {
