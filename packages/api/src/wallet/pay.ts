@@ -175,8 +175,11 @@ export async function pay(ctx: WalletContext, req: IncomingMessage, timing?: (t:
   // concurrency: the UPDATE re-checks them on the latest row version. The key is claimed first and gates the
   // reservation: a second request with the key waits on its primary key until the first commits, then claims nothing
   // and reserves nothing. The session must be the one the transaction was signed for ($11).
-  const { rows } = await ctx.db.query<BearerSession & { payment_id: string | null; key_claimed: boolean }>(
-    `WITH s AS (
+  const { rows } = await ctx.db.query<BearerSession & { payment_id: string | null; key_claimed: boolean }>({
+    // Named: each pooled connection parses and plans this statement once, not on every payment (planning it took
+    // ~0.8 ms of the database's time per call on a loaded machine).
+    name: "wallet-pay-reserve",
+    text: `WITH s AS (
        SELECT ${SESSION_COLUMNS} FROM wallet_sessions s JOIN wallet_users u ON u.id = s.user_id WHERE s.bearer_token_hash = $1 AND s.id = $11::uuid
      ), k AS (
        INSERT INTO wallet_idempotency_keys (session_id, key, request_hash, payment_id)
@@ -194,8 +197,8 @@ export async function pay(ctx: WalletContext, req: IncomingMessage, timing?: (t:
        SELECT $8::uuid, id, $4, $2::numeric, token_address, $6, 'reserved', $12::text, to_timestamp($13::double precision) FROM r RETURNING id
      )
      SELECT s.*, (SELECT id FROM p) AS payment_id, EXISTS (SELECT 1 FROM k) AS key_claimed FROM s`,
-    [bearerHash, amount.toString(), now, to, askedToken, memo.memo, configured, newPaymentId, key, hash, signer.sessionId, txHash, validBefore],
-  );
+    values: [bearerHash, amount.toString(), now, to, askedToken, memo.memo, configured, newPaymentId, key, hash, signer.sessionId, txHash, validBefore],
+  });
   const session = rows[0];
   if (!session) throw new WalletError("unauthorized", "unknown access token", { "www-authenticate": "Bearer" });
   if (key !== null && configured && !session.key_claimed) return replay(ctx, session.id, key, hash!);
