@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { Amount, Time } from "../explorer/components.tsx";
 import { shortHex, tokenName } from "../explorer/format.ts";
 import { ApiError, walletApi, type Me, type OwnerPayment, type OwnerSession, type RevokeAnswer } from "./api.ts";
+import { PageHead, TableCard } from "./parts.tsx";
 import "./console.css";
 
 const loadSigner = () => import("./signer.ts");
@@ -239,16 +240,16 @@ export function WalletPage() {
         ) : balanceError ? null : <p class="muted">Reading the chain…</p>}
       </section>
       {panels}
-      <section class="card" aria-labelledby="sessions-title">
-        <div class="card-head">
-          <h2 id="sessions-title">Agents that can spend your money</h2>
-          {active.length + retryable.length > 0 ? (
-            <button type="button" class="danger" onClick={() => revoke(() => walletApi.revokeAll(), "every agent", revokeText(`Revoke all ${active.length} active agent session${active.length === 1 ? "" : "s"}?`))}>Revoke all</button>
-          ) : null}
-        </div>
-        {error ? <p class="console-error" role="alert">{error}</p> : null}
-        {sessions === null ? <p class="muted">Loading…</p> : sessions.length === 0 ? <p class="muted">No agent is paired with this account yet. Run <code>agent-ledger pair</code> on the agent's machine.</p> : (
-          <div class="table-wrap">
+      <TableCard
+        id="sessions-title"
+        title="Agents that can spend your money"
+        actions={active.length + retryable.length > 0 ? (
+          <button type="button" class="danger" onClick={() => revoke(() => walletApi.revokeAll(), "every agent", revokeText(`Revoke all ${active.length} active agent session${active.length === 1 ? "" : "s"}?`))}>Revoke all</button>
+        ) : null}
+        note={error ? <p class="console-error" role="alert">{error}</p> : null}
+        rows={sessions}
+        empty={<>No agent is paired with this account yet. Run <code>agent-ledger pair</code> on the agent's machine.</>}
+        table={(sessions) => (
             <table class="sessions" data-console="sessions">
               <caption class="sr-only">Agent sessions, newest first. Amounts in token units, exact.</caption>
               <thead>
@@ -282,23 +283,14 @@ export function WalletPage() {
                 ))}
               </tbody>
             </table>
-          </div>
         )}
-      </section>
+      />
     </>
   );
 }
 
 function Head({ children }: { children?: ComponentChildren }) {
-  return (
-    <div class="page-head">
-      <div>
-        <h1>Your wallet</h1>
-        <p class="lede">Every agent you approved, what it spent, and a way to stop it — in Agent Ledger and on chain.</p>
-      </div>
-      {children}
-    </div>
-  );
+  return <PageHead title="Your wallet" lede="Every agent you approved, what it spent, and a way to stop it — in Agent Ledger and on chain.">{children}</PageHead>;
 }
 
 export function WalletSessionPage({ id }: { id: string }) {
@@ -361,10 +353,13 @@ export function WalletSessionPage({ id }: { id: string }) {
           <div><dt>On chain</dt><dd><ChainRevokeCell s={s} /></dd></div>
         </dl>
       </section>
-      <section class="card" aria-labelledby="payments-title">
-        <h2 id="payments-title">Payments ({s.payments_count})</h2>
-        {payments.length === 0 ? <p class="muted">No payments yet.</p> : (
-          <div class="table-wrap">
+      <TableCard
+        id="payments-title"
+        title={`Payments (${s.payments_count})`}
+        rows={payments}
+        empty="No payments yet."
+        after={cursor ? <button type="button" class="secondary" onClick={more} disabled={loadingMore}>{loadingMore ? "Loading…" : "Load older payments"}</button> : null}
+        table={(payments) => (
             <table data-console="payments">
               <caption class="sr-only">Payments of this session, newest first</caption>
               <thead><tr><th scope="col">Time</th><th scope="col">To</th><th scope="col" class="r">Amount</th><th scope="col">Memo</th><th scope="col">Status</th><th scope="col">Transaction</th></tr></thead>
@@ -381,10 +376,8 @@ export function WalletSessionPage({ id }: { id: string }) {
                 ))}
               </tbody>
             </table>
-          </div>
         )}
-        {cursor ? <button type="button" class="secondary" onClick={more} disabled={loadingMore}>{loadingMore ? "Loading…" : "Load older payments"}</button> : null}
-      </section>
+      />
     </>
   );
 }

@@ -9,6 +9,7 @@ import { Time } from "../explorer/components.tsx";
 import { amount } from "../explorer/format.ts";
 import { navigate } from "../explorer/router.tsx";
 import { ApiError, rest } from "./api.ts";
+import { PageHead, TableCard } from "./parts.tsx";
 import { describe, SignIn, StatusBadge, useOwner } from "./WalletPage.tsx";
 import "./console.css";
 
@@ -48,15 +49,7 @@ const hooksApi = {
 };
 
 function Head({ children }: { children?: preact.ComponentChildren }) {
-  return (
-    <div class="page-head">
-      <div>
-        <h1>Webhooks</h1>
-        <p class="lede">Signed HTTP notifications of new ledger rows for one agent, with retries and a delivery log.</p>
-      </div>
-      {children}
-    </div>
-  );
+  return <PageHead title="Webhooks" lede="Signed HTTP notifications of new ledger rows for one agent, with retries and a delivery log.">{children}</PageHead>;
 }
 
 function Secret({ label, value }: { label: string; value: string }) {
@@ -141,10 +134,12 @@ export function WebhooksPage() {
         </section>
       ) : null}
       {error ? <p class="console-error" role="alert">{error}</p> : null}
-      <section class="card" aria-labelledby="hooks-title">
-        <h2 id="hooks-title">Your webhooks</h2>
-        {items === null ? <p class="muted">Loading…</p> : items.length === 0 ? <p class="muted">No webhook yet.</p> : (
-          <div class="table-wrap">
+      <TableCard
+        id="hooks-title"
+        title="Your webhooks"
+        rows={items}
+        empty="No webhook yet."
+        table={(items) => (
             <table class="stack" data-console="webhooks">
               <thead><tr><th scope="col">Webhook</th><th scope="col">Status</th><th scope="col">Agent</th><th scope="col">Filters</th><th scope="col" class="r">Failures</th><th scope="col">Created</th></tr></thead>
               <tbody>
@@ -160,9 +155,8 @@ export function WebhooksPage() {
                 ))}
               </tbody>
             </table>
-          </div>
         )}
-      </section>
+      />
     </>
   );
 }
@@ -262,10 +256,12 @@ export function WebhookPage({ id }: { id: string }) {
         </dl>
         {hook.status_reason ? <p class="muted">Reason: {hook.status_reason}</p> : null}
       </section>
-      <section class="card" aria-labelledby="log-title">
-        <h2 id="log-title">Delivery log</h2>
-        {deliveries.length === 0 ? <p class="muted">No delivery yet.</p> : (
-          <div class="table-wrap">
+      <TableCard
+        id="log-title"
+        title="Delivery log"
+        rows={deliveries}
+        empty="No delivery yet."
+        table={(deliveries) => (
             <table class="stack" data-console="deliveries">
               <thead><tr><th scope="col">Created</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col" class="r">Attempts</th><th scope="col">Last HTTP</th><th scope="col">Next attempt</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
               <tbody>
@@ -304,10 +300,9 @@ export function WebhookPage({ id }: { id: string }) {
                 ])}
               </tbody>
             </table>
-          </div>
         )}
-        {cursor ? <button type="button" class="secondary" onClick={() => void hooksApi.deliveries(id, cursor).then((r) => { setDeliveries((x) => [...x, ...r.items]); setCursor(r.next_cursor); })}>Load older deliveries</button> : null}
-      </section>
+        after={cursor ? <button type="button" class="secondary" onClick={() => void hooksApi.deliveries(id, cursor).then((r) => { setDeliveries((x) => [...x, ...r.items]); setCursor(r.next_cursor); })}>Load older deliveries</button> : null}
+      />
     </>
   );
 }

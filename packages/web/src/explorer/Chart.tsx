@@ -112,3 +112,13 @@ export function Chart({ points, metric, bucket, label }: ChartProps) {
     </figure>
   );
 }
+
+/** A page's two charts side by side: volume and payments count of the same points; labels "Volume<suffix>", "Payments<suffix>". */
+export function ChartPair({ points, bucket, suffix }: { points: SeriesPoint[]; bucket: "hour" | "day"; suffix: string }) {
+  return (
+    <div class="charts">
+      <section class="card"><Chart points={points} metric="volume" bucket={bucket} label={`Volume${suffix}`} /></section>
+      <section class="card"><Chart points={points} metric="count" bucket={bucket} label={`Payments${suffix}`} /></section>
+    </div>
+  );
+}

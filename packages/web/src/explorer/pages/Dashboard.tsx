@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { answerOf, apiRecoveries, gql, takeBoot, type Row } from "../api.ts";
 import { DASHBOARD_QUERY, WINDOWS, windowOf, type Window } from "../dashboardQuery.ts";
 import { setTokens, type TokenInfo } from "../tokens.ts";
-import { Chart, type SeriesPoint } from "../Chart.tsx";
+import { ChartPair, type SeriesPoint } from "../Chart.tsx";
 import { Empty, ErrorNote, EventsTable, Figure, LiveBadge, Loading, TopTable, VolumeFigure, type TokenPart } from "../components.tsx";
 import { count, shortHex } from "../format.ts";
 import { navigate, useLocation } from "../router.tsx";
@@ -135,10 +135,7 @@ export function Dashboard() {
               payment appears in the live feed below without reloading.
             </Empty>
           ) : null}
-          <div class="charts">
-            <section class="card"><Chart points={d.activitySeries.points} metric="volume" bucket={d.activitySeries.bucket} label={`Volume per ${d.activitySeries.bucket}`} /></section>
-            <section class="card"><Chart points={d.activitySeries.points} metric="count" bucket={d.activitySeries.bucket} label={`Payments per ${d.activitySeries.bucket}`} /></section>
-          </div>
+          <ChartPair points={d.activitySeries.points} bucket={d.activitySeries.bucket} suffix={` per ${d.activitySeries.bucket}`} />
           {rest ? <div class="tops">
             <TopTable
               title="Top services"

@@ -2,7 +2,7 @@ import { useStore } from "../store.ts";
 import { commonUnit, sumText, tokens } from "../tokens.ts";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { apiRecoveries, gql, ROW_FIELDS, type Row } from "../api.ts";
-import { Chart } from "../Chart.tsx";
+import { ChartPair } from "../Chart.tsx";
 import { Amount, Empty, ErrorNote, EventsTable, Figure, LiveBadge, Loading, NotFound, Time, TokenSum, useSoleTokenUnit, VolumeFigure, type TokenPart } from "../components.tsx";
 import { barWidth, count, share, shortHex } from "../format.ts";
 import { useLive } from "../useLive.ts";
@@ -115,10 +115,7 @@ export function EntityPage({ kind, id }: { kind: "service" | "agent"; id: string
           <div class="figure-volume"><span class="muted">Volume</span><TokenSum total={e.amountSumWei7d} byToken={e.byToken?.byToken7d} /></div>
         </Figure>
       </section>
-      <div class="charts">
-        <section class="card"><Chart points={points} metric="volume" bucket="day" label="Volume per day, last 30 days" /></section>
-        <section class="card"><Chart points={points} metric="count" bucket="day" label="Payments per day, last 30 days" /></section>
-      </div>
+      <ChartPair points={points} bucket="day" suffix=" per day, last 30 days" />
       <section class="card">
         <h2>Wallets</h2>
         {e.wallets.length === 0 ? <p class="empty">No wallet is registered for this {kind}.</p> : (

@@ -1,7 +1,7 @@
 import { useStore } from "../store.ts";
 import { useEffect, useState } from "preact/hooks";
 import { apiRecoveries, gql } from "../api.ts";
-import { Chart, type SeriesPoint } from "../Chart.tsx";
+import { ChartPair, type SeriesPoint } from "../Chart.tsx";
 import { ErrorNote, Figure, Loading, NotFound, Time, VolumeFigure, type TokenPart } from "../components.tsx";
 import { count } from "../format.ts";
 
@@ -57,10 +57,7 @@ export function ProviderPage({ providerKey }: { providerKey: string }) {
         <div class="figure"><div class="figure-label">First payment (hour, UTC bucket)</div><div class="figure-value small-value"><Time iso={p.firstSeenAt} /></div></div>
         <div class="figure"><div class="figure-label">Latest payment (hour, UTC bucket)</div><div class="figure-value small-value"><Time iso={p.lastSeenAt} /></div></div>
       </section>
-      <div class="charts">
-        <section class="card"><Chart points={series} metric="volume" bucket="day" label="Volume routed per day, last 30 days" /></section>
-        <section class="card"><Chart points={series} metric="count" bucket="day" label="Payments routed per day, last 30 days" /></section>
-      </div>
+      <ChartPair points={series} bucket="day" suffix=" routed per day, last 30 days" />
       <section class="card">
         <h2>Identity</h2>
         <dl class="facts">
