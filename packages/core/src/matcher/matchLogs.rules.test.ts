@@ -176,3 +176,20 @@ describe("matchLogs v0.1: rules the other tests leave open", () => {
     ]);
   });
 });
+
+describe("matchLogs v0.1: a TransferWithMemo pairs only with a Transfer", () => {
+  it("a second identical memo after one Transfer stays a payment of its own; it never pairs with the first memo", () => {
+    const t = transfer(AGENT, STRANGER, 4n);
+    const m1 = withMemo(AGENT, STRANGER, 4n, memo);
+    const m2 = withMemo(AGENT, STRANGER, 4n, memo);
+    expect(brief(matchLogs([t, m1, m2], context()))).toEqual([
+      ["demo-agent", "payment_sent", t.logIndex, 4n],
+      ["demo-agent", "payment_sent", m2.logIndex, 4n],
+    ]);
+  });
+  it("a Transfer from another sender to the same recipient is not the memo's partner", () => {
+    const t = transfer(OTHER, STRANGER, 7n);
+    const m = withMemo(AGENT, STRANGER, 7n, memo);
+    expect(brief(matchLogs([t, m], context()))).toEqual([["demo-agent", "payment_sent", m.logIndex, 7n]]);
+  });
+});

@@ -378,3 +378,19 @@ describe("matchLogsV02: settlements (rules 6 and 7)", () => {
     expect(run([transfer(tx3, GATEWAY, PROVIDER, 10n), settlement(tx3, PROVIDER, GATEWAY, 10n, 9n)]).kinds).toEqual(["gateway-1:payment_sent"]);
   });
 });
+
+describe("matchLogsV02: what a trusted settlement contract's log must be to settle a leg", () => {
+  it("another event of the same shape (other topic0) settles nothing", () => {
+    const tx = newTx();
+    const s = settlement(tx, PROVIDER, GATEWAY, 9n, 9n);
+    s.topics = ["0x" + "5e".repeat(32), s.topics[1]!, s.topics[2]!, s.topics[3]!];
+    expect(run([transfer(tx, GATEWAY, PROVIDER, 9n), s]).kinds).toEqual(["gateway-1:payment_sent"]);
+  });
+  it("data with junk before its 0x settles nothing, even when the words read from the wrong offset would match the leg", () => {
+    const tx = newTx();
+    const s = settlement(tx, PROVIDER, GATEWAY, 9n, 9n);
+    // read two characters late, this data's "second word" is 9: only the anchored shape check refuses it
+    s.data = "zz" + encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }], [0n, 9n << 8n]);
+    expect(run([transfer(tx, GATEWAY, PROVIDER, 9n), s]).kinds).toEqual(["gateway-1:payment_sent"]);
+  });
+});
