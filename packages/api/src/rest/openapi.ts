@@ -50,6 +50,15 @@ const providerProperties = {
   byToken: { type: "array", items: ref("TokenAmount"), description: "txCount / amountSumWei per token over the same span (they add up to them)." },
 };
 
+/** The head every entity schema starts with (list item and detail). */
+const entityHead = {
+  id: str,
+  label: str,
+  category: str,
+  kind: { type: "string", enum: ["service", "agent"] },
+  active: { type: "boolean" },
+  wallets: { type: "array", items: address },
+};
 /** A per-token breakdown of the figures beside it (docs/api.md, Per-token breakdowns). */
 const byToken = (description: string) => ({ type: "array", items: ref("TokenAmount"), description });
 
@@ -82,12 +91,7 @@ const schemas = {
     recentEvents: { type: "array", maxItems: 20, items: ref("EventRow") },
   }),
   EntityListItem: obj({
-    id: str,
-    label: str,
-    category: str,
-    kind: { type: "string", enum: ["service", "agent"] },
-    active: { type: "boolean" },
-    wallets: { type: "array", items: address },
+    ...entityHead,
     txCount24h: int,
     amountSumWei24h: uint256,
     txCount7d: int,
@@ -114,12 +118,7 @@ const schemas = {
   TrendPoint: obj({ day: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" }, txCount: int, amountSumWei: uint256, byToken: byToken("The day's txCount / amountSumWei per token.") }),
   EntityDetail: {
     ...obj({
-      id: str,
-      label: str,
-      category: str,
-      kind: { type: "string", enum: ["service", "agent"] },
-      active: { type: "boolean" },
-      wallets: { type: "array", items: address },
+      ...entityHead,
       totals: obj({
         txCount: int, amountSumWei: uint256, feeCount: int, feeSumWei: uint256,
         byToken: byToken("txCount / amountSumWei per token."), feesByToken: byToken("feeCount / feeSumWei per token (txCount = fees)."),
