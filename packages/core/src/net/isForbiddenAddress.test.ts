@@ -68,3 +68,16 @@ describe("isForbiddenAddress", () => {
     expect(isForbiddenAddress(ip)).toBe(false);
   });
 });
+
+describe("isForbiddenAddress: dotted tails and zone ids", () => {
+  it("forbids an IPv4-compatible address (::/96) whatever the width of each octet, with or without a zone id", () => {
+    for (const ip of ["::8.88.8.8", "::8.8.88.8", "::8.8.8.88", "::88.8.8.8", "::8.8.8.8%eth0"]) expect(isForbiddenAddress(ip), ip).toBe(true);
+  });
+  it("judges an address by its bits, never by its zone id, even a zone id that looks like an address (no throw)", () => {
+    expect(isForbiddenAddress("fe80::1%1.2.3.4")).toBe(true);
+    expect(isForbiddenAddress("fe80::1%a:b")).toBe(true);
+    expect(isForbiddenAddress("::ffff:8.8.8.8%1.2.3.4")).toBe(false);
+    expect(isForbiddenAddress("::ffff:127.0.0.1%8.8.8.8")).toBe(true);
+    expect(isForbiddenAddress("2606:4700:4700::1111%a:b")).toBe(false);
+  });
+});
