@@ -191,3 +191,37 @@ describe("parseRegistry: rules the other tests leave open", () => {
     }
   });
 });
+
+describe("parseRegistry: values that only look right as text, and where each problem is", () => {
+  const FP = "0x0102030405060708090a";
+  const TOPIC0 = "0x" + "ab".repeat(32);
+  const v2 = (extra: Record<string, unknown>) => v1({ registry_version: 2, ...extra });
+  it("refuses a fingerprint, a topic0 or an explorer URL given as a one-element array (whose text would pass)", () => {
+    expect(problemsOf(v1({ fingerprint_labels: [{ fingerprint: [FP], label: "Gateway" }] }))).toEqual(["fingerprint_labels[0].fingerprint must be 0x + 20 hex characters"]);
+    expect(problemsOf(v2({ settlement_contracts: [{ address: wallet, label: "Escrow", event: { topic0: [TOPIC0], provider_topic: 2 } }] }))).toEqual([
+      "settlement_contracts[0].event.topic0 must be 0x + 64 hex characters",
+    ]);
+    expect(problemsOf(v2({ explorer_base_url: ["https://explore.example"] }))).toEqual(["explorer_base_url must be an http(s) URL"]);
+  });
+  it("names the list and the element of every problem in fingerprint_labels, settlement_contracts and tokens", () => {
+    expect(problemsOf(v2({ fingerprint_labels: "x", settlement_contracts: "x", tokens: "x" }))).toEqual([
+      "fingerprint_labels must be an array",
+      "settlement_contracts must be an array",
+      "tokens must be an array",
+    ]);
+    expect(problemsOf(v2({ fingerprint_labels: [1], settlement_contracts: [1], tokens: [1] }))).toEqual([
+      "fingerprint_labels[0] must be an object",
+      "fingerprint_labels[0].fingerprint must be 0x + 20 hex characters",
+      "fingerprint_labels[0].label must be a non-empty string",
+      "settlement_contracts[0] must be an object",
+      "settlement_contracts[0].address must be an address (0x + 40 hex)",
+      "settlement_contracts[0].label must be a non-empty string",
+      "tokens[0] must be an object",
+      "tokens[0].address must be an address (0x + 40 hex)",
+      "tokens[0].decimals must be an integer from 0 to 36",
+      "tokens[0].symbol must be a non-empty string",
+      "tokens[0].currency must be a non-empty string",
+    ]);
+    expect(problemsOf(v1({ fingerprint_labels: [{ fingerprint: FP, label: "G", category: "" }] }))).toEqual(["fingerprint_labels[0].category must be a non-empty string"]);
+  });
+});

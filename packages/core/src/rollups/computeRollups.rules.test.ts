@@ -131,3 +131,33 @@ describe("computeRollups: methodology v0.2 rows (rule 3: what reached the provid
     expect(r.hourly.ledger).toEqual([{ bucket: hour("10"), paymentsCount: 1, amountSumWei: 8n }]);
   });
 });
+
+describe("computeRollups: per-token buckets and v0.2 provider rows", () => {
+  it("keeps one ledger and one provider bucket per token, and adds a token's payments in one bucket together", () => {
+    const TOKEN_B = "0x" + "3".repeat(40);
+    const rows = [
+      row({ txHash: TX1, amountWei: 5n, routedToAddress: PROVIDER }),
+      row({ txHash: TX2, amountWei: 7n, routedToAddress: PROVIDER }),
+      row({ txHash: TX3, amountWei: 11n, routedToAddress: PROVIDER, tokenAddress: TOKEN_B }),
+    ];
+    const r = computeRollups(rows);
+    const token = "0x" + "2".repeat(40);
+    expect(r.hourly.ledgerTokens).toEqual([
+      { bucket: hour("10"), tokenAddress: token, paymentsCount: 2, amountSumWei: 12n },
+      { bucket: hour("10"), tokenAddress: TOKEN_B, paymentsCount: 1, amountSumWei: 11n },
+    ]);
+    expect(r.hourly.providerTokens).toEqual([
+      { providerKey: PROVIDER, bucket: hour("10"), tokenAddress: token, paymentsCount: 2, amountSumWei: 12n },
+      { providerKey: PROVIDER, bucket: hour("10"), tokenAddress: TOKEN_B, paymentsCount: 1, amountSumWei: 11n },
+    ]);
+    expect(r.daily.ledgerTokens.map((t) => [t.tokenAddress, t.paymentsCount])).toEqual([[token, 2], [TOKEN_B, 1]]);
+  });
+
+  it("v0.2: a settlement leg whose only watched side is the provider counts for the provider; an unrouted payment never does", () => {
+    const received = row({ methodologyVersion: "v0.2", kind: "settlement_received", agentId: "shop-mpp", routedToAddress: PROVIDER, amountWei: 9n });
+    const unrouted = row({ methodologyVersion: "v0.2", txHash: TX2, amountWei: 4n });
+    const r = computeRollups([received, unrouted]);
+    expect(r.providerTotals).toEqual([{ providerKey: PROVIDER, pattern: "address", paymentsCount: 1, amountSumWei: 9n, firstSeen: hour("10"), lastSeen: hour("10") }]);
+    expect(r.hourly.providers).toEqual([{ providerKey: PROVIDER, bucket: hour("10"), pattern: "address", paymentsCount: 1, amountSumWei: 9n }]);
+  });
+});
