@@ -64,3 +64,17 @@ describe("resolvePublicAddresses", () => {
     await expect(resolvePublicAddresses("empty.example", dns)).rejects.toMatchObject({ code: "host_unresolvable" });
   });
 });
+
+describe("resolvePublicAddresses: brackets and messages", () => {
+  it("strips brackets only when the host has both; a half-bracketed name goes to the lookup as written", async () => {
+    const lookup = tableLookup({});
+    for (const host of ["[public.example", "public.example]"]) {
+      await expect(resolvePublicAddresses(host, lookup)).rejects.toMatchObject({ code: "host_unresolvable", message: `${host} does not resolve` });
+    }
+    expect(lookup.calls).toEqual(["[public.example", "public.example]"]);
+  });
+  it("says which host does not resolve, whether the lookup failed or answered nothing", async () => {
+    await expect(resolvePublicAddresses("nowhere.example", dns)).rejects.toThrow(/^nowhere\.example does not resolve$/);
+    await expect(resolvePublicAddresses("empty.example", dns)).rejects.toThrow(/^empty\.example does not resolve$/);
+  });
+});

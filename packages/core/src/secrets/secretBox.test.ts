@@ -77,3 +77,21 @@ describe("secretBox", () => {
     expect(Buffer.from(generateToken("p_", 16).slice(2), "base64url")).toHaveLength(16);
   });
 });
+
+describe("SecretBoxError", () => {
+  it("carries the code callers branch on (secret_box), its own name, and the decryption failure as its cause", () => {
+    const sealed = sealSecret("whsec_abc", key, "whs_1");
+    const error = (() => {
+      try {
+        openSecret(sealed, randomBytes(32), "whs_1");
+      } catch (e) {
+        return e as SecretBoxError;
+      }
+      throw new Error("opened with another key");
+    })();
+    expect(error).toBeInstanceOf(SecretBoxError);
+    expect(error).toMatchObject({ code: "secret_box", name: "SecretBoxError", message: "sealed secret does not open with this key and context" });
+    expect(error.cause).toBeInstanceOf(Error);
+    expect(() => parseMasterKey("short")).toThrow(expect.objectContaining({ code: "secret_box", name: "SecretBoxError" }));
+  });
+});

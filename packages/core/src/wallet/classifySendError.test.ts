@@ -46,3 +46,10 @@ describe("classifySendError", () => {
     expect(classifySendError({ code: -32003, message: undefined })).toBe("refused");
   });
 });
+
+describe("classifySendError: a message that is not text", () => {
+  it("says nothing: a refusal code with a non-string message stays refused, whatever its text would read", () => {
+    expect(classifySendError({ code: -32003, message: ["nonce too low"] })).toBe("refused");
+    expect(classifySendError({ code: -32000, message: null })).toBe("refused");
+  });
+});

@@ -40,3 +40,9 @@ describe("encodeMemo", () => {
     expect(encodeMemo("é".repeat(16))).toEqual({ ok: true, bytes32: `0x${"c3a9".repeat(16)}`, memo: "é".repeat(16) });
   });
 });
+
+describe("encodeMemo: 0x only as a prefix makes a hex memo", () => {
+  it("a text memo with 0x inside is text", () => {
+    expect(encodeMemo("refund 0xbeef")).toEqual({ ok: true, bytes32: `0x${Buffer.from("refund 0xbeef").toString("hex").padEnd(64, "0")}`, memo: "refund 0xbeef" });
+  });
+});

@@ -30,3 +30,17 @@ describe("passkeyAddress", () => {
     }
   });
 });
+
+describe("passkeyAddress: prefixes", () => {
+  it("reads a 64-byte key whose x begins with 04 as x‖y (the 04 is stripped only from the 65-byte form)", () => {
+    let account = Account.fromP256(P256.randomPrivateKey());
+    for (let i = 0; i < 10_000 && !account.publicKey.startsWith("0x04"); i++) account = Account.fromP256(P256.randomPrivateKey());
+    expect(account.publicKey.startsWith("0x04")).toBe(true);
+    expect(passkeyAddress(account.publicKey)).toBe(account.address.toLowerCase());
+    expect(passkeyAddress(`0x04${account.publicKey.slice(2)}`)).toBe(account.address.toLowerCase());
+  });
+  it("strips 0x only as a prefix: a key with 0x inside is refused", () => {
+    const xy = Account.fromP256(P256.randomPrivateKey()).publicKey.slice(2);
+    expect(() => passkeyAddress(`${xy.slice(0, 10)}0x${xy.slice(10)}`)).toThrow(/uncompressed P-256/);
+  });
+});

@@ -94,3 +94,9 @@ describe("verifyWebhook", () => {
     expect(verifyWebhook(body, headers(`t=${t},v1x,v1=${good}`), secret, { now }).timestamp).toBe(t);
   });
 });
+
+describe("WebhookVerificationError", () => {
+  it("is named after its class (what a receiver's logs show) and carries its code", () => {
+    expect(new WebhookVerificationError("bad_signature", "no match")).toMatchObject({ name: "WebhookVerificationError", code: "bad_signature", message: "no match" });
+  });
+});
