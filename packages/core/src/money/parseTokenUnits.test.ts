@@ -18,3 +18,12 @@ describe("parseTokenUnits", () => {
     expect(() => parseTokenUnits("1.5", 0)).toThrow(/more than 0 decimal places/);
   });
 });
+
+describe("parseTokenUnits: amounts without a whole part", () => {
+  it("reads several fraction digits after a bare point and refuses anything after them", () => {
+    expect(parseTokenUnits(".25")).toBe(250_000n);
+    expect(parseTokenUnits(".000001")).toBe(1n);
+    expect(() => parseTokenUnits(".5x")).toThrow(RangeError);
+    expect(() => parseTokenUnits(".5.5")).toThrow(RangeError);
+  });
+});

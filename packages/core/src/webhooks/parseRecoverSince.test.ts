@@ -74,3 +74,11 @@ describe("parseRecoverSince", () => {
     expect((error as Error).name).toBe("RecoverSinceError");
   });
 });
+
+describe("parseRecoverSince: the date-time is the whole string", () => {
+  it("refuses an expanded-year date (+00YYYY, which Date reads) and leading text", () => {
+    expect(codeOf("+002026-11-25T03:00:00Z")).toBe("invalid_since");
+    expect(codeOf("-002026-11-25T03:00:00Z")).toBe("invalid_since");
+    expect(codeOf("2026-11-25T03:00:00Z")).toBe("ok");
+  });
+});
