@@ -1,7 +1,7 @@
 // A time-series chart (uPlot, canvas). The chart's geometry uses floating-point numbers — a position on screen —
 // but every number written as text (axis values aside) comes from the exact bigint values: the legend under the
 // chart shows the hovered bucket's exact figures.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import uPlot from "uplot";
 import { formatTokenUnits } from "@agent-ledger/core/formatTokenUnits";
 import { count, localDateTime, localDay, utcTitle } from "./format.ts";
@@ -46,7 +46,8 @@ export function Chart({ points, metric, bucket, label }: ChartProps) {
     return () => mq.removeEventListener("change", onChange);
   }, []);
 
-  useEffect(() => {
+  // (a layout effect: the chart is drawn in the same task as the page's render, not a frame later)
+  useLayoutEffect(() => {
     const el = box.current;
     if (!el || !drawable) return;
     const xs = points.map((p) => new Date(p.t).getTime() / 1000);

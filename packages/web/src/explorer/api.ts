@@ -60,27 +60,38 @@ export async function answerOf<T>(response: Promise<Response>): Promise<T> {
     throw new GraphqlError(`the API answered ${res.status}`, "unavailable");
   }
   apiDown.set(false);
-  const body = (await res.json()) as { data?: T; errors?: { message: string; extensions?: { code?: string } }[] };
+  return dataOf<T>(await res.json());
+}
+
+/** The data of a GraphQL response body; a GraphQL error throws. */
+export function dataOf<T>(json: unknown): T {
+  const body = json as { data?: T; errors?: { message: string; extensions?: { code?: string } }[] };
   if (body.errors?.length) throw new GraphqlError(body.errors[0]!.message, body.errors[0]!.extensions?.code);
   return body.data as T;
 }
 
 /**
- * The answer to this page load's first request: what boot.ts took from the HTML or sent, or (boot.ts has not run yet)
- * the answer the server inlined (the document is parsed when the app's modules run). Each is taken once; later loads ask again.
+ * The answer to this page load's first request when it is `key` (and, for the dashboard, window `w`): the one the server
+ * inlined into the HTML — synchronously, so the first render already shows it (the document is parsed when the app's
+ * modules run) — else the request boot.ts sent. Undefined: ask. Each is taken once; later loads ask again.
  */
-export function takeBoot<K extends keyof BootRequests>(key: K): BootRequests[K] | undefined {
+export function takeFirstAnswer<T>(key: "dashboard" | "tokens", w?: string): { data: T } | { response: Promise<T> } | undefined {
   const g = globalThis as Record<string, unknown>;
-  const boot = g[BOOT_GLOBAL] as BootRequests | undefined;
-  const value = boot?.[key];
-  if (boot) delete boot[key];
-  if (value) return value;
-  if (!boot) g[BOOT_GLOBAL] = {}; // boot.ts, should it run later, leaves the answer to the app
+  const boot = (g[BOOT_GLOBAL] ??= {}) as BootRequests; // (set: boot.ts, should it run later, sends nothing)
   const first = firstRequest(new URL(location.href));
-  if (first.key !== key) return undefined;
+  if (first.key !== key || (first.key === "dashboard" && first.w !== w)) return undefined;
+  const booted = first.key === "dashboard" ? boot.dashboard?.response : boot.tokens;
+  delete boot[first.key];
   const inline = takeInlineAnswer(first);
-  if (!inline) return undefined;
-  return (first.key === "dashboard" ? { w: first.w, response: inline } : inline) as BootRequests[K];
+  if (inline !== undefined) {
+    boot.inlineTaken = true;
+    try {
+      return { data: dataOf<T>(inline) };
+    } catch {
+      return undefined;
+    }
+  }
+  return booted ? { response: answerOf<T>(booted) } : undefined;
 }
 
 export { ROW_FIELDS };

@@ -45,17 +45,23 @@ export const firstRequestTag = (r: FirstRequest) => (r.key === "dashboard" ? `da
  */
 export const FIRST_ANSWER_ID = "first-answer";
 
-/** The inlined answer to `r`, as the Response its POST would have given; taken once (the element is removed). */
-export function takeInlineAnswer(r: FirstRequest): Promise<Response> | undefined {
+/** The inlined answer to `r` (the POST's JSON body, parsed), taken once: the element is removed. */
+export function takeInlineAnswer(r: FirstRequest): unknown {
   const el = document.getElementById(FIRST_ANSWER_ID);
   if (!el || el.dataset.request !== firstRequestTag(r)) return undefined;
   el.remove();
-  return Promise.resolve(new Response(el.textContent, { headers: { "content-type": "application/json" } }));
+  try {
+    return JSON.parse(el.textContent ?? "");
+  } catch {
+    return undefined;
+  }
 }
 
 /** What boot.ts leaves for the app: the first request of the page, already under way. */
 export interface BootRequests {
   dashboard?: { w: Window; response: Promise<Response> };
   tokens?: Promise<Response>;
+  /** The app took the answer from the HTML: boot.ts sends nothing. */
+  inlineTaken?: boolean;
 }
 export const BOOT_GLOBAL = "__agentLedgerBoot";

@@ -1,7 +1,7 @@
 // The registry's token allowlist (GraphQL `tokens`) and how amounts are written with it: each amount in its own
 // token's decimals with its symbol, exactly (bigint); raw units are never added across tokens of different decimals.
 import { formatTokenUnits } from "@agent-ledger/core/formatTokenUnits";
-import { answerOf, gql, takeBoot } from "./api.ts";
+import { gql, takeFirstAnswer } from "./api.ts";
 import { TOKENS_QUERY } from "./dashboardQuery.ts";
 import { amount, shortHex, tokenName } from "./format.ts";
 import { createStore } from "./store.ts";
@@ -22,8 +22,12 @@ export const setTokens = (list: TokenInfo[]) => tokens.set(new Map(list.map((t) 
 let loading: Promise<void> | null = null;
 export function loadTokens(): Promise<void> {
   if (tokens.get()) return Promise.resolve();
-  const booted = takeBoot("tokens");
-  loading ??= (booted ? answerOf<{ tokens: TokenInfo[] }>(booted) : gql<{ tokens: TokenInfo[] }>(TOKENS_QUERY)).then(
+  const first = takeFirstAnswer<{ tokens: TokenInfo[] }>("tokens");
+  if (first && "data" in first) {
+    setTokens(first.data.tokens);
+    return Promise.resolve();
+  }
+  loading ??= (first?.response ?? gql<{ tokens: TokenInfo[] }>(TOKENS_QUERY)).then(
     (r) => setTokens(r.tokens),
     () => {
       loading = null;

@@ -1,6 +1,6 @@
 import { useStore } from "../store.ts";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { answerOf, apiRecoveries, gql, takeBoot, type Row } from "../api.ts";
+import { apiRecoveries, gql, takeFirstAnswer, type Row } from "../api.ts";
 import { DASHBOARD_QUERY, WINDOWS, windowOf, type Window } from "../dashboardQuery.ts";
 import { setTokens, type TokenInfo } from "../tokens.ts";
 import { ChartPair, type SeriesPoint } from "../Chart.tsx";
@@ -30,23 +30,26 @@ export interface DashboardData {
   tokens: TokenInfo[];
 }
 
-// The first answer was asked for by boot.ts before this bundle ran (takeBoot): the page paints its figures sooner.
-const bootAnswer = (w: Window): Promise<DashboardData> | null => {
-  const booted = takeBoot("dashboard");
-  return booted?.w === w ? answerOf<DashboardData>(booted.response) : null;
-};
-
 export function Dashboard() {
   const url = useLocation();
   const window = windowOf(url);
-  const [data, setData] = useState<Record<string, DashboardData>>({});
+  // The first answer: inlined in the HTML (drawn by the first render), else the request boot.ts sent (takeFirstAnswer).
+  const firstAnswer = useRef<ReturnType<typeof takeFirstAnswer<DashboardData>> | null>(null);
+  const [data, setData] = useState<Record<string, DashboardData>>(() => {
+    const a = (firstAnswer.current = takeFirstAnswer<DashboardData>("dashboard", window));
+    if (!a || !("data" in a)) return {};
+    setTokens(a.data.tokens);
+    return { [window]: a.data };
+  });
   const [error, setError] = useState<unknown>(null);
   const recoveries = useStore(apiRecoveries);
   const refreshTimer = useRef<ReturnType<typeof setTimeout>>();
   const d = data[window];
 
   const load = (w: Window) => {
-    return (bootAnswer(w) ?? gql<DashboardData>(DASHBOARD_QUERY, { w })).then(
+    const booted = firstAnswer.current && "response" in firstAnswer.current ? firstAnswer.current.response : null;
+    firstAnswer.current = null;
+    return (booted ?? gql<DashboardData>(DASHBOARD_QUERY, { w })).then(
       (r) => {
         setTokens(r.tokens);
         setData((old) => ({ ...old, [w]: r }));
@@ -58,7 +61,9 @@ export function Dashboard() {
   useEffect(() => {
     document.title = "Agent Ledger — live payments of AI agents on Tempo";
   }, []);
+  const drawn = useRef(d !== undefined); // the inlined answer is on screen already: no first load
   useEffect(() => {
+    if (drawn.current) return void (drawn.current = false);
     void load(window);
   }, [window, recoveries]);
 
