@@ -157,7 +157,9 @@ describe("POST /api/wallet/pay", () => {
     expect([e.status, e.body.error.code]).toEqual([403, "session_expired"]);
     expect((await req("GET", "/api/wallet/session", { bearer: expired.bearer })).body.status).toBe("expired");
 
-    const revoked = await paired({}, 0n);
+    const revoked = await paired();
+    // A payment first: the process now holds this bearer's signer (sessionSigner.ts); state is still checked every time.
+    expect((await req("POST", "/api/wallet/pay", { bearer: revoked.bearer, body: { to: randomAddress(), amount_wei: "1" } })).status).toBe(200);
     const rv = await req("POST", "/api/wallet/session/revoke", { bearer: revoked.bearer });
     expect(rv.status).toBe(200);
     expect(rv.body).toMatchObject({ session_id: revoked.token.session_id, status: "revoked", revoked_at: expect.any(String) });

@@ -16,7 +16,8 @@ type PublicKey = Parameters<typeof Account.from>[0]["publicKey"];
 export interface SessionSigner {
   sessionId: string;
   sealedKey: string;
-  publicKey: PublicKey;
+  /** null: no master key, or the sealed key does not open (signing then fails, and the payment with it). */
+  publicKey: PublicKey | null;
   managedAddress: `0x${string}`;
   tokenAddress: `0x${string}`;
 }
@@ -42,14 +43,19 @@ export function loadSigner(ctx: WalletContext, bearerHash: string): Promise<Sess
     );
     const r = rows[0];
     if (!r) return null;
-    const masterKey = ctx.config.masterKey;
-    // Without a master key the wallet cannot pay; the reservation statement reports not_configured.
-    const publicKey = masterKey ? publicKeyOf(openSecret(r.agent_key_ciphertext, masterKey, r.id) as Hex) : null;
-    return { sessionId: r.id, sealedKey: r.agent_key_ciphertext, publicKey: publicKey!, managedAddress: r.managed_address as `0x${string}`, tokenAddress: r.token_address as `0x${string}` };
+    return { sessionId: r.id, sealedKey: r.agent_key_ciphertext, publicKey: publicKeyOf(ctx.config.masterKey, r.agent_key_ciphertext, r.id), managedAddress: r.managed_address as `0x${string}`, tokenAddress: r.token_address as `0x${string}` };
   });
 }
 
-function publicKeyOf(privateKey: Hex): PublicKey {
+function publicKeyOf(masterKey: Buffer | null, sealed: string, sessionId: string): PublicKey | null {
+  // Without a master key the wallet cannot pay (the reservation statement reports not_configured).
+  if (!masterKey) return null;
+  let privateKey: Hex;
+  try {
+    privateKey = openSecret(sealed, masterKey, sessionId) as Hex;
+  } catch {
+    return null; // the payment fails when it signs (signerAccount), as it did before this cache
+  }
   const hex = privateKeyToAccount(privateKey).publicKey; // 0x04 ‖ x ‖ y
   return { prefix: 4, x: BigInt(`0x${hex.slice(4, 68)}`), y: BigInt(`0x${hex.slice(68)}`) } as PublicKey;
 }
@@ -60,6 +66,7 @@ function publicKeyOf(privateKey: Hex): PublicKey {
  */
 export function signerAccount(s: SessionSigner, masterKey: Buffer) {
   const privateKey = openSecret(s.sealedKey, masterKey, s.sessionId) as Hex;
+  if (!s.publicKey) throw new Error("the agent key could not be opened");
   return Account.from({
     access: s.managedAddress,
     keyType: "secp256k1",
