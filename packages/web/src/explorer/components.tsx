@@ -44,7 +44,7 @@ export interface TokenPart { tokenAddress: string; amountSumWei: string }
  */
 export function TokenSum({ total, byToken, bare }: { total: string; byToken?: TokenPart[]; bare?: boolean }) {
   const list = useStore(tokens);
-  if (!byToken?.length) return <SumAmount units={total} />;
+  if (!byToken?.length) return BigInt(total) === 0n ? <span class="num">0</span> : <SumAmount units={total} />;
   return (
     <span class="token-sum">
       {byToken.map((t) => {
@@ -62,7 +62,7 @@ export function TokenSum({ total, byToken, bare }: { total: string; byToken?: To
 export function useSoleTokenUnit(cells: (TokenPart[] | undefined)[]): string | null {
   const list = useStore(tokens);
   const addresses = new Set(cells.flatMap((c) => (c ?? []).map((t) => t.tokenAddress.toLowerCase())));
-  if (addresses.size !== 1 || cells.some((c) => !c?.length)) return null;
+  if (addresses.size !== 1 || cells.some((c) => (c?.length ?? 0) > 1)) return null; // (an empty cell: nothing in the window)
   const [address] = addresses;
   return tokenAmountText("0", address!, list).unit;
 }
@@ -348,7 +348,7 @@ export function TopTable({ title, rows, empty }: { title: string; rows: RankedRo
       ) : (
         <table>
           <thead>
-            <tr><th scope="col">Name</th><th scope="col" class="r">Payments</th><th scope="col" class="r">Volume{sole ? <span class="muted small"> {sole}</span> : !split && unit && unit.unit !== "token units" ? <span class="muted small"> {unit.unit}</span> : null}</th></tr>
+            <tr><th scope="col">Name</th><th scope="col" class="r">Payments</th><th scope="col" class="r">Volume{sole ? <span class="muted small th-unit"> {sole}</span> : !split && unit && unit.unit !== "token units" ? <span class="muted small th-unit"> {unit.unit}</span> : null}</th></tr>
           </thead>
           <tbody>
             {rows.map((r) => (

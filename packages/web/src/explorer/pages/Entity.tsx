@@ -223,7 +223,7 @@ export function EntityList({ kind, url }: { kind: "service" | "agent"; url: URL 
               <tr>
                 {COLUMNS.map((c) => (
                   <th scope="col" class={c.numeric ? "r" : undefined} aria-sort={c.key === sort ? (dir === "asc" ? "ascending" : "descending") : undefined}>
-                    <a href={hrefFor(c.key)} class="sort">{c.label}{c.key in units && units[c.key as keyof typeof units] ? <span class="muted small"> {units[c.key as keyof typeof units]}</span> : null}{c.key === sort ? (dir === "asc" ? " ▲" : " ▼") : ""}</a>
+                    <a href={hrefFor(c.key)} class="sort">{c.label}{c.key in units && units[c.key as keyof typeof units] ? <span class="muted small th-unit"> {units[c.key as keyof typeof units]}</span> : null}{c.key === sort ? (dir === "asc" ? " ▲" : " ▼") : ""}</a>
                   </th>
                 ))}
               </tr>

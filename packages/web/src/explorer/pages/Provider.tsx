@@ -52,8 +52,8 @@ export function ProviderPage({ providerKey }: { providerKey: string }) {
         </div>
       </div>
       <section class="figures" aria-label="Totals">
-        <Figure label="Payments routed, all time" name="provider-payments" value={count(p.txCount)} cur={p.txCount} prev={undefined} />
-        <VolumeFigure label="Volume routed, all time" name="provider-volume" total={p.amountSumWei} byToken={p.byToken} />
+        <Figure label="Payments routed" name="provider-payments" value={count(p.txCount)} cur={p.txCount} prev={undefined} />
+        <VolumeFigure label="Volume routed" name="provider-volume" total={p.amountSumWei} byToken={p.byToken} />
         <div class="figure"><div class="figure-label">First payment (hour, UTC bucket)</div><div class="figure-value small-value"><Time iso={p.firstSeenAt} /></div></div>
         <div class="figure"><div class="figure-label">Latest payment (hour, UTC bucket)</div><div class="figure-value small-value"><Time iso={p.lastSeenAt} /></div></div>
       </section>
