@@ -138,6 +138,11 @@ describe("pages", () => {
     // every "<" is written \u003c: the label cannot close the element, and JSON.parse gives the answer back exactly
     expect(JSON.parse(block![1]!)).toEqual({ data: { w: "7d", label: "</script><script>alert(1)</script><!--" } });
     expect(text.indexOf('id="first-answer"')).toBeGreaterThan(text.indexOf('<script type="module"'));
+    // gzipped when the client accepts it
+    const zipped = await raw("/inline/?window=7d", { accept: "text/html", "accept-encoding": "gzip, deflate, br" });
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(zipped.body).toString()).toContain('<script type="application/json" id="first-answer" data-request="dashboard:7d">');
+    expect((await raw("/inline/?window=7d", { accept: "text/html" })).headers["content-encoding"]).toBeUndefined();
     // other pages carry the token allowlist's answer
     const services = await (await fetch(`${base}/inline/services`, { headers: html })).text();
     expect(services).toContain('data-request="tokens"');

@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { matchRoute, routeMeta, type RouteMatch } from "../explorer/routes.ts";
+import { createGzip, constants as zlibConstants } from "node:zlib";
 import { createAssetServer } from "./createAssetServer.ts";
+import { negotiateEncoding } from "./negotiateEncoding.ts";
 import { DEFAULT_DIST_DIR, readManifest, type WebManifest } from "./manifest.ts";
 import { FIRST_ANSWER_ID, firstRequest, firstRequestTag } from "../explorer/dashboardQuery.ts";
 import { dataBlock, pageHtml, pageHtmlParts, type InlineData } from "./pageHtml.ts";
@@ -108,11 +110,16 @@ export function createWebHandler(options: WebHandlerOptions = {}) {
       if (status === 200 && options.firstAnswer && req.method === "GET") {
         // The page's first GraphQL answer goes at the end of the HTML; the part before it (stylesheet, scripts) is sent
         // at once, so the browser fetches them while the answer is computed. No ETag: the figures change.
+        // Gzipped when accepted (the answer is tens of KB of JSON), the head flushed on its own.
         const [head, tail] = b.shellParts(match);
-        res.writeHead(200, { ...explorerHeaders, "content-type": "text/html; charset=utf-8", "cache-control": HTML_CACHE, vary: "accept" });
-        res.write(head);
+        const gzip = negotiateEncoding(req.headers["accept-encoding"], ["gzip"]) ? createGzip({ level: 6 }) : null;
+        res.writeHead(200, { ...explorerHeaders, "content-type": "text/html; charset=utf-8", "cache-control": HTML_CACHE, vary: "accept, accept-encoding", ...(gzip ? { "content-encoding": "gzip" } : {}) });
+        if (gzip) gzip.pipe(res);
+        const out = gzip ?? res;
+        out.write(head);
+        gzip?.flush(zlibConstants.Z_SYNC_FLUSH);
         const data = await inlineAnswer(url);
-        res.end(`${data ? dataBlock(data) : ""}${tail}`);
+        out.end(`${data ? dataBlock(data) : ""}${tail}`);
         return true;
       }
       const s = b.shell(status === 404 ? null : match);

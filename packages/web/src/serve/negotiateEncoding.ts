@@ -1,5 +1,5 @@
-/** The best precompressed copy the client accepts: brotli, then gzip, else none (`q=0` refuses a coding). */
-export function negotiateEncoding(acceptEncoding: string | string[] | undefined): "br" | "gzip" | null {
+/** The first of `offered` (default: brotli, then gzip) the client accepts, else none (`q=0` refuses a coding). */
+export function negotiateEncoding<C extends "br" | "gzip">(acceptEncoding: string | string[] | undefined, offered: readonly C[] = ["br", "gzip"] as C[]): C | null {
   const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(",") : (acceptEncoding ?? "");
   const accepted = new Map<string, number>();
   for (const part of header.split(",")) {
@@ -9,7 +9,5 @@ export function negotiateEncoding(acceptEncoding: string | string[] | undefined)
     accepted.set(name, q ? Number(q.slice(2)) || 0 : 1);
   }
   const ok = (coding: string) => (accepted.get(coding) ?? accepted.get("*") ?? 0) > 0;
-  if (ok("br")) return "br";
-  if (ok("gzip")) return "gzip";
-  return null;
+  return offered.find(ok) ?? null;
 }
