@@ -7,7 +7,9 @@
 // 3. Sequential: BENCH_WALLET_N (1,000) payments, one at a time, round-robin over the sessions. Overhead = the time
 //    the pay handler spends on everything but the chain — body, auth, validation, the atomic cap reservation, key
 //    decryption, signing, the ledger write after the receipt — measured inside the handler (timestamps around the
-//    eth_sendRawTransactionSync wait, reported through onPayTiming). p50/p99, plus the client-side latency.
+//    eth_sendRawTransactionSync wait, reported through onPayTiming). p50/p99, plus the client-side latency, and the CPU
+//    time of this process per payment (server + client; a figure the machine's load does not inflate as it does
+//    wall-clock times).
 // 4. Concurrent: 10 sessions paying at once (one payment in flight per session), BENCH_WALLET_N payments in total:
 //    payments/s, and the overhead under that load.
 //
@@ -68,9 +70,14 @@ async function main() {
 
     // Sequential
     const latency: number[] = [];
+    const cpu0 = process.cpuUsage();
     const s0 = performance.now();
     for (let i = 0; i < N; i++) latency.push(await pay(i));
     const seqSeconds = (performance.now() - s0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    // CPU time, not wall time: what a loaded machine's scheduling does not inflate (the client's share included; the
+    // devnet and PostgreSQL are other processes and not in it).
+    const cpuPerPayment = (cpu.user + cpu.system) / 1000 / N;
     const seq = timings.splice(0);
     const overhead = seq.map((x) => x.totalMs - x.chainMs);
     const chain = seq.map((x) => x.chainMs);
@@ -95,6 +102,7 @@ async function main() {
       `  chain wait            p50 ${ms(pct(chain, 50))}  p99 ${ms(pct(chain, 99))}`,
       `  stages p50/p99 (ms)   ${stages(seq)}`,
       `  client latency        p50 ${ms(pct(latency, 50))}  p99 ${ms(pct(latency, 99))}`,
+      `  CPU of this process   ${ms(cpuPerPayment)} per payment (server + client, user + system)`,
       `concurrent (${sessions.length} sessions, ${con.length} payments in ${conSeconds.toFixed(2)} s = ${(con.length / conSeconds).toFixed(1)} payments/s, load ${load()}):`,
       `  server-side overhead  p50 ${ms(pct(conOverhead, 50))}  p99 ${ms(pct(conOverhead, 99))}`,
       `  chain wait            p50 ${ms(pct(conChain, 50))}  p99 ${ms(pct(conChain, 99))}`,
