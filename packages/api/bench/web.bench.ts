@@ -13,7 +13,7 @@
 // bench:api, BENCH_WEB_AS_IS=1 (use the database as it is), CHROMIUM_PATH (/usr/bin/chromium). Run `npm run build` first (npm run bench:web does).
 import os from "node:os";
 import { matchLogs, FEE_MANAGER_ADDRESS, TRANSFER_TOPIC, type RawLog } from "@agent-ledger/core";
-import { createPgPool, createPrisma, loadMatchContext } from "@agent-ledger/db";
+import { createPgPool, loadMatchContext } from "@agent-ledger/db";
 import { prepareBatch, writeBatch } from "@agent-ledger/indexer";
 import pg from "pg";
 import { chromium, type Page } from "playwright-core";
@@ -46,7 +46,7 @@ const whenDrawn = (page: Page, w: string) =>
     const done = () => document.querySelector('[data-window="${w}"]') && document.querySelectorAll(".chart canvas").length >= 2;
     if (done()) return resolve(performance.now());
     const mo = new MutationObserver(() => { if (done()) { mo.disconnect(); resolve(performance.now()); } });
-    mo.observe(document.body, { childList: true, subtree: true, attributes: true });
+    mo.observe(document.documentElement, { childList: true, subtree: true, attributes: true }); // (the body may not be parsed yet: the HTML streams)
   })`);
 
 async function main() {
@@ -135,9 +135,9 @@ async function main() {
       }).observe(document.body, { childList: true, subtree: true });
     });
     const registry = buildBenchRegistry(200);
-    const prisma = createPrisma(DATABASE_URL);
-    const ctx = await loadMatchContext(prisma, EXPLORER);
-    await prisma.$disconnect();
+    const registryDb = createPgPool(DATABASE_URL, { max: 1 });
+    const ctx = await loadMatchContext(registryDb, EXPLORER);
+    await registryDb.end();
     const writer = new pg.Client({ connectionString: DATABASE_URL });
     await writer.connect();
     const committed = new Map<string, number>();
