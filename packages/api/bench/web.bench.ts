@@ -46,7 +46,7 @@ const whenDrawn = (page: Page, w: string) =>
     const done = () => document.querySelector('[data-window="${w}"]') && document.querySelectorAll(".chart canvas").length >= 2;
     if (done()) return resolve(performance.now());
     const mo = new MutationObserver(() => { if (done()) { mo.disconnect(); resolve(performance.now()); } });
-    mo.observe(document.documentElement, { childList: true, subtree: true, attributes: true }); // (the body may not be parsed yet: the HTML streams)
+    mo.observe(document, { childList: true, subtree: true, attributes: true }); // (not the body: with the streamed HTML nothing may be parsed yet)
   })`);
 
 async function main() {
