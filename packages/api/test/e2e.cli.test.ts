@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
@@ -10,6 +9,7 @@ import { createPgPool } from "@agent-ledger/db";
 import { DEV_PRIVATE_KEYS } from "@agent-ledger/devnet";
 import { runCli, spawnCli, type CliProcess } from "../../cli/test/support/spawnCli.ts";
 import { buildApp, type App } from "../src/buildApp.ts";
+import { freePort } from "../../../test/support/freePort.ts";
 import { startFeedLedger, until, type FeedLedger } from "./support/feedLedger.ts";
 import { createTestUser, type TestUser } from "./support/walletFixtures.ts";
 
@@ -31,14 +31,6 @@ let sql: pg.Client;
 let user: TestUser;
 const dirs: string[] = [];
 const running: CliProcess[] = [];
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const p = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return p;
-}
 
 async function startApp(): Promise<App> {
   const a = buildApp({

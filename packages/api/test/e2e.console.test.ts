@@ -1,13 +1,10 @@
-import { existsSync, mkdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path, { join } from "node:path";
-import { AxeBuilder } from "@axe-core/playwright";
 import { createPgPool } from "@agent-ledger/db";
 import { createTestDatabase } from "@agent-ledger/db/testing";
 import { createDevnetClient, DEV_PRIVATE_KEYS, PATH_USD, startAnvil, withTimeout, type AnvilInstance } from "@agent-ledger/devnet";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { pino } from "pino";
 import pg from "pg";
 import type { Hex } from "viem";
@@ -16,6 +13,7 @@ import { Account } from "viem/tempo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, spawnCli, type CliProcess } from "../../cli/test/support/spawnCli.ts";
 import { buildApp, type App } from "../src/buildApp.ts";
+import { freePort, keyboardReachesEverything, launchChromium, axe, shots as screenshots } from "./support/browser.ts";
 import { SoftAuthenticator } from "./support/softAuthenticator.ts";
 import { call, registerUser, TEST_RATE_LIMITS } from "./support/walletApp.ts";
 import { authorizeOnChain, fund } from "./support/walletFlow.ts";
@@ -27,9 +25,6 @@ import { authorizeOnChain, fund } from "./support/walletFlow.ts";
 // second owner sees none of it (UI and API); axe finds no serious/critical violation; every control is reachable
 // with Tab; screenshots at 1280 and 390 px go to packages/web/screenshots/ (git-ignored).
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const SHOTS = path.resolve(import.meta.dirname, "..", "..", "web", "screenshots");
 const SPONSOR = DEV_PRIVATE_KEYS[1];
 const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
 
@@ -43,13 +38,6 @@ let configDir: string;
 const children: CliProcess[] = [];
 const pageLog: string[] = [];
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const p = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return p;
-}
 const cli = (args: string[], timeoutMs = 60_000) => runCli(["--api", base, ...args], { env: { AGENT_LEDGER_CONFIG_DIR: configDir }, timeoutMs });
 const reader = () => createDevnetClient({ url: anvil.url });
 
@@ -80,43 +68,9 @@ async function ownerPage(authn: SoftAuthenticator): Promise<{ context: BrowserCo
   return { context, page };
 }
 
-async function shots(page: Page, name: string): Promise<void> {
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await page.waitForTimeout(150);
-    await page.screenshot({ path: path.join(SHOTS, `console-${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
-
-async function axe(page: Page, name: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => `${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`)).toEqual([]);
-}
-
-async function keyboardReachesEverything(page: Page, name: string): Promise<void> {
-  const total = await page.evaluate(() => {
-    const els = [...document.querySelectorAll<HTMLElement>("a[href], button, input, select, textarea, [tabindex]")].filter(
-      (el) => el.tabIndex >= 0 && !(el as HTMLButtonElement).disabled && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden",
-    );
-    els.forEach((el, i) => (el.dataset.kb = String(i)));
-    return els.length;
-  });
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  const seen = new Set<string>();
-  for (let i = 0; i < total + 5; i++) {
-    await page.keyboard.press("Tab");
-    const k = await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.kb ?? null);
-    if (k !== null) seen.add(k);
-  }
-  const missed = await page.evaluate((seenKeys) => [...document.querySelectorAll<HTMLElement>("[data-kb]")].filter((el) => !seenKeys.includes(el.dataset.kb!)).map((el) => el.outerHTML.slice(0, 120)), [...seen]);
-  expect(missed, `${name}: controls not reachable by Tab`).toEqual([]);
-}
+const shots = (page: Page, name: string) => screenshots(page, `console-${name}`);
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Debian chromium is required at ${CHROMIUM}, or set CHROMIUM_PATH`);
-  mkdirSync(SHOTS, { recursive: true });
   anvil = await startAnvil();
   db = await createTestDatabase();
   pool = createPgPool(db.url, { max: 5, applicationName: "e2e-console" });
@@ -131,7 +85,7 @@ beforeAll(async () => {
   });
   await app.start(port, "127.0.0.1");
   configDir = await mkdtemp(join(tmpdir(), "al-e2e-console-"));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 60_000 });
+  browser = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {

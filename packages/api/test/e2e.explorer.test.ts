@@ -1,16 +1,15 @@
-import { existsSync, mkdirSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
 import { formatTokenUnits } from "@agent-ledger/core";
 import { createPgPool } from "@agent-ledger/db";
 import { createTestDatabase } from "@agent-ledger/db/testing";
 import { createDevnetClient, sendBulkTransfers } from "@agent-ledger/devnet";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { pino } from "pino";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, type App } from "../src/buildApp.ts";
+import { freePort, launchChromium, SHOTS } from "./support/browser.ts";
 import { gql } from "./support/http.ts";
 import { indexAll, seedDevnetLedger, type SeededLedger } from "./support/seedDevnetLedger.ts";
 
@@ -20,9 +19,6 @@ import { indexAll, seedDevnetLedger, type SeededLedger } from "./support/seedDev
 // serious or critical problem; every control is reachable by keyboard. Screenshots of every page at 1280 and 390 px
 // go to packages/web/screenshots/ (git-ignored) for a reviewer to look at.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const SHOTS = path.resolve(import.meta.dirname, "..", "..", "web", "screenshots");
 const FEED = { enabled: true, heartbeatMs: 500, pollMs: 200, retryMs: 100 };
 const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
 
@@ -37,14 +33,6 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 const pageErrors: string[] = [];
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const p = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return p;
-}
 
 async function startApi(): Promise<App> {
   const a = buildApp({ pool, log, dashboardCacheTtlMs: 0, feed: FEED });
@@ -110,8 +98,6 @@ async function keyboardReachesEverything(name: string): Promise<void> {
 const liveState = () => page.locator("[data-live-state]").first().getAttribute("data-live-state");
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Debian chromium is required at ${CHROMIUM} (apt-get install chromium), or set CHROMIUM_PATH`);
-  mkdirSync(SHOTS, { recursive: true });
   db = await createTestDatabase();
   seeded = await seedDevnetLedger(db.url);
   pool = createPgPool(db.url, { max: 5, applicationName: "e2e-explorer" });
@@ -121,7 +107,7 @@ beforeAll(async () => {
   port = await freePort();
   base = `http://127.0.0.1:${port}`;
   app = await startApi();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 60_000 });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(20_000);
   page = await context.newPage();

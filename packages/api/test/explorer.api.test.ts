@@ -1,35 +1,28 @@
-import { createTestDatabase } from "@agent-ledger/db/testing";
-import pg from "pg";
+import type pg from "pg";
 import { DASHBOARD_QUERY, TOKENS_QUERY } from "@agent-ledger/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getJson, gql, schemaProblems } from "./support/http.ts";
-import { seedDevnetLedger, type SeededLedger } from "./support/seedDevnetLedger.ts";
-import { startTestApp, type TestApp } from "./support/startTestApp.ts";
+import type { SeededLedger } from "./support/seedDevnetLedger.ts";
+import { startSeededApp, type SeededApp } from "./support/seededApp.ts";
+import type { TestApp } from "./support/startTestApp.ts";
 
 // The reads the explorer added (GraphQL activitySeries, provider, Dashboard.previous; REST /api/series,
 // /api/providers/:key, /api/dashboard/previous) on a ledger the real indexer built from devnet payments spread over
 // 40 days, checked against agent_events itself (the rollups are what they read; the rows are the truth), and the
 // HTTP status of explorer pages for known and unknown ids.
 
-let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let app: SeededApp | undefined;
+let db: SeededApp["db"];
 let seeded: SeededLedger;
 let t: TestApp;
 let sql: pg.Client;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  seeded = await seedDevnetLedger(db.url);
-  t = await startTestApp(db.url, { now: () => seeded.now, dashboardCacheTtlMs: 0 });
-  sql = new pg.Client({ connectionString: db.url });
-  await sql.connect();
+  app = await startSeededApp({ dashboardCacheTtlMs: 0 });
+  ({ db, seeded, t, sql } = app);
 }, 180_000);
 
-afterAll(async () => {
-  await sql?.end();
-  await t?.close();
-  await seeded?.stop();
-  await db?.drop();
-});
+afterAll(() => app?.close());
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -1,33 +1,26 @@
-import { createTestDatabase } from "@agent-ledger/db/testing";
-import pg from "pg";
+import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getJson, gql } from "./support/http.ts";
-import { seedDevnetLedger, type SeededLedger } from "./support/seedDevnetLedger.ts";
+import type { SeededLedger } from "./support/seedDevnetLedger.ts";
+import { startSeededApp, type SeededApp } from "./support/seededApp.ts";
 import { startTestApp, type TestApp } from "./support/startTestApp.ts";
 
 // GraphQL over the same devnet-built ledger: the same numbers as REST (both call the services), cursor pagination,
 // per-request batching (a constant number of SQL statements however many entities), graphql-armor limits, typed
 // error codes and masked unexpected errors.
 
-let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let app: SeededApp | undefined;
+let db: SeededApp["db"];
 let seeded: SeededLedger;
 let t: TestApp;
 let sql: pg.Client;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  seeded = await seedDevnetLedger(db.url);
-  t = await startTestApp(db.url, { now: () => seeded.now });
-  sql = new pg.Client({ connectionString: db.url });
-  await sql.connect();
+  app = await startSeededApp();
+  ({ db, seeded, t, sql } = app);
 }, 120_000);
 
-afterAll(async () => {
-  await sql?.end();
-  await t?.close();
-  await seeded?.stop();
-  await db?.drop();
-});
+afterAll(() => app?.close());
 
 const EVENT_FIELDS = `id ts agentId agentLabel agentCategory counterpartyAddress counterpartyLabel counterpartyCategory kind amountWei
   tokenAddress txHash logIndex sourceBlock methodologyVersion routedToAddress routedToLabel routedFingerprint explorerUrl`;

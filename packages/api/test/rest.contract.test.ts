@@ -1,35 +1,28 @@
-import { createTestDatabase } from "@agent-ledger/db/testing";
-import pg from "pg";
+import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROUTES } from "../src/rest/routes.ts";
 import { extraPaths } from "../src/rest/openapiPaths.ts";
 import { EVENT_ROW_FIELDS, getJson, openapi, schemaProblems } from "./support/http.ts";
-import { BIG_AMOUNT, IDLE_AGENT, RETIRED_SERVICE, WILDCARD_LABEL, seedDevnetLedger, type SeededLedger } from "./support/seedDevnetLedger.ts";
+import { BIG_AMOUNT, IDLE_AGENT, RETIRED_SERVICE, WILDCARD_LABEL, type SeededLedger } from "./support/seedDevnetLedger.ts";
+import { startSeededApp, type SeededApp } from "./support/seededApp.ts";
 import { startTestApp, type TestApp } from "./support/startTestApp.ts";
 
 // Contract tests of every REST path against a ledger built by the real indexer from real devnet payments:
 // status codes, exact field names and types (the OpenAPI schemas have additionalProperties: false), CORS and
 // cache headers, error bodies, pagination, and the decided semantics that are easy to state per request.
 
-let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let app: SeededApp | undefined;
+let db: SeededApp["db"];
 let seeded: SeededLedger;
 let t: TestApp;
 let sql: pg.Client;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  seeded = await seedDevnetLedger(db.url);
-  t = await startTestApp(db.url, { now: () => seeded.now });
-  sql = new pg.Client({ connectionString: db.url });
-  await sql.connect();
+  app = await startSeededApp();
+  ({ db, seeded, t, sql } = app);
 }, 120_000);
 
-afterAll(async () => {
-  await sql?.end();
-  await t?.close();
-  await seeded?.stop();
-  await db?.drop();
-});
+afterAll(() => app?.close());
 
 /** GETs a path, checks the response against openapi.json for its template, returns the body. */
 async function ok(path: string, template: string) {

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
 import { Writable } from "node:stream";
 import { createPgPool } from "@agent-ledger/db";
 import { DEV_PRIVATE_KEYS } from "@agent-ledger/devnet";
@@ -7,6 +6,7 @@ import type pg from "pg";
 import { pino } from "pino";
 import { buildApp, type App, type AppDeps } from "../../src/buildApp.ts";
 import type { SoftAuthenticator } from "./softAuthenticator.ts";
+import { freePort } from "../../../../test/support/freePort.ts";
 
 export const SPONSOR_KEY = DEV_PRIVATE_KEYS[3];
 
@@ -19,14 +19,6 @@ export interface WalletTestApp {
   /** Every log line the app wrote (pino JSON, level debug and up). */
   logs: string[];
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 /**
