@@ -1,15 +1,13 @@
-import { existsSync, mkdirSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
-import { AxeBuilder } from "@axe-core/playwright";
 import { parseRegistry } from "@agent-ledger/core";
 import { createPrisma, loadRegistryIntoDb } from "@agent-ledger/db";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningWorker } from "../../worker/src/startWorker.ts";
 import { deletePrefixKeys, masterKey, setupDb, startReceiver, startTestWorker, uniquePrefix, waitFor, type Receiver, type TestDb } from "../../worker/test/helpers.ts";
 import { buildApp, type App } from "../src/buildApp.ts";
+import { freePort, keyboardReachesEverything, launchChromium, axe, shots as screenshots } from "./support/browser.ts";
 import { SoftAuthenticator } from "./support/softAuthenticator.ts";
 import { call, registerUser, TEST_RATE_LIMITS } from "./support/walletApp.ts";
 
@@ -19,9 +17,6 @@ import { call, registerUser, TEST_RATE_LIMITS } from "./support/walletApp.ts";
 // the delivery log, pause / resume, rotate (the receiver verifies with the new secret), delete; axe, keyboard,
 // screenshots at 1280 and 390 px.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const SHOTS = path.resolve(import.meta.dirname, "..", "..", "web", "screenshots");
 const AGENT = { id: "console-hooks-agent", wallet: "0x00000000000000000000000000000000000c0501" };
 
 let db: TestDb;
@@ -33,51 +28,9 @@ let receiver: Receiver;
 const prefix = uniquePrefix("console-hooks");
 const pageLog: string[] = [];
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const p = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return p;
-}
-
-async function shots(page: Page, name: string): Promise<void> {
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await page.waitForTimeout(150);
-    await page.screenshot({ path: path.join(SHOTS, `console-${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
-
-async function axe(page: Page, name: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => `${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`)).toEqual([]);
-}
-
-async function keyboardReachesEverything(page: Page, name: string): Promise<void> {
-  const total = await page.evaluate(() => {
-    const els = [...document.querySelectorAll<HTMLElement>("a[href], button, input, select, textarea, [tabindex]")].filter(
-      (el) => el.tabIndex >= 0 && !(el as HTMLButtonElement).disabled && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden",
-    );
-    els.forEach((el, i) => (el.dataset.kb = String(i)));
-    return els.length;
-  });
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  const seen = new Set<string>();
-  for (let i = 0; i < total * 2 + 10; i++) { // a datetime-local input has several tab stops of its own
-    await page.keyboard.press("Tab");
-    const k = await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.kb ?? null);
-    if (k !== null) seen.add(k);
-  }
-  const missed = await page.evaluate((seenKeys) => [...document.querySelectorAll<HTMLElement>("[data-kb]")].filter((el) => !seenKeys.includes(el.dataset.kb!)).map((el) => el.outerHTML.slice(0, 120)), [...seen]);
-  expect(missed, `${name}: controls not reachable by Tab`).toEqual([]);
-}
+const shots = (page: Page, name: string) => screenshots(page, `console-${name}`);
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Debian chromium is required at ${CHROMIUM}, or set CHROMIUM_PATH`);
-  mkdirSync(SHOTS, { recursive: true });
   db = await setupDb();
   const prisma = createPrisma(db.url);
   await loadRegistryIntoDb(prisma, parseRegistry({ registry_version: 1, network: "devnet", entities: [{ id: AGENT.id, label: "Console hooks agent", category: "agent", wallets: [AGENT.wallet] }] }), "registry:console-hooks.json");
@@ -96,7 +49,7 @@ beforeAll(async () => {
     res.writeHead(req.verified === false ? 401 : 204).end();
   });
   worker = await startTestWorker(db, { prefix, metricsPort: -1 });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 60_000 });
+  browser = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {

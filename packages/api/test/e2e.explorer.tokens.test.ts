@@ -2,11 +2,12 @@ import { formatTokenUnits, matchLogsV02, parseRegistry, TRANSFER_TOPIC, type Raw
 import { createPgPool, createPrisma, loadMatchContext, loadRegistryIntoDb } from "@agent-ledger/db";
 import { createTestDatabase } from "@agent-ledger/db/testing";
 import { prepareBatch, writeBatch } from "@agent-ledger/indexer";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { pino } from "pino";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, type App } from "../src/buildApp.ts";
+import { launchChromium } from "./support/browser.ts";
 import { gql } from "./support/http.ts";
 
 // The explorer on a methodology v0.2 ledger whose registry allows two tokens of different decimals (6 and 18): every
@@ -15,8 +16,6 @@ import { gql } from "./support/http.ts";
 // token's decimals. Real PostgreSQL, the indexer's own write path (matchLogsV02 → prepareBatch → writeBatch), the
 // real API, Debian Chromium.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const USD6 = "0x20c0000000000000000000000000000000000000";
 const ETH18 = "0x20c00000000000000000000000000000000000e1";
 const AGENT = "0x00000000000000000000000000000000000a6e01";
@@ -85,7 +84,7 @@ beforeAll(async () => {
   pool = createPgPool(db.url, { max: 4, applicationName: "e2e-explorer-tokens" });
   app = buildApp({ pool, log: pino({ level: "silent" }), methodologyVersion: "v0.2", dashboardCacheTtlMs: 0, feed: { enabled: false } });
   base = await app.start(0);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 60_000 });
+  browser = await launchChromium();
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   page.setDefaultTimeout(20_000);
   page.on("pageerror", (e) => pageErrors.push(e.message));

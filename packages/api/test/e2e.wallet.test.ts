@@ -1,14 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSecret, parseRegistry } from "@agent-ledger/core";
 import { createPgPool, createPrisma, loadRegistryIntoDb } from "@agent-ledger/db";
 import { createTestDatabase } from "@agent-ledger/db/testing";
 import { DEV_PRIVATE_KEYS, FEE_MANAGER, PATH_USD, createDevnetClient, startAnvil, withTimeout, type AnvilInstance } from "@agent-ledger/devnet";
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core";
+import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import { pino } from "pino";
 import pg from "pg";
 import { isAddressEqual, parseEventLogs, stringToHex, type Hex } from "viem";
@@ -17,6 +15,7 @@ import { Abis, Account } from "viem/tempo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, spawnCli, type CliProcess } from "../../cli/test/support/spawnCli.ts";
 import { buildApp, type App } from "../src/buildApp.ts";
+import { freePort, launchChromium } from "./support/browser.ts";
 import { indexAll } from "./support/seedDevnetLedger.ts";
 
 // The whole wallet flow, end to end, with nothing mocked: a devnet (anvil, Tempo T4), PostgreSQL, the real API with
@@ -26,8 +25,6 @@ import { indexAll } from "./support/seedDevnetLedger.ts";
 //   sponsored by our relay → finalize verifies it → the CLI receives its token → `pay` moves tokens on chain →
 //   the indexer records the payment in the ledger. Plus the page's error states and passkey sign-in.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const FUNDER = DEV_PRIVATE_KEYS[0];
 const SPONSOR = DEV_PRIVATE_KEYS[1];
 const WATCHED_ID = "e2e-wallet-agent";
@@ -54,14 +51,6 @@ let funder: ReturnType<typeof makeFunder>;
 const reader = () => createDevnetClient({ url: anvil.url });
 const balance = async (address: Hex) => (await reader().token.getBalance({ token: PATH_USD, account: address })).amount;
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const p = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return p;
-}
-
 const cli = (args: string[], timeoutMs = 60_000) => runCli(["--api", base, ...args], { env: { AGENT_LEDGER_CONFIG_DIR: configDir }, timeoutMs });
 
 /** Waits until the page reaches one of `states` (body[data-state]); returns it. */
@@ -84,7 +73,6 @@ async function errorShown(): Promise<{ kind: string; title: string; detail: stri
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Debian chromium is required at ${CHROMIUM} (apt-get install chromium), or set CHROMIUM_PATH`);
   anvil = await startAnvil();
   db = await createTestDatabase();
   pool = createPgPool(db.url, { max: 5, applicationName: "e2e-wallet" });
@@ -113,7 +101,7 @@ beforeAll(async () => {
   await app.start(port, "127.0.0.1");
 
   configDir = await mkdtemp(join(tmpdir(), "al-e2e-wallet-"));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 60_000 });
+  browser = await launchChromium();
   context = await browser.newContext(); // a fresh profile
   context.setDefaultTimeout(30_000);
   page = await context.newPage();

@@ -19,6 +19,7 @@ import { silentLog } from "./support/startTestApp.ts";
 import { pino } from "pino";
 import { registerUser, SPONSOR_KEY } from "./support/walletApp.ts";
 import { createTestUser, type TestUser } from "./support/walletFixtures.ts";
+import { freePort } from "../../../test/support/freePort.ts";
 
 // No input produces a 5xx (issue 14, point 3). Two parts, on one real app (buildApp on loopback: REST, wallet with a
 // devnet, webhooks, live feed) over a real test database:
@@ -105,15 +106,6 @@ afterAll(async () => {
   await anvil?.stop();
   await db?.drop();
 });
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import("node:net");
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 const BAD_IDS = ["abc", "-1", "0", "1e3", "1.0", "+1", "0x10", " 1", "99999999999999999999999", "9223372036854775808", "%00", "%ff", "%E0%A4%A", "%", "1%00", "NaN", "Infinity"];
 
