@@ -14,5 +14,7 @@ export default async function setup() {
   // The API serves the web pages from packages/web/dist (`npm run build`, which `npm test` runs first); a bare
   // `npx vitest run <file>` on a fresh clone builds them here once.
   if (!existsSync(path.join(DEFAULT_DIST_DIR, "manifest.json"))) await buildWebAssets();
-  return prepareTemplateDatabase((url) => migrateDeploy(url, { quiet: true }));
+  return prepareTemplateDatabase(async (url) => {
+    await migrateDeploy(url, { quiet: true });
+  });
 }

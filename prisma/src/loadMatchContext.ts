@@ -1,5 +1,5 @@
 import { SETTLEMENT_TOPIC, type MatchContext, type SettlementEventDefinition, type TokenInfo, type WatchedEntity } from "@agent-ledger/core";
-import type { PrismaClient } from "../generated/client.ts";
+import type pg from "pg";
 
 /**
  * The matcher's view of the registry: wallets of active entities, labels, trusted escrows and (methodology v0.2) the
@@ -7,42 +7,47 @@ import type { PrismaClient } from "../generated/client.ts";
  * used as is; as `{ override, fallback }` the override wins, else the newest loaded registry file's
  * `explorer_base_url`, else the fallback (docs/methodology.md, rule 9).
  */
-export async function loadMatchContext(prisma: PrismaClient, explorerBaseUrl: string | { override?: string; fallback: string }): Promise<MatchContext> {
-  const [wallets, addressLabels, fingerprintLabels, settlementContracts, tokens, source] = await Promise.all([
-    prisma.entityWallet.findMany({ where: { entity: { active: true } }, include: { entity: true } }),
-    prisma.addressLabel.findMany(),
-    prisma.fingerprintLabel.findMany(),
-    prisma.settlementContract.findMany(),
-    prisma.token.findMany(),
-    typeof explorerBaseUrl === "string" || explorerBaseUrl.override
-      ? null
-      : prisma.registrySource.findFirst({ where: { explorerBaseUrl: { not: null } }, orderBy: { loadedAt: "desc" } }),
-  ]);
+export async function loadMatchContext(db: pg.Pool | pg.ClientBase, explorerBaseUrl: string | { override?: string; fallback: string }): Promise<MatchContext> {
+  // One query after another: `db` may be a single connection, which runs one query at a time anyway.
+  const wallets = await db.query<{ address: string; id: string; label: string; category: string; track_fees: boolean }>(
+    "SELECT w.address, e.id, e.label, e.category, e.track_fees FROM entity_wallets w JOIN entities e ON e.id = w.entity_id WHERE e.active",
+  );
+  const addressLabels = await db.query<{ address: string; label: string; category: string | null }>("SELECT address, label, category FROM address_labels");
+  const fingerprintLabels = await db.query<{ fingerprint: string; label: string; category: string | null; provider_address: string | null }>(
+    "SELECT fingerprint, label, category, provider_address FROM fingerprint_labels",
+  );
+  const settlementContracts = await db.query<{ address: string; event_topic0: string | null; provider_topic: number; event_verified: boolean }>(
+    "SELECT address, event_topic0, provider_topic, event_verified FROM settlement_contracts",
+  );
+  const tokens = await db.query<{ address: string; symbol: string; decimals: number; currency: string }>("SELECT address, symbol, decimals, currency FROM tokens");
+  const source = typeof explorerBaseUrl === "string" || explorerBaseUrl.override
+    ? null
+    : await db.query<{ explorer_base_url: string }>("SELECT explorer_base_url FROM registry_sources WHERE explorer_base_url IS NOT NULL ORDER BY loaded_at DESC LIMIT 1");
   const entities = new Map<string, WatchedEntity>();
   const byWallet = new Map<string, WatchedEntity>();
-  for (const w of wallets) {
-    let entity = entities.get(w.entityId);
+  for (const w of wallets.rows) {
+    let entity = entities.get(w.id);
     if (!entity) {
-      entity = { id: w.entity.id, label: w.entity.label, category: w.entity.category, trackFees: w.entity.trackFees };
-      entities.set(w.entityId, entity);
+      entity = { id: w.id, label: w.label, category: w.category, trackFees: w.track_fees };
+      entities.set(w.id, entity);
     }
     byWallet.set(w.address.toLowerCase(), entity);
   }
   return {
     wallets: byWallet,
-    addressLabels: new Map(addressLabels.map((l) => [l.address.toLowerCase(), { label: l.label, category: l.category }])),
-    fingerprintLabels: new Map(fingerprintLabels.map((l) => [l.fingerprint.toLowerCase(), { label: l.label, category: l.category }])),
-    settlementContracts: new Set(settlementContracts.map((c) => c.address.toLowerCase())),
-    explorerBaseUrl: typeof explorerBaseUrl === "string" ? explorerBaseUrl : (explorerBaseUrl.override ?? source?.explorerBaseUrl ?? explorerBaseUrl.fallback),
-    tokens: new Map<string, TokenInfo>(tokens.map((t) => [t.address.toLowerCase(), { symbol: t.symbol, decimals: t.decimals, currency: t.currency }])),
+    addressLabels: new Map(addressLabels.rows.map((l) => [l.address.toLowerCase(), { label: l.label, category: l.category }])),
+    fingerprintLabels: new Map(fingerprintLabels.rows.map((l) => [l.fingerprint.toLowerCase(), { label: l.label, category: l.category }])),
+    settlementContracts: new Set(settlementContracts.rows.map((c) => c.address.toLowerCase())),
+    explorerBaseUrl: typeof explorerBaseUrl === "string" ? explorerBaseUrl : (explorerBaseUrl.override ?? source?.rows[0]?.explorer_base_url ?? explorerBaseUrl.fallback),
+    tokens: new Map<string, TokenInfo>(tokens.rows.map((t) => [t.address.toLowerCase(), { symbol: t.symbol, decimals: t.decimals, currency: t.currency }])),
     settlementEvents: new Map<string, SettlementEventDefinition>(
-      settlementContracts.map((c) => [
+      settlementContracts.rows.map((c) => [
         c.address.toLowerCase(),
-        { topic0: (c.eventTopic0 ?? SETTLEMENT_TOPIC).toLowerCase(), providerTopic: c.providerTopic === 3 ? 3 : 2, verified: c.eventVerified },
+        { topic0: (c.event_topic0 ?? SETTLEMENT_TOPIC).toLowerCase(), providerTopic: c.provider_topic === 3 ? 3 : 2, verified: c.event_verified },
       ]),
     ),
     fingerprintProviders: new Map(
-      fingerprintLabels.flatMap((l) => (l.providerAddress ? [[l.fingerprint.toLowerCase(), l.providerAddress.toLowerCase()] as [string, string]] : [])),
+      fingerprintLabels.rows.flatMap((l) => (l.provider_address ? [[l.fingerprint.toLowerCase(), l.provider_address.toLowerCase()] as [string, string]] : [])),
     ),
   };
 }

@@ -17,7 +17,7 @@ import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { matchLogs, FEE_MANAGER_ADDRESS, TRANSFER_TOPIC, type MatchContext, type RawLog } from "@agent-ledger/core";
-import { createPrisma, loadMatchContext } from "@agent-ledger/db";
+import { createPgPool, loadMatchContext } from "@agent-ledger/db";
 import { prepareBatch, writeBatch } from "@agent-ledger/indexer";
 import pg from "pg";
 import { BENCH_CHAIN_ID, EXPLORER, TOKEN, buildBenchRegistry } from "./seedBenchLedger.ts";
@@ -322,9 +322,9 @@ export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBench
 
     // 4. Rows through the indexer's write path at known times.
     const registry = buildBenchRegistry(options.agents);
-    const prisma = createPrisma(options.databaseUrl);
-    const context: MatchContext = await loadMatchContext(prisma, EXPLORER);
-    await prisma.$disconnect();
+    const registryDb = createPgPool(options.databaseUrl, { max: 1 });
+    const context: MatchContext = await loadMatchContext(registryDb, EXPLORER);
+    await registryDb.end();
     const writer = new pg.Client({ connectionString: options.databaseUrl });
     await writer.connect();
     const insertedAt = new Map<string, { start: number; end: number; batch: number }>();

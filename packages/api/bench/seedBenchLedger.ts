@@ -8,7 +8,7 @@ import {
   FEE_MANAGER_ADDRESS, SETTLEMENT_TOPIC, TRANSFER_TOPIC, TRANSFER_WITH_MEMO_TOPIC, matchLogs, parseRegistry, selectWatchedLogs,
   type RawLog,
 } from "@agent-ledger/core";
-import { createPrisma, ensureDatabase, loadMatchContext, loadRegistryIntoDb, migrateDeploy, resetDatabase } from "@agent-ledger/db";
+import { createPgPool, ensureDatabase, loadMatchContext, loadRegistryIntoDb, migrateDeploy, resetDatabase } from "@agent-ledger/db";
 import { prepareBatch, writeBatch } from "@agent-ledger/indexer";
 import pg from "pg";
 
@@ -185,10 +185,10 @@ export async function seedBenchLedger(config: SeedConfig): Promise<SeedInfo> {
   await admin.connect();
 
   const registry = buildBenchRegistry(config.agents);
-  const prisma = createPrisma(config.databaseUrl);
-  await loadRegistryIntoDb(prisma, parseRegistry(registry.json), "bench");
-  const context = await loadMatchContext(prisma, EXPLORER);
-  await prisma.$disconnect();
+  const registryDb = createPgPool(config.databaseUrl, { max: 1 });
+  await loadRegistryIntoDb(registryDb, parseRegistry(registry.json), "bench");
+  const context = await loadMatchContext(registryDb, EXPLORER);
+  await registryDb.end();
 
   const { kinds, senders } = planTransactions(config.rows, registry.agents);
   const txCount = kinds.length;

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { createTestDatabase } from "@agent-ledger/db/testing";
 import { openSecret, parseRegistry } from "@agent-ledger/core";
-import { createPrisma, loadRegistryIntoDb } from "@agent-ledger/db";
+import { createPgPool, loadRegistryIntoDb } from "@agent-ledger/db";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROUTES } from "../src/webhooks/createWebhookRestHandler.ts";
@@ -44,9 +44,9 @@ const snapshot = async () => (await sql.query(`SELECT
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  const prisma = createPrisma(db.url);
-  await loadRegistryIntoDb(prisma, parseRegistry(registry), "registry:test.json");
-  await prisma.$disconnect();
+  const registryDb = createPgPool(db.url, { max: 1 });
+  await loadRegistryIntoDb(registryDb, parseRegistry(registry), "registry:test.json");
+  await registryDb.end();
   t = await startTestApp(db.url, { webhooks: { masterKey, production: false }, wallet: { masterKey, production: false, publicBaseUrl: `${OUR_ORIGIN}/` } });
   sql = new pg.Client({ connectionString: db.url });
   await sql.connect();

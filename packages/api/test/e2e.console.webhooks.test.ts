@@ -1,6 +1,6 @@
 import path from "node:path";
 import { parseRegistry } from "@agent-ledger/core";
-import { createPrisma, loadRegistryIntoDb } from "@agent-ledger/db";
+import { createPgPool, loadRegistryIntoDb } from "@agent-ledger/db";
 import type { Browser, Page } from "playwright-core";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -32,9 +32,9 @@ const shots = (page: Page, name: string) => screenshots(page, `console-${name}`)
 
 beforeAll(async () => {
   db = await setupDb();
-  const prisma = createPrisma(db.url);
-  await loadRegistryIntoDb(prisma, parseRegistry({ registry_version: 1, network: "devnet", entities: [{ id: AGENT.id, label: "Console hooks agent", category: "agent", wallets: [AGENT.wallet] }] }), "registry:console-hooks.json");
-  await prisma.$disconnect();
+  const registryDb = createPgPool(db.url, { max: 1 });
+  await loadRegistryIntoDb(registryDb, parseRegistry({ registry_version: 1, network: "devnet", entities: [{ id: AGENT.id, label: "Console hooks agent", category: "agent", wallets: [AGENT.wallet] }] }), "registry:console-hooks.json");
+  await registryDb.end();
   const port = await freePort();
   base = `http://localhost:${port}`;
   app = buildApp({ pool: db.pool, log: pino({ level: "silent" }), webhooks: { masterKey, production: false }, wallet: { masterKey, production: false, publicBaseUrl: base, rpId: "localhost", ...TEST_RATE_LIMITS() } });

@@ -1,5 +1,5 @@
 import { formatTokenUnits, matchLogsV02, parseRegistry, TRANSFER_TOPIC, type RawLog } from "@agent-ledger/core";
-import { createPgPool, createPrisma, loadMatchContext, loadRegistryIntoDb } from "@agent-ledger/db";
+import { createPgPool, loadMatchContext, loadRegistryIntoDb } from "@agent-ledger/db";
 import { createTestDatabase } from "@agent-ledger/db/testing";
 import { prepareBatch, writeBatch } from "@agent-ledger/indexer";
 import type { Browser, Page } from "playwright-core";
@@ -59,10 +59,10 @@ const exact = (units: string, token: string) => `${formatTokenUnits(units, { dec
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  const prisma = createPrisma(db.url);
-  await loadRegistryIntoDb(prisma, parseRegistry(registry), "registry:two-tokens.json");
-  const ctx = await loadMatchContext(prisma, "https://explore.test");
-  await prisma.$disconnect();
+  const registryDb = createPgPool(db.url, { max: 1 });
+  await loadRegistryIntoDb(registryDb, parseRegistry(registry), "registry:two-tokens.json");
+  const ctx = await loadMatchContext(registryDb, "https://explore.test");
+  await registryDb.end();
   const now = Math.floor(Date.now() / 1000);
   const pad = (a: string) => `0x${a.slice(2).padStart(64, "0")}`;
   const logs: RawLog[] = PAYMENTS.map(([token, amount], i) => ({

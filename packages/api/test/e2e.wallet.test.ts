@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSecret, parseRegistry } from "@agent-ledger/core";
-import { createPgPool, createPrisma, loadRegistryIntoDb } from "@agent-ledger/db";
+import { createPgPool, loadRegistryIntoDb } from "@agent-ledger/db";
 import { createTestDatabase } from "@agent-ledger/db/testing";
 import { DEV_PRIVATE_KEYS, FEE_MANAGER, PATH_USD, createDevnetClient, startAnvil, withTimeout, type AnvilInstance } from "@agent-ledger/devnet";
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
@@ -178,11 +178,11 @@ describe("wallet end to end: CLI + approval page in Chromium + devnet + indexer"
 
     // The person's account gets funds; the ledger watches it (so the indexer records its payments).
     expect((await funder.token.transferSync({ token: PATH_USD, to: managed, amount: 20_000_000n })).receipt.status).toBe("success");
-    const prisma = createPrisma(db.url);
+    const registryDb = createPgPool(db.url, { max: 1 });
     try {
-      await loadRegistryIntoDb(prisma, parseRegistry({ registry_version: 1, network: "devnet", entities: [{ id: WATCHED_ID, label: "E2E wallet", category: "agent", wallets: [managed] }] }), "registry:e2e.json");
+      await loadRegistryIntoDb(registryDb, parseRegistry({ registry_version: 1, network: "devnet", entities: [{ id: WATCHED_ID, label: "E2E wallet", category: "agent", wallets: [managed] }] }), "registry:e2e.json");
     } finally {
-      await prisma.$disconnect();
+      await registryDb.end();
     }
 
     // Caps: the form validates, then the summary says plainly what is granted.

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { createTestDatabase } from "@agent-ledger/db/testing";
 import { parseRegistry } from "@agent-ledger/core";
-import { createPgPool, createPrisma, loadRegistryIntoDb } from "@agent-ledger/db";
+import { createPgPool, loadRegistryIntoDb } from "@agent-ledger/db";
 import { startAnvil, type AnvilInstance } from "@agent-ledger/devnet";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -60,9 +60,9 @@ let fx: Fixtures;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  const prisma = createPrisma(db.url);
-  await loadRegistryIntoDb(prisma, parseRegistry(REGISTRY), "registry:fuzz.json");
-  await prisma.$disconnect();
+  const registryDb = createPgPool(db.url, { max: 1 });
+  await loadRegistryIntoDb(registryDb, parseRegistry(REGISTRY), "registry:fuzz.json");
+  await registryDb.end();
   anvil = await startAnvil();
   pool = createPgPool(db.url, { max: 10, applicationName: "agent-ledger-fuzz-test" });
   pool.on("error", () => {});

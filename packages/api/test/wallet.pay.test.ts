@@ -1,5 +1,5 @@
 import { parseRegistry } from "@agent-ledger/core";
-import { createPrisma, loadRegistryIntoDb } from "@agent-ledger/db";
+import { createPgPool, loadRegistryIntoDb } from "@agent-ledger/db";
 import { createTestDatabase } from "@agent-ledger/db/testing";
 import { PATH_USD, startAnvil, type AnvilInstance } from "@agent-ledger/devnet";
 import pg from "pg";
@@ -82,11 +82,11 @@ describe("POST /api/wallet/pay", () => {
     expect(payment).toEqual({ status: "sent", tx_hash: res.body.tx_hash, amount: "750000", to_address: to, memo: "invoice 42" });
 
     // the ledger: watch the person's account, index with the real indexer, find the payment
-    const prisma = createPrisma(db.url);
+    const registryDb = createPgPool(db.url, { max: 1 });
     try {
-      await loadRegistryIntoDb(prisma, parseRegistry({ registry_version: 1, network: "devnet", entities: [{ id: "wallet-payer", label: "Wallet payer", category: "agent", wallets: [a.managed] }] }), "registry:wallet-test.json");
+      await loadRegistryIntoDb(registryDb, parseRegistry({ registry_version: 1, network: "devnet", entities: [{ id: "wallet-payer", label: "Wallet payer", category: "agent", wallets: [a.managed] }] }), "registry:wallet-test.json");
     } finally {
-      await prisma.$disconnect();
+      await registryDb.end();
     }
     await indexAll(db.url, anvil.url, receipt.blockNumber);
     const { rows: events } = await sql.query("SELECT agent_id, kind, amount_wei::text AS amount, counterparty_address FROM agent_events WHERE tx_hash = $1 AND kind = 'payment_sent'", [res.body.tx_hash]);

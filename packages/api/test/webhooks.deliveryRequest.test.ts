@@ -1,5 +1,5 @@
 import { parseRegistry, verifyWebhook } from "@agent-ledger/core";
-import { createPrisma, loadRegistryIntoDb } from "@agent-ledger/db";
+import { createPgPool, loadRegistryIntoDb } from "@agent-ledger/db";
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningWorker } from "../../worker/src/startWorker.ts";
@@ -56,12 +56,12 @@ function expectSameRequest(stored: { last_request_body: string | null; last_requ
 
 beforeAll(async () => {
   db = await setupDb();
-  const prisma = createPrisma(db.url);
-  await loadRegistryIntoDb(prisma, parseRegistry({
+  const registryDb = createPgPool(db.url, { max: 1 });
+  await loadRegistryIntoDb(registryDb, parseRegistry({
     registry_version: 1, network: "devnet",
     entities: [{ id: AGENT.id, label: "Logged agent", category: "agent", wallets: [AGENT.wallet] }],
   }), "registry:deliveryRequest.json");
-  await prisma.$disconnect();
+  await registryDb.end();
   receiver = await startReceiver();
   receiver.overrides.set("hook", (req: ReceivedRequest, res: ServerResponse) => {
     got.push(req);

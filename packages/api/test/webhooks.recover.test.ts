@@ -1,5 +1,5 @@
 import { parseRegistry, verifyWebhook } from "@agent-ledger/core";
-import { createPrisma, loadRegistryIntoDb } from "@agent-ledger/db";
+import { createPgPool, loadRegistryIntoDb } from "@agent-ledger/db";
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningWorker } from "../../worker/src/startWorker.ts";
@@ -75,15 +75,15 @@ async function dispatchedUpTo(id: bigint): Promise<boolean> {
 
 beforeAll(async () => {
   db = await setupDb();
-  const prisma = createPrisma(db.url);
-  await loadRegistryIntoDb(prisma, parseRegistry({
+  const registryDb = createPgPool(db.url, { max: 1 });
+  await loadRegistryIntoDb(registryDb, parseRegistry({
     registry_version: 1, network: "devnet",
     entities: [
       { id: AGENT.id, label: "Recover agent", category: "agent", wallets: [AGENT.wallet] },
       { id: OTHER.id, label: "Other agent", category: "agent", wallets: [OTHER.wallet] },
     ],
   }), "registry:recover.json");
-  await prisma.$disconnect();
+  await registryDb.end();
   receiver = await startReceiver();
   receiver.overrides.set("hook", (req: ReceivedRequest, res: ServerResponse) => {
     if (down) return void res.writeHead(500).end("down");

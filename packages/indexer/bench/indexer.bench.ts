@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import os from "node:os";
 import { PerformanceObserver } from "node:perf_hooks";
-import { createPgPool, createPrisma, loadMatchContext, loadRegistryIntoDb, resetDatabase } from "@agent-ledger/db";
+import { createPgPool, loadMatchContext, loadRegistryIntoDb, resetDatabase } from "@agent-ledger/db";
 import { parseRegistry } from "@agent-ledger/core";
 import { DEV_PRIVATE_KEYS, TOKENS, createDevnetClient, sendBulkTransfers, startAnvil } from "@agent-ledger/devnet";
 import { pino } from "pino";
@@ -99,7 +99,7 @@ try {
   }
 
   // 3. Full indexer into a fresh database. Passes alternate: raw read, full indexer, raw read, full indexer, …
-  const prisma = createPrisma(BENCH_DB);
+  const registryPool = createPgPool(BENCH_DB, { max: 1 }); // registry loads and match contexts, beside the indexer's connection
   const mb = (n: number) => `${(n / 2 ** 20).toFixed(0)} MiB`;
   const fullRates: number[] = [];
   const fullRatesByVersion = new Map<string, number[]>();
@@ -107,7 +107,7 @@ try {
   for (let pass = 0; pass < PASSES; pass++) {
     await rawPass();
     await resetDatabase(BENCH_DB);
-    await loadRegistryIntoDb(prisma, parseRegistry({
+    await loadRegistryIntoDb(registryPool, parseRegistry({
       registry_version: 2, network: "devnet",
       tokens: Object.entries(TOKENS).map(([symbol, address]) => ({ address, symbol, decimals: 6, currency: "USD" })),
       entities: accounts.slice(0, WATCHED).map((a, i) => ({ id: `bench-${i}${i % 2 ? "-mpp" : ""}`, label: `Bench ${i}`, category: "bench", wallets: [a] })),
@@ -123,7 +123,7 @@ try {
     let indexedLogs = 0, keptLogs = 0, rows = 0, batches = 0, fetchMs = 0, matchMs = 0, writeMs = 0;
     const indexer = createIndexer(
       {
-        rpc, client, loadContext: () => loadMatchContext(prisma, "https://explore.tempo.xyz"), log: pino({ level: "warn" }),
+        rpc, client, loadContext: () => loadMatchContext(registryPool, "https://explore.tempo.xyz"), log: pino({ level: "warn" }),
         onBatch: (b) => { if (process.env.BENCH_BATCHES) console.log(`  batch ${b.fromBlock}-${b.toBlock}: ${b.logs} logs, fetch ${b.fetchMs.toFixed(0)} ms, match ${b.matchMs.toFixed(0)} ms, write ${b.writeMs.toFixed(0)} ms`); indexedLogs += b.logs; keptLogs += b.kept; rows += b.result.eventsInserted; batches++; fetchMs += b.fetchMs; matchMs += b.matchMs; writeMs += b.writeMs; },
       },
       { startBlock: 0n, confirmations: 0, chunk: { initial: CHUNK, min: 1, max: Number(process.env.BENCH_CHUNK_MAX ?? 10_000), targetMs: Number(process.env.BENCH_TARGET_MS ?? 2_000), maxLogs: Number(process.env.BENCH_MAX_LOGS ?? 10_000) }, pollIntervalMs: 50, stopAtBlock: head, fetchAhead: fetchAheadFor(pass), methodologyVersion: versionFor(pass) },
@@ -156,7 +156,7 @@ try {
       `CPU seconds: indexer process ${selfCpu.toFixed(2)} (GC pauses ${(gcMs / 1000).toFixed(2)}), writing PostgreSQL backend ${backendCpu.toFixed(2)}, anvil ${anvilCpu.toFixed(2)}, everything else (other PostgreSQL processes, other work on the machine) ${(machineCpu - selfCpu - backendCpu - anvilCpu).toFixed(2)}, ` +
       `total ${machineCpu.toFixed(2)} (${os.cpus().length} cores cannot do that in under ${(machineCpu / os.cpus().length).toFixed(2)} s)`);
   }
-  await prisma.$disconnect();
+  await registryPool.end();
 
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const bestRaw = Math.max(...rawRates);

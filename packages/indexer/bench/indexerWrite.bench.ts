@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import os from "node:os";
 import { FEE_MANAGER_ADDRESS, TRANSFER_TOPIC, TRANSFER_WITH_MEMO_TOPIC, matchLogs, parseRegistry, type RawLog } from "@agent-ledger/core";
-import { createPgPool, createPrisma, loadMatchContext, loadRegistryIntoDb, resetDatabase } from "@agent-ledger/db";
+import { createPgPool, loadMatchContext, loadRegistryIntoDb, resetDatabase } from "@agent-ledger/db";
 import { prepareBatch, writeBatch } from "../src/store/writeBatch.ts";
 import { readProcessCpuSeconds } from "./readProcessCpuSeconds.ts";
 
@@ -39,12 +39,12 @@ for (let i = 0; i < TXS; i++) {
 
 console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, node ${process.version}; ${logs.length} logs, ${REPS} repetitions` +
   (process.env.BENCH_SCHEMA_SQL ? `; schema variant: ${process.env.BENCH_SCHEMA_SQL}` : ""));
-const prisma = createPrisma(DB);
+const registryPool = createPgPool(DB, { max: 1 });
 const backendCpu: number[] = [];
 try {
   for (let rep = 1; rep <= REPS; rep++) {
     await resetDatabase(DB);
-    await loadRegistryIntoDb(prisma, parseRegistry({
+    await loadRegistryIntoDb(registryPool, parseRegistry({
       registry_version: 1, network: "devnet",
       entities: accounts.map((a, i) => ({ id: `bench-${i}`, label: `Bench ${i}`, category: "bench", wallets: [a] })),
     }), "bench");
@@ -54,7 +54,7 @@ try {
       if (process.env.BENCH_SCHEMA_SQL) await client.query(process.env.BENCH_SCHEMA_SQL);
       await client.query("CHECKPOINT");
       await new Promise((r) => setTimeout(r, 1_500)); // let the checkpoint's writes drain
-      const context = await loadMatchContext(prisma, "https://explore.tempo.xyz");
+      const context = await loadMatchContext(client, "https://explore.tempo.xyz");
       const pid = Number((await client.query("SELECT pg_backend_pid() AS pid")).rows[0].pid);
       const backendBefore = readProcessCpuSeconds(pid);
       const selfBefore = process.cpuUsage();
@@ -84,7 +84,7 @@ try {
     }
   }
 } finally {
-  await prisma.$disconnect();
+  await registryPool.end();
 }
 const sorted = [...backendCpu].sort((a, b) => a - b);
 console.log(`backend CPU seconds per ${logs.length} logs: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)}, min ${sorted[0]!.toFixed(2)}, max ${sorted.at(-1)!.toFixed(2)}`);

@@ -1,4 +1,4 @@
-import { createPgPool, createPrisma, loadMatchContext, loadRegistryIntoDb, startOpsServer } from "@agent-ledger/db";
+import { countTokens, createPgPool, loadMatchContext, loadRegistryIntoDb, startOpsServer } from "@agent-ledger/db";
 import { explorerBase, parseIndexerEnv } from "./env.ts";
 import { assertRegistryFits } from "./assertRegistryFits.ts";
 import { loadRegistryFile } from "./loadRegistryFile.ts";
@@ -9,8 +9,8 @@ import { createIndexerMetrics } from "./ops/createIndexerMetrics.ts";
 
 const env = parseIndexerEnv();
 const log = createLogger("indexer", env.LOG_LEVEL);
-const prisma = createPrisma(env.DATABASE_URL);
-const pool = createPgPool(env.DATABASE_URL, { max: 1, applicationName: "agent-ledger-indexer" });
+// two connections: one holds the indexer lock and writes, the other loads the registry and the match context
+const pool = createPgPool(env.DATABASE_URL, { max: 2, applicationName: "agent-ledger-indexer" });
 const controller = new AbortController();
 for (const sig of ["SIGINT", "SIGTERM"] as const) {
   process.on(sig, () => {
@@ -28,9 +28,9 @@ if (opsServer) log.info({ host: env.INDEXER_METRICS_HOST, port: opsServer.port }
 
 try {
   const { registry, source } = await loadRegistryFile(env.REGISTRY_FILE);
-  const loaded = await loadRegistryIntoDb(prisma, registry, source);
+  const loaded = await loadRegistryIntoDb(pool, registry, source);
   log.info({ file: env.REGISTRY_FILE, ...loaded }, "registry loaded");
-  assertRegistryFits(env.METHODOLOGY_VERSION, await prisma.token.count());
+  assertRegistryFits(env.METHODOLOGY_VERSION, await countTokens(pool));
 
   const client = await pool.connect();
   try {
@@ -38,7 +38,7 @@ try {
       {
         rpc: createRpcClient(env.TEMPO_RPC_URL, { timeoutMs: env.RPC_TIMEOUT_MS }),
         client,
-        loadContext: () => loadMatchContext(prisma, explorerBase(env)),
+        loadContext: () => loadMatchContext(pool, explorerBase(env)),
         log,
         observer: metrics.observer,
       },
@@ -61,5 +61,5 @@ try {
   log.fatal({ err: error }, "indexer failed");
   process.exitCode = 1;
 } finally {
-  await Promise.allSettled([pool.end(), prisma.$disconnect(), opsServer?.close()]);
+  await Promise.allSettled([pool.end(), opsServer?.close()]);
 }

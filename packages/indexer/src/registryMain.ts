@@ -2,7 +2,7 @@
 import fs from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { parseRegistry } from "@agent-ledger/core";
-import { createPrisma, loadRegistryIntoDb } from "@agent-ledger/db";
+import { createPgPool, loadRegistryIntoDb } from "@agent-ledger/db";
 import { addEntityToRegistryJson } from "./registry/addEntityToRegistryJson.ts";
 import { loadRegistryFile } from "./loadRegistryFile.ts";
 
@@ -27,14 +27,14 @@ async function main(): Promise<number> {
   await fs.writeFile(file, `${JSON.stringify(next, null, 2)}\n`);
   console.log(`${file}: ${values.id} saved (registry_version ${next.registry_version})`);
   if (!values["no-db"]) {
-    const prisma = createPrisma(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/agent_ledger");
+    const pool = createPgPool(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/agent_ledger", { max: 1, applicationName: "agent-ledger-registry" });
     try {
       const { registry, source } = await loadRegistryFile(file);
       parseRegistry(next);
-      const result = await loadRegistryIntoDb(prisma, registry, source);
+      const result = await loadRegistryIntoDb(pool, registry, source);
       console.log(`database: ${result.entities} entities loaded; the running indexer picks the change up within seconds (run \`npm run rematch\` to apply it to past blocks)`);
     } finally {
-      await prisma.$disconnect();
+      await pool.end();
     }
   }
   return 0;

@@ -2,7 +2,7 @@
 // `npm run rematch -- [--version v0.N] [--rebuild-rollups] [--from-block N] [--to-block N]`
 // `npm run rematch -- --diff v0.1 v0.2 [--from-block N] [--to-block N]`   (reads only; prints the report as JSON)
 import { parseArgs } from "node:util";
-import { createPgPool, createPrisma, loadMatchContext, loadRegistryIntoDb } from "@agent-ledger/db";
+import { countTokens, createPgPool, loadMatchContext, loadRegistryIntoDb } from "@agent-ledger/db";
 import { diffMethodologies } from "./diff/diffMethodologies.ts";
 import { explorerBase, parseIndexerEnv } from "./env.ts";
 import { assertRegistryFits } from "./assertRegistryFits.ts";
@@ -20,8 +20,8 @@ const { values, positionals } = parseArgs({
     "to-block": { type: "string" },
   },
 });
-const prisma = createPrisma(env.DATABASE_URL);
-const pool = createPgPool(env.DATABASE_URL, { max: 1, applicationName: "agent-ledger-rematch" });
+// two connections: the rematch holds one, the registry load takes the other
+const pool = createPgPool(env.DATABASE_URL, { max: 2, applicationName: "agent-ledger-rematch" });
 const client = await pool.connect();
 const range = {
   fromBlock: values["from-block"] ? BigInt(values["from-block"]) : undefined,
@@ -30,9 +30,9 @@ const range = {
 try {
   // the registry file the indexer would load (REGISTRY_FILE), so a new registry version is in effect for the rematch
   const { registry, source } = await loadRegistryFile(env.REGISTRY_FILE);
-  await loadRegistryIntoDb(prisma, registry, source);
-  for (const v of values.diff ? positionals : [values.version!]) assertRegistryFits(v, await prisma.token.count());
-  const context = await loadMatchContext(prisma, explorerBase(env));
+  await loadRegistryIntoDb(pool, registry, source);
+  for (const v of values.diff ? positionals : [values.version!]) assertRegistryFits(v, await countTokens(client));
+  const context = await loadMatchContext(client, explorerBase(env));
   if (values.diff) {
     if (positionals.length !== 2) throw new Error("usage: rematch --diff <from-version> <to-version>");
     console.log(JSON.stringify(await diffMethodologies(client, { from: positionals[0]!, to: positionals[1]!, context, ...range }), null, 2));
@@ -51,5 +51,5 @@ try {
   process.exitCode = 1;
 } finally {
   client.release();
-  await Promise.allSettled([pool.end(), prisma.$disconnect()]);
+  await Promise.allSettled([pool.end()]);
 }

@@ -1,4 +1,4 @@
-import { createPgPool, createPrisma, loadMatchContext, loadRegistryIntoDb } from "@agent-ledger/db";
+import { createPgPool, loadMatchContext, loadRegistryIntoDb } from "@agent-ledger/db";
 import { parseRegistry } from "@agent-ledger/core";
 import { pino } from "pino";
 import { createRpcClient } from "../src/rpc/createRpcClient.ts";
@@ -9,11 +9,11 @@ export const silentLog = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" })
 
 /** Loads a registry document (same format as registry/*.json) into the database. */
 export async function loadRegistry(databaseUrl: string, document: unknown, source = "registry:test.json") {
-  const prisma = createPrisma(databaseUrl);
+  const pool = createPgPool(databaseUrl, { max: 1 });
   try {
-    return await loadRegistryIntoDb(prisma, parseRegistry(document), source);
+    return await loadRegistryIntoDb(pool, parseRegistry(document), source);
   } finally {
-    await prisma.$disconnect();
+    await pool.end();
   }
 }
 
@@ -24,18 +24,16 @@ export async function indexUntil(
   stopAtBlock: bigint,
   options: { chunk?: Partial<{ initial: number; min: number; max: number; targetMs: number; maxLogs: number }>; onBatch?: IndexerDeps["onBatch"]; log?: IndexerDeps["log"]; fetchAhead?: number; methodologyVersion?: string } = {},
 ) {
-  const prisma = createPrisma(databaseUrl);
-  const pool = createPgPool(databaseUrl, { max: 1 });
+  const pool = createPgPool(databaseUrl, { max: 2 });
   const client = await pool.connect();
   try {
     const indexer = createIndexer(
-      { rpc: createRpcClient(rpcUrl), client, loadContext: () => loadMatchContext(prisma, EXPLORER), log: options.log ?? silentLog, onBatch: options.onBatch },
+      { rpc: createRpcClient(rpcUrl), client, loadContext: () => loadMatchContext(pool, EXPLORER), log: options.log ?? silentLog, onBatch: options.onBatch },
       { startBlock: 0n, confirmations: 0, chunk: { initial: 100, min: 1, max: 10_000, targetMs: 2_000, maxLogs: 50_000, ...options.chunk }, pollIntervalMs: 50, stopAtBlock, fetchAhead: options.fetchAhead, methodologyVersion: options.methodologyVersion },
     );
     await indexer.run(AbortSignal.timeout(120_000));
   } finally {
     client.release();
     await pool.end();
-    await prisma.$disconnect();
   }
 }

@@ -7,7 +7,7 @@ import { Abis, Account } from "viem/tempo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rematch } from "../src/rematch.ts";
 import { EXPLORER, indexUntil, loadRegistry } from "./helpers.ts";
-import { createPrisma, loadMatchContext } from "@agent-ledger/db";
+import { loadMatchContext } from "@agent-ledger/db";
 import { deployEscrowForTest, settleThroughEscrow } from "./escrow.ts";
 import { compareRollups } from "./rollups.ts";
 
@@ -215,18 +215,17 @@ describe("indexer against a devnet", () => {
 
   it("rematch re-derives the same rows (same ids) from raw logs, and applies label changes in place", async () => {
     const before = await storedRows(db.url);
-    const prisma = createPrisma(db.url);
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     try {
-      const same = await rematch(client, { version: "v0.1", maintainRollups: true, context: await loadMatchContext(prisma, EXPLORER) });
+      const same = await rematch(client, { version: "v0.1", maintainRollups: true, context: await loadMatchContext(client, EXPLORER) });
       expect(same).toMatchObject({ inserted: 0, updated: 0, deleted: 0, unchanged: before.length, rows: before.length });
       expect(await storedRows(db.url)).toEqual(before);
 
       // Lose some rows, relabel the provider: rematch restores and updates from raw logs alone.
       await client.query("DELETE FROM agent_events WHERE kind = 'fee_paid'");
       await loadRegistry(db.url, registryDocument(escrow, "Alice's inference v2"));
-      const changed = await rematch(client, { version: "v0.1", maintainRollups: true, context: await loadMatchContext(prisma, EXPLORER) });
+      const changed = await rematch(client, { version: "v0.1", maintainRollups: true, context: await loadMatchContext(client, EXPLORER) });
       const feeRows = before.filter((r) => r.kind === "fee_paid").length;
       const relabelled = before.filter((r) => r.kind !== "fee_paid" && (r.routed_to_label === "Alice's inference" || r.counterparty_label === "Alice's inference")).length;
       expect(changed).toMatchObject({ inserted: feeRows, updated: relabelled, deleted: 0 });
@@ -237,7 +236,6 @@ describe("indexer against a devnet", () => {
       await expectRollupsConsistent(db.url); // fee rows came back: the rebuilt rollups count them again
     } finally {
       await client.end();
-      await prisma.$disconnect();
     }
   });
 });

@@ -1,5 +1,5 @@
 import { createTestDatabase } from "@agent-ledger/db/testing";
-import { createPrisma, loadMatchContext } from "@agent-ledger/db";
+import { loadMatchContext } from "@agent-ledger/db";
 import {
   ALPHA_USD, DEV_PRIVATE_KEYS, FEE_MANAGER, PATH_USD, createDevnetClient, createSenderPool, sendAdversarialTraffic, startAnvil,
   type AdversarialTraffic, type AnvilInstance,
@@ -206,11 +206,10 @@ describe("methodology v0.2 on a devnet", () => {
   it("rematch v0.2 from raw logs equals indexing v0.2, row for row, and rebuilds the same rollups", async () => {
     const indexed = await rowsOf(db.url, "v0.2");
     const rollups = await ledgerTotals(db.url);
-    const prisma = createPrisma(db.url);
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     try {
-      const context = await loadMatchContext(prisma, EXPLORER);
+      const context = await loadMatchContext(client, EXPLORER);
       const same = await rematch(client, { version: "v0.2", maintainRollups: true, context });
       expect(same).toMatchObject({ inserted: 0, updated: 0, deleted: 0, unchanged: indexed.length });
       await client.query("DELETE FROM agent_events WHERE methodology_version = 'v0.2'");
@@ -244,18 +243,16 @@ describe("methodology v0.2 on a devnet", () => {
       expect(report.entities["test-agent"]!.after.received_count).toBe(0);
     } finally {
       await client.end();
-      await prisma.$disconnect();
     }
   });
 
   it("the rollups hold one version: the indexer refuses another until rematch --rebuild-rollups switches them", async () => {
     const tip = await createDevnetClient({ url: anvil.url }).getBlockNumber();
     await expect(indexUntil(db.url, anvil.url, tip, { methodologyVersion: "v0.1" })).rejects.toThrow(/rollup tables hold methodology v0.2, not v0.1/);
-    const prisma = createPrisma(db.url);
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     try {
-      const context = await loadMatchContext(prisma, EXPLORER);
+      const context = await loadMatchContext(client, EXPLORER);
       await expect(rematch(client, { version: "v0.1", maintainRollups: true, context })).rejects.toThrow(/hold methodology v0.2/);
       await rematch(client, { version: "v0.1", maintainRollups: true, rebuildAllRollups: true, context });
       for (const [name, { stored, brute }] of Object.entries(await compareRollups(db.url, "v0.1"))) expect(stored, name).toEqual(brute);
@@ -263,7 +260,6 @@ describe("methodology v0.2 on a devnet", () => {
       await expect(indexUntil(db.url, anvil.url, tip, { methodologyVersion: "v0.2" })).rejects.toThrow(/hold methodology v0.1, not v0.2/);
     } finally {
       await client.end();
-      await prisma.$disconnect();
     }
   });
 });

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createTestDatabase } from "@agent-ledger/db/testing";
-import { createPrisma, loadMatchContext } from "@agent-ledger/db";
+import { loadMatchContext } from "@agent-ledger/db";
 import { DEV_PRIVATE_KEYS, PATH_USD, createDevnetClient, startAnvil, type AnvilInstance } from "@agent-ledger/devnet";
 import pg from "pg";
 import { getAddress } from "viem";
@@ -84,16 +84,14 @@ describe("block time milliseconds (methodology v0.2, rule 8)", () => {
       expect(rows.every((t) => t % 1000 === (version === "v0.2" ? 123 : 0))).toBe(true);
       if (version !== "v0.2") continue;
       expect((await tsOf(db.url, "SELECT block_timestamp AS t FROM raw_logs")).every((t) => t % 1000 === 123)).toBe(true);
-      const prisma = createPrisma(db.url);
       const client = new pg.Client({ connectionString: db.url });
       await client.connect();
       try {
         await client.query("DELETE FROM agent_events");
-        await rematch(client, { version: "v0.2", maintainRollups: false, context: await loadMatchContext(prisma, EXPLORER) });
+        await rematch(client, { version: "v0.2", maintainRollups: false, context: await loadMatchContext(client, EXPLORER) });
         expect(await tsOf(db.url, "SELECT ts AS t FROM agent_events ORDER BY id")).toEqual(rows);
       } finally {
         await client.end();
-        await prisma.$disconnect();
       }
     }
   });

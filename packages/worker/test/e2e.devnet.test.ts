@@ -1,5 +1,5 @@
 import { parseRegistry, verifyWebhook } from "@agent-ledger/core";
-import { createPgPool, createPrisma, loadMatchContext, loadRegistryIntoDb } from "@agent-ledger/db";
+import { createPgPool, loadMatchContext, loadRegistryIntoDb } from "@agent-ledger/db";
 import { DEV_PRIVATE_KEYS, PATH_USD, createDevnetClient, startAnvil, type AnvilInstance } from "@agent-ledger/devnet";
 import { createIndexer, createRpcClient } from "@agent-ledger/indexer";
 import { getAddress } from "viem";
@@ -32,8 +32,9 @@ describe("end to end from a devnet through the real indexer", () => {
 
   beforeAll(async () => {
     [anvil, db] = await Promise.all([startAnvil(), setupDb()]);
-    const prisma = createPrisma(db.url);
-    await loadRegistryIntoDb(prisma, parseRegistry({
+    const registryPool = createPgPool(db.url, { max: 1 }); // registry load and match contexts, beside the indexer's connection
+    registryPool.on("error", () => {});
+    await loadRegistryIntoDb(registryPool, parseRegistry({
       registry_version: 1, network: "devnet",
       entities: [
         { id: "e2e-agent", label: "E2E agent", category: "agent", wallets: [AGENT] },
@@ -47,13 +48,13 @@ describe("end to end from a devnet through the real indexer", () => {
     pool.on("error", () => {});
     const client = await pool.connect();
     const indexer = createIndexer(
-      { rpc: createRpcClient(anvil.url), client, loadContext: () => loadMatchContext(prisma, "https://explore.test"), log: silentLog },
+      { rpc: createRpcClient(anvil.url), client, loadContext: () => loadMatchContext(registryPool, "https://explore.test"), log: silentLog },
       { startBlock: 0n, confirmations: 0, chunk: { initial: 100, min: 1, max: 10_000, targetMs: 2_000, maxLogs: 50_000 }, pollIntervalMs: 100 },
     );
     indexerDone = indexer.run(stopIndexer.signal).catch(() => {}).finally(async () => {
       client.release();
       await pool.end();
-      await prisma.$disconnect();
+      await registryPool.end();
     });
   }, 120_000);
 

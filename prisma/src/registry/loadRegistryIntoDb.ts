@@ -1,5 +1,5 @@
 import type { Registry } from "@agent-ledger/core";
-import type { PrismaClient } from "../../generated/client.ts";
+import type pg from "pg";
 
 export interface RegistryLoadResult {
   entities: number;
@@ -15,39 +15,64 @@ export interface RegistryLoadResult {
  * Upserts a parsed registry file, idempotently: loading the same file twice changes nothing.
  * `source` names the file; entities that came from that file earlier and are no longer in it are
  * deactivated (never deleted: their ledger rows keep pointing at them). Entities from other sources
- * (e.g. added with the CLI) are left alone.
+ * (e.g. added with the CLI) are left alone. One transaction on a connection of `pool`.
  */
-export async function loadRegistryIntoDb(prisma: PrismaClient, registry: Registry, source: string): Promise<RegistryLoadResult> {
-  return prisma.$transaction(async (tx) => {
+export async function loadRegistryIntoDb(pool: pg.Pool, registry: Registry, source: string): Promise<RegistryLoadResult> {
+  const tx = await pool.connect();
+  try {
+    await tx.query("BEGIN");
     for (const e of registry.entities) {
-      const data = { label: e.label, category: e.category, kind: e.kind, active: e.active, trackFees: e.trackFees, source };
-      await tx.entity.upsert({ where: { id: e.id }, create: { id: e.id, ...data }, update: data });
+      await tx.query(
+        `INSERT INTO entities (id, label, category, kind, active, track_fees, source) VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (id) DO UPDATE SET label = $2, category = $3, kind = $4, active = $5, track_fees = $6, source = $7, updated_at = now()`,
+        [e.id, e.label, e.category, e.kind, e.active, e.trackFees, source],
+      );
       for (const address of e.wallets) {
-        await tx.entityWallet.upsert({ where: { address }, create: { address, entityId: e.id }, update: { entityId: e.id } });
+        await tx.query(
+          "INSERT INTO entity_wallets (address, entity_id) VALUES ($1, $2) ON CONFLICT (address) DO UPDATE SET entity_id = $2",
+          [address, e.id],
+        );
       }
     }
-    const ids = registry.entities.map((e) => e.id);
-    const stale = await tx.entity.findMany({ where: { source, active: true, id: { notIn: ids } }, select: { id: true } });
-    if (stale.length) await tx.entity.updateMany({ where: { id: { in: stale.map((s) => s.id) } }, data: { active: false } });
+    const { rows: stale } = await tx.query<{ id: string }>(
+      "UPDATE entities SET active = false, updated_at = now() WHERE source = $1 AND active AND id <> ALL($2::text[]) RETURNING id",
+      [source, registry.entities.map((e) => e.id)],
+    );
     for (const l of registry.addressLabels) {
-      const data = { label: l.label, category: l.category, source };
-      await tx.addressLabel.upsert({ where: { address: l.address }, create: { address: l.address, ...data }, update: data });
+      await tx.query(
+        `INSERT INTO address_labels (address, label, category, source) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (address) DO UPDATE SET label = $2, category = $3, source = $4, updated_at = now()`,
+        [l.address, l.label, l.category, source],
+      );
     }
     for (const l of registry.fingerprintLabels) {
-      const data = { label: l.label, category: l.category, providerAddress: l.providerAddress, source };
-      await tx.fingerprintLabel.upsert({ where: { fingerprint: l.fingerprint }, create: { fingerprint: l.fingerprint, ...data }, update: data });
+      await tx.query(
+        `INSERT INTO fingerprint_labels (fingerprint, label, category, provider_address, source) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (fingerprint) DO UPDATE SET label = $2, category = $3, provider_address = $4, source = $5, updated_at = now()`,
+        [l.fingerprint, l.label, l.category, l.providerAddress, source],
+      );
     }
     for (const c of registry.settlementContracts) {
       // A contract without a declared event gets the defaults (the devnet Settlement, provider topic 2, unverified).
-      const data = { label: c.label, source, eventTopic0: c.event?.topic0 ?? null, providerTopic: c.event?.providerTopic ?? 2, eventVerified: c.event?.verified ?? false };
-      await tx.settlementContract.upsert({ where: { address: c.address }, create: { address: c.address, ...data }, update: data });
+      await tx.query(
+        `INSERT INTO settlement_contracts (address, label, source, event_topic0, provider_topic, event_verified) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (address) DO UPDATE SET label = $2, source = $3, event_topic0 = $4, provider_topic = $5, event_verified = $6`,
+        [c.address, c.label, source, c.event?.topic0 ?? null, c.event?.providerTopic ?? 2, c.event?.verified ?? false],
+      );
     }
     for (const t of registry.tokens) {
-      const data = { symbol: t.symbol, decimals: t.decimals, currency: t.currency, source };
-      await tx.token.upsert({ where: { address: t.address }, create: { address: t.address, ...data }, update: data });
+      await tx.query(
+        `INSERT INTO tokens (address, symbol, decimals, currency, source) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (address) DO UPDATE SET symbol = $2, decimals = $3, currency = $4, source = $5, updated_at = now()`,
+        [t.address, t.symbol, t.decimals, t.currency, source],
+      );
     }
-    const meta = { network: registry.network, registryVersion: registry.registryVersion, explorerBaseUrl: registry.explorerBaseUrl, loadedAt: new Date() };
-    await tx.registrySource.upsert({ where: { source }, create: { source, ...meta }, update: meta });
+    await tx.query(
+      `INSERT INTO registry_sources (source, network, registry_version, explorer_base_url, loaded_at) VALUES ($1, $2, $3, $4, now())
+       ON CONFLICT (source) DO UPDATE SET network = $2, registry_version = $3, explorer_base_url = $4, loaded_at = now()`,
+      [source, registry.network, registry.registryVersion, registry.explorerBaseUrl],
+    );
+    await tx.query("COMMIT");
     return {
       entities: registry.entities.length,
       wallets: registry.entities.reduce((n, e) => n + e.wallets.length, 0),
@@ -57,5 +82,10 @@ export async function loadRegistryIntoDb(prisma: PrismaClient, registry: Registr
       tokens: registry.tokens.length,
       deactivated: stale.map((s) => s.id),
     };
-  }, { timeout: 60_000 });
+  } catch (error) {
+    await tx.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    tx.release();
+  }
 }

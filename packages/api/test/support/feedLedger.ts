@@ -1,5 +1,5 @@
 import { parseRegistry } from "@agent-ledger/core";
-import { createPrisma, loadRegistryIntoDb } from "@agent-ledger/db";
+import { createPgPool, loadRegistryIntoDb } from "@agent-ledger/db";
 import { createTestDatabase } from "@agent-ledger/db/testing";
 import { buildDemoRegistry, createDevnetClient, createSenderPool, demoKeys, sendBulkTransfers, setupDemo, startAnvil, type AnvilInstance, type DemoKeys } from "@agent-ledger/devnet";
 import pg from "pg";
@@ -34,11 +34,11 @@ export async function startFeedLedger(options: { labelPadding?: number; blockTim
     if (options.labelPadding) {
       for (const e of registry.entities) e.label = `${e.label} ${"~".repeat(options.labelPadding)}`;
     }
-    const prisma = createPrisma(db.url);
+    const registryDb = createPgPool(db.url, { max: 1 });
     try {
-      await loadRegistryIntoDb(prisma, parseRegistry(registry), "registry:feed-test.json");
+      await loadRegistryIntoDb(registryDb, parseRegistry(registry), "registry:feed-test.json");
     } finally {
-      await prisma.$disconnect();
+      await registryDb.end();
     }
     sql = new pg.Client({ connectionString: db.url });
     await sql.connect();

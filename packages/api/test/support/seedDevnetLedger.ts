@@ -1,5 +1,5 @@
 import { parseRegistry } from "@agent-ledger/core";
-import { createPgPool, createPrisma, loadMatchContext, loadRegistryIntoDb } from "@agent-ledger/db";
+import { createPgPool, loadMatchContext, loadRegistryIntoDb } from "@agent-ledger/db";
 import {
   ALPHA_USD, DEV_PRIVATE_KEYS, PATH_USD, buildDemoRegistry, createDevnetClient, createSenderPool, demoKeys, encodeGatewayMemo,
   rpcRequest, setupDemo, startAnvil, type AnvilInstance, type DemoKeys,
@@ -60,11 +60,11 @@ export async function seedDevnetLedger(databaseUrl: string, options: { now?: Dat
       { id: RETIRED_SERVICE.id, label: RETIRED_SERVICE.label, category: "service", active: false, track_fees: false, wallets: [RETIRED_SERVICE.wallet as `0x${string}`] },
     );
     registry.address_labels.push({ address: WILDCARD_LABEL.address as `0x${string}`, label: WILDCARD_LABEL.label, category: WILDCARD_LABEL.category });
-    const prisma = createPrisma(databaseUrl);
+    const registryDb = createPgPool(databaseUrl, { max: 1 });
     try {
-      await loadRegistryIntoDb(prisma, parseRegistry(registry), "registry:api-test.json");
+      await loadRegistryIntoDb(registryDb, parseRegistry(registry), "registry:api-test.json");
     } finally {
-      await prisma.$disconnect();
+      await registryDb.end();
     }
 
     const [alpha, beta, gamma] = keys.agents as [DemoKeys["agents"][0], DemoKeys["agents"][0], DemoKeys["agents"][0]];
@@ -117,18 +117,18 @@ export async function seedDevnetLedger(databaseUrl: string, options: { now?: Dat
 
 /** Runs the real indexer in-process until its checkpoint reaches `toBlock`. */
 export async function indexAll(databaseUrl: string, rpcUrl: string, toBlock: bigint): Promise<void> {
-  const prisma = createPrisma(databaseUrl);
+  const registryDb = createPgPool(databaseUrl, { max: 1 });
   const pool = createPgPool(databaseUrl, { max: 1 });
   const client = await pool.connect();
   try {
     const indexer = createIndexer(
-      { rpc: createRpcClient(rpcUrl), client, loadContext: () => loadMatchContext(prisma, EXPLORER), log: pino({ level: "silent" }) },
+      { rpc: createRpcClient(rpcUrl), client, loadContext: () => loadMatchContext(registryDb, EXPLORER), log: pino({ level: "silent" }) },
       { startBlock: 0n, confirmations: 0, chunk: { initial: 1_000, min: 1, max: 10_000, targetMs: 2_000, maxLogs: 50_000 }, pollIntervalMs: 50, stopAtBlock: toBlock },
     );
     await indexer.run(AbortSignal.timeout(60_000));
   } finally {
     client.release();
     await pool.end();
-    await prisma.$disconnect();
+    await registryDb.end();
   }
 }
