@@ -1,7 +1,7 @@
 import path from "node:path";
 
 // Read by Prisma's CLI, which is not installed by default: `npm run prisma -- <command>` (prisma/package.json) fetches the
-// pinned version with `npm exec` when a schema change needs it (docs/database.md). A plain object, so this file needs
+// pinned version with `npm exec` when a schema change needs it (docs/operations.md → Database migrations). A plain object, so this file needs
 // nothing from the CLI's packages.
 //
 // Prisma's CLI downloads a native schema-engine binary, which these machines cannot reach. Unless

@@ -3,7 +3,7 @@ import pg from "pg";
 // NUMERIC (oid 1700) and INT8 (oid 20) come back as strings from `pg` by default; keep it that way so
 // amounts never pass through a JS number. Callers convert with BigInt().
 
-/** A plain `pg` pool for hot paths (bulk writes, LISTEN/NOTIFY, advisory locks). */
+/** A `pg` pool: the one way the code reaches PostgreSQL (queries, transactions, LISTEN/NOTIFY, advisory locks). */
 export function createPgPool(connectionString: string, options: { max?: number; applicationName?: string } = {}): pg.Pool {
   return new pg.Pool({ connectionString, max: options.max ?? 10, application_name: options.applicationName ?? "agent-ledger" });
 }
