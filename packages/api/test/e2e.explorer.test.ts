@@ -1,5 +1,4 @@
 import path from "node:path";
-import { AxeBuilder } from "@axe-core/playwright";
 import { formatTokenUnits } from "@agent-ledger/core";
 import { createPgPool } from "@agent-ledger/db";
 import { createTestDatabase } from "@agent-ledger/db/testing";
@@ -9,7 +8,7 @@ import { pino } from "pino";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, type App } from "../src/buildApp.ts";
-import { freePort, launchChromium, SHOTS } from "./support/browser.ts";
+import { axe as axePage, freePort, keyboardReachesEverything as keyboardWalk, launchChromium, SHOTS } from "./support/browser.ts";
 import { gql } from "./support/http.ts";
 import { indexAll, seedDevnetLedger, type SeededLedger } from "./support/seedDevnetLedger.ts";
 
@@ -68,32 +67,8 @@ async function shot(name: string): Promise<void> {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
-async function axe(name: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => `${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`)).toEqual([]);
-}
-
-/** Tabs through the page: every visible link, button and input must receive focus. */
-async function keyboardReachesEverything(name: string): Promise<void> {
-  const total = await page.evaluate(() => {
-    const els = [...document.querySelectorAll<HTMLElement>("a[href], button, input, select, textarea, [tabindex]")].filter(
-      (el) => el.tabIndex >= 0 && !(el as HTMLButtonElement).disabled && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden",
-    );
-    els.forEach((el, i) => (el.dataset.kb = String(i)));
-    return els.length;
-  });
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  await page.locator("body").focus().catch(() => {});
-  const seen = new Set<string>();
-  for (let i = 0; i < total + 5; i++) {
-    await page.keyboard.press("Tab");
-    const k = await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.kb ?? null);
-    if (k !== null) seen.add(k);
-  }
-  const missed = await page.evaluate((seenKeys) => [...document.querySelectorAll<HTMLElement>("[data-kb]")].filter((el) => !seenKeys.includes(el.dataset.kb!)).map((el) => el.outerHTML.slice(0, 120)), [...seen]);
-  expect(missed, `${name}: controls not reachable by Tab`).toEqual([]);
-}
+const axe = (name: string) => axePage(page, name);
+const keyboardReachesEverything = (name: string) => keyboardWalk(page, name);
 
 const liveState = () => page.locator("[data-live-state]").first().getAttribute("data-live-state");
 

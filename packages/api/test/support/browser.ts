@@ -48,6 +48,7 @@ export async function keyboardReachesEverything(page: Page, name: string): Promi
     return els.length;
   });
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.locator("body").focus().catch(() => {});
   const seen = new Set<string>();
   for (let i = 0; i < total * 2 + 10; i++) { // a datetime-local input has several tab stops of its own
     await page.keyboard.press("Tab");
