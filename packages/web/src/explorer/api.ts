@@ -1,8 +1,20 @@
 // The explorer's only data source: the public GraphQL API on the same origin (POST /graphql), exactly as any other
 // client calls it. A network failure or a 5xx marks the API as down (the layout shows a banner) until a call works.
-import { BOOT_GLOBAL, firstRequest, takeInlineAnswer, type BootRequests } from "./dashboardQuery.ts";
+import { BOOT_GLOBAL, FIRST_ANSWER_ID, firstRequest, firstRequestTag, type BootRequests, type FirstRequest } from "./dashboardQuery.ts";
 import { ROW_FIELDS } from "./rowFields.ts";
 import { createStore } from "./store.ts";
+
+/** The inlined answer to `r` (the POST's JSON body, parsed), taken once: the element is removed. */
+function takeInlineAnswer(r: FirstRequest): unknown {
+  const el = document.getElementById(FIRST_ANSWER_ID);
+  if (!el || el.dataset.request !== firstRequestTag(r)) return undefined;
+  el.remove();
+  try {
+    return JSON.parse(el.textContent ?? "");
+  } catch {
+    return undefined;
+  }
+}
 
 export const apiDown = createStore(false);
 /** Counts recoveries of the API: pages list it among their effects' inputs, so they load again once it is back. */

@@ -45,18 +45,6 @@ export const firstRequestTag = (r: FirstRequest) => (r.key === "dashboard" ? `da
  */
 export const FIRST_ANSWER_ID = "first-answer";
 
-/** The inlined answer to `r` (the POST's JSON body, parsed), taken once: the element is removed. */
-export function takeInlineAnswer(r: FirstRequest): unknown {
-  const el = document.getElementById(FIRST_ANSWER_ID);
-  if (!el || el.dataset.request !== firstRequestTag(r)) return undefined;
-  el.remove();
-  try {
-    return JSON.parse(el.textContent ?? "");
-  } catch {
-    return undefined;
-  }
-}
-
 /** What boot.ts leaves for the app: the first request of the page, already under way. */
 export interface BootRequests {
   dashboard?: { w: Window; response: Promise<Response> };
