@@ -163,7 +163,7 @@ try {
   const fullRate = median(fullRates);
   console.log(`\nraw eth_getLogs:  ${rawLogs} logs, ${PASSES} passes: best ${bestRaw.toFixed(0)}, median ${median(rawRates).toFixed(0)} logs/s (chunks of ${CHUNK} blocks)`);
   console.log(`full indexer:     ${PASSES} passes: median ${fullRate.toFixed(0)}, best ${Math.max(...fullRates).toFixed(0)} logs/s`);
-  console.log(`ratio:            median full / best raw = ${((fullRate / bestRaw) * 100).toFixed(0)}% (median / median ${((fullRate / median(rawRates)) * 100).toFixed(0)}%), target ≥ 50%: ${fullRate / bestRaw >= 0.5 ? "met" : "NOT met"}; ` +
+  console.log(`ratio:            median full / best raw = ${((fullRate / bestRaw) * 100).toFixed(0)}% (median / median ${((fullRate / median(rawRates)) * 100).toFixed(0)}%), (the 50 % target is retired on 2 cores: BENCHMARKS.md); ` +
     `target ≥ 30,000 logs/s: ${fullRate >= 30_000 ? "met" : "NOT met"}`);
   if (VERSIONS.length > 1) {
     for (const [v, rates] of fullRatesByVersion) console.log(`methodology ${v}:  ${rates.length} passes: median ${median(rates).toFixed(0)} logs/s`);
