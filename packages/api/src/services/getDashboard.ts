@@ -1,14 +1,12 @@
 import { describeProviders } from "./describeProviders.ts";
 import { listRecentEvents } from "./listRecentEvents.ts";
+import { IN_WINDOW, loadHeadlineFigures } from "./loadHeadlineFigures.ts";
 import { loadTokenBreakdowns } from "./loadTokenBreakdowns.ts";
 import { HOUR_MS, resolveWindow, type WindowBounds } from "./resolveWindow.ts";
-import type { Dashboard, ProviderPattern, ServiceContext, TokenAmount, TopEntity } from "./types.ts";
+import type { Dashboard, ProviderPattern, ServiceContext, TopEntity } from "./types.ts";
 
 export const DASHBOARD_TOP_N = 5;
 export const DASHBOARD_RECENT_EVENTS = 20;
-
-/** `bucket` in the window; $1 = from (null = unbounded), $2 = to (exclusive). */
-const IN_WINDOW = "($1::timestamptz IS NULL OR bucket >= $1) AND bucket < $2";
 
 /**
  * The dashboard of a window, from the rollup tables only (plus the 20 newest rows by primary key):
@@ -17,59 +15,26 @@ const IN_WINDOW = "($1::timestamptz IS NULL OR bucket >= $1) AND bucket < $2";
 export async function getDashboard(ctx: ServiceContext, windowName: string): Promise<Dashboard> {
   const now = ctx.now();
   const w = resolveWindow(windowName, now);
-  const g = w.grain; // "hourly" | "daily": from a closed set, safe to interpolate
-  const range = [w.from, w.to];
   // `all` reads the all-time totals (one row per entity / provider) instead of aggregating every daily bucket, when
   // they equal the window: no bucket at or after its end (only an injected `now` before the newest data has one).
   const totals = w.from === null && (await noBucketFrom(ctx, w.to));
-  const [ledger, agents, providers, topServices, topAgents, topProviders, recentEvents, windowHours, byToken] = await Promise.all([
-    ctx.db.query<{ n: string; s: string }>(
-      `SELECT coalesce(sum(payments_count), 0)::text AS n, coalesce(sum(amount_sum_wei), 0)::text AS s FROM ledger_activity_${g} WHERE ${IN_WINDOW}`,
-      range,
-    ),
-    totals
-      ? ctx.db.query<{ n: string }>("SELECT count(*)::text AS n FROM entity_activity_total WHERE entity_id NOT LIKE '%-mpp'")
-      : ctx.db.query<{ n: string }>(
-          `SELECT count(DISTINCT entity_id)::text AS n FROM entity_activity_${g} WHERE ${IN_WINDOW} AND entity_id NOT LIKE '%-mpp'`,
-          range,
-        ),
-    totals
-      ? ctx.db.query<{ n: string }>("SELECT count(*)::text AS n FROM provider_activity_total")
-      : ctx.db.query<{ n: string }>(`SELECT count(DISTINCT provider_key)::text AS n FROM provider_activity_${g} WHERE ${IN_WINDOW}`, range),
+  const [headline, topServices, topAgents, topProviders, recentEvents, windowHours] = await Promise.all([
+    loadHeadlineFigures(ctx, w, totals),
     topEntities(ctx, w, true, totals),
     topEntities(ctx, w, false, totals),
     topProvidersOf(ctx, w, totals),
     listRecentEvents(ctx, DASHBOARD_RECENT_EVENTS),
     w.windowHours ?? hoursSinceFirstBucket(ctx, w, now),
-    tokenAmounts(ctx, w),
   ]);
   return {
     window: w.name,
     windowHours,
-    txCount: Number(ledger.rows[0]!.n),
-    amountSumWei: BigInt(ledger.rows[0]!.s),
-    byToken,
-    agentsActive: Number(agents.rows[0]!.n),
-    providersDetected: Number(providers.rows[0]!.n),
+    ...headline,
     topServices,
     topAgents,
     topProviders,
     recentEvents,
   };
-}
-
-/**
- * The payments per token (ledger_token_activity_*) of the buckets in [w.from, w.to) (from null: since the beginning),
- * with the allowlist's description; largest amount first. The dashboard's window and the one before it (getPreviousWindow).
- */
-export async function tokenAmounts(ctx: ServiceContext, w: Pick<WindowBounds, "grain" | "from" | "to">): Promise<TokenAmount[]> {
-  const { rows } = await ctx.db.query<{ token_address: string; symbol: string | null; decimals: number | null; currency: string | null; n: string; s: string }>(
-    `SELECT l.token_address, t.symbol, t.decimals, t.currency, sum(l.payments_count)::text AS n, sum(l.amount_sum_wei)::text AS s
-     FROM ledger_token_activity_${w.grain} l LEFT JOIN tokens t ON t.address = l.token_address
-     WHERE ${IN_WINDOW} GROUP BY 1, 2, 3, 4 ORDER BY sum(l.amount_sum_wei) DESC, l.token_address`,
-    [w.from, w.to],
-  );
-  return rows.map((r) => ({ tokenAddress: r.token_address, symbol: r.symbol, decimals: r.decimals, currency: r.currency, txCount: Number(r.n), amountSumWei: BigInt(r.s) }));
 }
 
 /** True when no entity or provider rollup bucket starts at or after `to` (index probes of the newest daily bucket). */
