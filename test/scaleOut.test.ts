@@ -109,8 +109,6 @@ describe("scale-out on loopback: 2 APIs, 2 workers, 2 indexers, one PostgreSQL a
       ...common, LOG_LEVEL: "debug", TEMPO_RPC_URL: anvil.url, REGISTRY_FILE: registryFile, EXPLORER_BASE_URL: "https://explore.test",
       CHUNK_INITIAL_BLOCKS: "2", CHUNK_MAX_BLOCKS: "4", POLL_INTERVAL_MS: "100", INDEXER_METRICS_PORT: "0",
     };
-    const leader = spawnService("indexer-0", "packages/indexer/src/main.ts", indexerEnv);
-    procs.push(leader);
 
     // Traffic the whole time: batches of transfers from two agents to two services (plain transfers: one Transfer log each).
     traffic = true;
@@ -133,7 +131,11 @@ describe("scale-out on loopback: 2 APIs, 2 workers, 2 indexers, one PostgreSQL a
     // Feed clients on both APIs from the start of the ledger (Last-Event-ID 0), before the indexer writes.
     for (const url of apiUrls) feeds.push(openEventSource(`${url}/api/feed`, "0"));
     await until(() => feeds.every((f) => f.ready.length > 0), 30_000, "both feed clients ready");
+    // A worker is ready once its dispatch cursor exists; a first-ever cursor starts at the ledger's end ("from now
+    // on", docs/webhooks.md), so the indexer starts writing only after that, as the subscriptions predate every row.
     const workerPorts = await Promise.all(workers.map(async (w) => (await ready(w, "webhook worker ready")).metricsPort as number));
+    const leader = spawnService("indexer-0", "packages/indexer/src/main.ts", indexerEnv);
+    procs.push(leader);
     await ready(leader, "indexer lock acquired");
     const standby = spawnService("indexer-1", "packages/indexer/src/main.ts", indexerEnv);
     procs.push(standby);
@@ -217,7 +219,11 @@ describe("scale-out on loopback: 2 APIs, 2 workers, 2 indexers, one PostgreSQL a
     // ── Webhooks: each matching row delivered exactly once across the two workers ───────────────────────────────
     const wanted = new Set(subs.flatMap((s) => rows.filter((r) => r.agent_id === s.agentId).map((r) => `${s.id}|${r.id}`)));
     expect(wanted.size).toBeGreaterThan(0);
-    await until(() => receiver.requests.length >= wanted.size, 60_000, `${wanted.size} deliveries`);
+    await until(() => receiver.requests.length >= wanted.size, 60_000, `${wanted.size} deliveries`).catch(async (error: Error) => {
+      const states = await sql.query("SELECT status, attempts, count(*)::int AS n FROM webhook_deliveries GROUP BY 1, 2 ORDER BY 1, 2");
+      throw new Error(`${error.message}: ${receiver.requests.length} arrived; delivery rows ${JSON.stringify(states.rows)}; ` +
+        workers.map((w) => `${w.name} said: ${JSON.stringify(w.lines.slice(-4))} ${w.stderr.join("").slice(-1500)}`).join("; "));
+    });
     await new Promise((r) => setTimeout(r, 300)); // a double send would arrive now
     const got = receiver.requests.map((r) => `${r.headers["svc-subscription"]}|${r.headers["svc-event-id"]}`);
     expect(got.sort()).toEqual([...wanted].sort());
