@@ -12,6 +12,15 @@ const log = createLogger("indexer", env.LOG_LEVEL);
 // two connections: one holds the indexer lock and writes, the other loads the registry and the match context
 const pool = createPgPool(env.DATABASE_URL, { max: 2, applicationName: "agent-ledger-indexer" });
 const controller = new AbortController();
+// A connection PostgreSQL closes (restart, failover, pg_terminate_backend) ends the indexer with a fatal line and exit
+// 1 (its supervisor restarts it; the lock went with the session, so a standby may already lead), never an unhandled
+// 'error' event. An idle pooled connection that drops is only logged: the pool opens another.
+const connectionLost = (error: Error) => {
+  log.fatal({ err: error }, "database connection lost; stopping");
+  process.exitCode = 1;
+  controller.abort();
+};
+pool.on("error", (error) => log.warn({ err: error }, "an idle database connection was closed"));
 for (const sig of ["SIGINT", "SIGTERM"] as const) {
   process.on(sig, () => {
     log.info({ signal: sig }, "stopping after the current batch");
@@ -33,6 +42,7 @@ try {
   assertRegistryFits(env.METHODOLOGY_VERSION, await countTokens(pool));
 
   const client = await pool.connect();
+  client.on("error", connectionLost);
   try {
     const indexer = createIndexer(
       {

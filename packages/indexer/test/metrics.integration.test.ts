@@ -18,7 +18,7 @@ const MAIN = path.join(ROOT, "packages/indexer/src/main.ts");
 const senders = DEV_PRIVATE_KEYS.slice(1, 3);
 const recipients = DEV_PRIVATE_KEYS.slice(5, 7).map((k) => privateKeyToAccount(k).address.toLowerCase() as `0x${string}`);
 
-interface Proc { child: ChildProcess; lines: Record<string, unknown>[]; exited: Promise<number | null> }
+interface Proc { child: ChildProcess; lines: Record<string, unknown>[]; exited: Promise<number | null>; stderr: () => string }
 
 function startIndexer(env: Record<string, string>): Proc {
   const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", MAIN], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
@@ -35,7 +35,7 @@ function startIndexer(env: Record<string, string>): Proc {
     if (code) console.error(`indexer exited ${code}: ${stderr}`);
     resolve(code);
   }));
-  return { child, lines, exited };
+  return { child, lines, exited, stderr: () => stderr };
 }
 
 async function until<T>(check: () => T | Promise<T>, timeoutMs: number, what: string): Promise<NonNullable<T>> {
@@ -210,6 +210,30 @@ describe("indexer /metrics and /healthz", () => {
       expect(Number.isNaN(metrics.get("agent_ledger_indexer_lag_blocks"))).toBe(true);
       p.child.kill("SIGTERM");
       await p.exited;
+    } finally {
+      await other.drop();
+    }
+  }, 120_000);
+
+  it("a connection PostgreSQL closes ends the indexer with a fatal log line and exit 1, not an unhandled 'error' event", async () => {
+    const other = await createTestDatabase();
+    try {
+      const p = startIndexer({
+        DATABASE_URL: other.url, TEMPO_RPC_URL: anvil.url, REGISTRY_FILE: registryFile, EXPLORER_BASE_URL: EXPLORER, METHODOLOGY_VERSION: "v0.1",
+        LOG_LEVEL: "info", INDEXER_METRICS_PORT: "-1", POLL_INTERVAL_MS: "100",
+      });
+      procs.push(p);
+      await until(() => p.lines.find((l) => l.msg === "indexer lock acquired"), 60_000, "the indexer lock");
+      const admin = new pg.Client({ connectionString: other.url });
+      await admin.connect();
+      try {
+        await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'agent-ledger-indexer'");
+      } finally {
+        await admin.end();
+      }
+      expect(await Promise.race([p.exited, new Promise((r) => setTimeout(() => r("still running"), 15_000))])).toBe(1);
+      expect(p.stderr()).not.toContain("Unhandled 'error' event");
+      expect(p.lines.some((l) => l.level === 60)).toBe(true); // "database connection lost; stopping" (idle) or "indexer failed" (mid-query)
     } finally {
       await other.drop();
     }
