@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { formatTokenUnits } from "@agent-ledger/core/formatTokenUnits";
 import { parseTokenUnits } from "@agent-ledger/core/parseTokenUnits";
+import type { PayPendingAnswer, PaySentAnswer } from "@agent-ledger/core/payAnswer";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { ApiCallError, type ApiCaller } from "./createApiCaller.ts";
@@ -18,19 +19,6 @@ export interface WalletToolOptions {
   sleep?: (ms: number) => Promise<unknown>;
 }
 
-interface PayAnswer {
-  status?: "pending";
-  message?: string;
-  tx_hash: string | null;
-  explorer_url: string | null;
-  from: string;
-  to: string;
-  amount_wei: string;
-  memo: string | null;
-  token: string;
-  spend_used_wei_after?: string;
-  spend_cap_wei?: string;
-}
 
 /** Wallet tools (a paired session's bearer token): wallet_status, pay, list_payments. */
 export function registerWalletTools(server: McpServer, api: ApiCaller, ctx: FailContext, options: WalletToolOptions = {}): void {
@@ -91,7 +79,7 @@ export function registerWalletTools(server: McpServer, api: ApiCaller, ctx: Fail
     if (memo !== undefined) body.memo = memo;
     for (let attempt = 1; ; attempt++) {
       try {
-        const res = await api.rest<PayAnswer>("POST", "/api/wallet/pay", { auth: true, body, headers: { "idempotency-key": key } });
+        const res = await api.rest<PaySentAnswer | PayPendingAnswer>("POST", "/api/wallet/pay", { auth: true, body, headers: { "idempotency-key": key } });
         const a = res.body;
         return ok({
           status: res.status === 202 ? "pending" : "sent",
@@ -105,9 +93,9 @@ export function registerWalletTools(server: McpServer, api: ApiCaller, ctx: Fail
           amount: tokens(a.amount_wei),
           memo: a.memo ?? null,
           token: a.token,
-          spend_used_wei_after: a.spend_used_wei_after ?? null,
-          spend_cap_wei: a.spend_cap_wei ?? null,
-          message: res.status === 202 ? `${a.message ?? "broadcast, not confirmed yet"} — call pay again with idempotency_key "${key}" and the same arguments to learn the outcome` : null,
+          spend_used_wei_after: "spend_used_wei_after" in a ? a.spend_used_wei_after : null,
+          spend_cap_wei: "spend_cap_wei" in a ? a.spend_cap_wei : null,
+          message: res.status === 202 ? `${"message" in a ? a.message : "broadcast, not confirmed yet"} — call pay again with idempotency_key "${key}" and the same arguments to learn the outcome` : null,
         });
       } catch (error) {
         // Uncertain: no answer, or a gateway's 502/503/504 (not the API's own 503 not_configured). Ask again with the same key.

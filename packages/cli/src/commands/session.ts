@@ -5,20 +5,10 @@ import { ApiError } from "../client.ts";
 import { note, print, printJson, relativeTime, requireSession, type Context } from "../context.ts";
 import { CliError, EXIT, UsageError } from "../exitCodes.ts";
 import { memoProblem } from "../memo.ts";
+import type { PayPendingAnswer, PaySentAnswer } from "@agent-ledger/core/payAnswer";
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
-interface PayAnswer {
-  tx_hash: string;
-  explorer_url: string | null;
-  from: string;
-  to: string;
-  amount_wei: string;
-  memo: string | null;
-  token: string;
-  spend_used_wei_after: string;
-  spend_cap_wei: string;
-}
 
 /** The request body of `pay` from the command line (validated here, so a typo never reaches the chain). */
 export function payRequest(options: Record<string, string | boolean | undefined>): { to: string; amount_wei: string; memo?: string; token?: string } {
@@ -47,17 +37,6 @@ export function payRequest(options: Record<string, string | boolean | undefined>
   return body;
 }
 
-interface PendingAnswer {
-  status: "pending";
-  code: "payment_pending";
-  message: string;
-  tx_hash: string | null;
-  explorer_url: string | null;
-  valid_before: string | null;
-  amount_wei: string;
-  to: string;
-  token: string;
-}
 
 /** How long `pay` keeps asking about one payment (retries and a pending outcome) before exiting 7, by default. */
 export const PAY_RETRY_WINDOW_MS = 120_000;
@@ -92,16 +71,16 @@ function retryable(error: unknown): boolean {
  * 5xx other than payment_failed, 409 key in use, 429, and 202 pending) carry the same key, so the server answers the
  * first attempt's result and never pays twice. Gives up after `windowMs` (exit 7 when still pending).
  */
-export async function payOnce(ctx: Context, body: ReturnType<typeof payRequest>, bearer: string, key: string, windowMs = PAY_RETRY_WINDOW_MS): Promise<PayAnswer> {
+export async function payOnce(ctx: Context, body: ReturnType<typeof payRequest>, bearer: string, key: string, windowMs = PAY_RETRY_WINDOW_MS): Promise<PaySentAnswer> {
   const deadline = Date.now() + windowMs;
   let backoffMs = 1_000;
   for (let attempt = 1; ; attempt++) {
     let waitMs: number;
     try {
       // The server waits for the receipt (bounded); leave it room.
-      const res = await ctx.client.request<PayAnswer | PendingAnswer>("POST", "/api/wallet/pay", { body, bearer, headers: { "idempotency-key": key }, timeoutMs: 90_000, signal: ctx.signal });
-      if (res.status !== 202) return res.body as PayAnswer;
-      const pending = res.body as PendingAnswer;
+      const res = await ctx.client.request<PaySentAnswer | PayPendingAnswer>("POST", "/api/wallet/pay", { body, bearer, headers: { "idempotency-key": key }, timeoutMs: 90_000, signal: ctx.signal });
+      if (res.status !== 202) return res.body as PaySentAnswer;
+      const pending = res.body as PayPendingAnswer;
       if (Date.now() >= deadline) {
         throw new CliError(EXIT.PENDING, `payment pending: ${pending.tx_hash ? `transaction ${pending.tx_hash} was broadcast` : "it is being signed"} and its outcome is not known yet (idempotency key ${key})`, {
           code: "payment_pending",
