@@ -196,9 +196,13 @@ const SECRETS_MASTER_KEY = process.env.SECRETS_MASTER_KEY ?? loadOrCreateDevMast
 // ── 6. Services ────────────────────────────────────────────────────────────────────────────────────────────────
 const common = { DATABASE_URL, REDIS_URL, TEMPO_RPC_URL: RPC_URL, REGISTRY_FILE, SECRETS_MASTER_KEY };
 let workerReady = false;
-startService("indexer", "packages/indexer/dist/main.js", common);
+// The indexer starts once the worker is ready: on a fresh devnet the webhook dispatch cursor was just cleared, and a
+// first-ever cursor starts "from now on" (docs/webhooks.md) at the worker's first pass, which "ready" waits for, so
+// the new chain's first rows reach the existing subscriptions instead of being passed over.
 startService("worker", "packages/worker/dist/main.js", common, (msg) => {
-  if (msg === "webhook worker ready") workerReady = true;
+  if (msg !== "webhook worker ready" || workerReady) return;
+  workerReady = true;
+  startService("indexer", "packages/indexer/dist/main.js", common);
 });
 startService("api", "packages/api/dist/main.js", {
   ...common,
