@@ -7,12 +7,12 @@ import { pino } from "pino";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, type App } from "../src/buildApp.ts";
-import { launchChromium } from "./support/browser.ts";
+import { axe, launchChromium, shots } from "./support/browser.ts";
 import { gql } from "./support/http.ts";
 
 // The explorer on a methodology v0.2 ledger whose registry allows two tokens of different decimals (6 and 18): every
 // amount is written in its own token's decimals with its symbol, exactly as the public GraphQL API answers, and raw
-// units of the two tokens are never added up (no total, no summed volume column or chart). The footer names each
+// units of the two tokens are never added up (no total, no summed volume column; the volume chart has one series per token). The footer names each
 // token's decimals. Real PostgreSQL, the indexer's own write path (matchLogsV02 → prepareBatch → writeBatch), the
 // real API, Debian Chromium.
 
@@ -130,8 +130,30 @@ describe("explorer with two tokens of different decimals", () => {
       expect(expected.flat().length).toBe(2);
       expect(shown).toEqual(expected);
     }
-    // the volume chart would add raw units across tokens: replaced by a sentence
-    expect(await page.locator(".chart-note").count()).toBe(1);
+    // the volume chart: one series per token (no sum of raw units), its legend exact in each token's units
+    const { activitySeries: series } = await data(`{ activitySeries(window: "24h") { bucket points { t byToken { tokenAddress amountSumWei } } } }`);
+    const chart = page.locator("figure.chart", { has: page.locator(".chart-title", { hasText: /^Volume/ }) });
+    expect(await page.locator(".chart-note").count()).toBe(0);
+    expect(await chart.getAttribute("data-series")).toBe("2");
+    expect(await chart.locator(".u-over").count()).toBe(1); // drawn
+    const legend = () => chart.locator(".chart-token").evaluateAll((xs) => xs.map((x) => ({ token: (x as HTMLElement).dataset.token, text: x.textContent })));
+    expect(await legend()).toEqual(d.byToken.map((t: { tokenAddress: string }) => t.tokenAddress).sort((a: string, b: string) => (a === USD6 ? -1 : b === USD6 ? 1 : 0)).map((token: string) => ({
+      token, text: exact(d.byToken.find((t: { tokenAddress: string }) => t.tokenAddress === token).amountSumWei, token) })));
+    // hover the bucket of the largest pathUSD payment: the legend equals that bucket of the GraphQL series, per token
+    type Point = { t: string; byToken: { tokenAddress: string; amountSumWei: string }[] };
+    const target = (series.points as Point[]).find((p) => p.byToken.some((t) => t.tokenAddress === USD6 && t.amountSumWei === "123456789012"))!;
+    expect(target).toBeDefined();
+    const over = (await chart.locator(".u-over").boundingBox())!;
+    let hovered: string | null = null;
+    for (let x = over.x + 1; x < over.x + over.width && hovered !== target.t; x += 3) {
+      await page.mouse.move(x, over.y + over.height / 2);
+      hovered = await chart.locator(".chart-legend time").getAttribute("datetime", { timeout: 1000 }).catch(() => null);
+    }
+    expect(hovered).toBe(target.t);
+    expect(await legend()).toEqual([USD6, ETH18].map((token) => ({ token, text: exact(target.byToken.find((t) => t.tokenAddress === token)?.amountSumWei ?? "0", token) })));
+    await page.mouse.move(0, 0);
+    await axe(page, "dashboard with two tokens");
+    await shots(page, "tokens-dashboard");
     expect(await page.locator(".foot [data-units]").textContent()).toBe("Amounts are shown exactly, each in its own token's units (pathUSD 6 decimals, WETHt 18 decimals)");
   });
 
@@ -161,6 +183,12 @@ describe("explorer with two tokens of different decimals", () => {
       expect(shown).toEqual((split as { tokenAddress: string; amountSumWei: string }[]).map((t) => ({ token: t.tokenAddress, text: exact(t.amountSumWei, t.tokenAddress) })));
       expect(shown).toHaveLength(2);
     }
+    // the 30-day volume chart: one series per token (the trend's byToken), not replaced by a sentence
+    const agentChart = page.locator("figure.chart", { has: page.locator(".chart-title", { hasText: /^Volume/ }) });
+    expect(await agentChart.getAttribute("data-series")).toBe("2");
+    expect(await agentChart.locator(".chart-token").evaluateAll((xs) => xs.map((x) => x.textContent))).toEqual(
+      [USD6, ETH18].map((token) => exact(agent.totals.byToken.find((t: { tokenAddress: string }) => t.tokenAddress === token).amountSumWei, token)),
+    );
     // the agents list: 24 h and 7 d volumes per token
     await page.goto(`${base}/agents`);
     const cell = page.locator('tr[data-id="two-token-agent"] td:nth-child(3) [data-token]');

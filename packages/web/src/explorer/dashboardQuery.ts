@@ -25,7 +25,7 @@ export const DASHBOARD_QUERY = `query Dashboard($w: String!) {
     topProviders { key pattern label txCount amountSumWei byToken { tokenAddress amountSumWei } }
     recentEvents { ${ROW_FIELDS} }
   }
-  activitySeries(window: $w) { bucket points { t txCount amountSumWei } }
+  activitySeries(window: $w) { bucket points { t txCount amountSumWei byToken { tokenAddress amountSumWei } } }
   tokens { address symbol decimals currency }
 }`;
 

@@ -25,7 +25,7 @@ interface EntityData {
   recentEvents: { items: Row[] };
   providers: { items: ProviderRow[] } | null;
   /** Per token (methodology v0.2; empty lists on v0.1): its own request (the main one is at the API's cost limit). */
-  byToken?: { totals: { byToken: TokenPart[] }; byToken24h: TokenPart[]; byToken7d: TokenPart[] };
+  byToken?: { totals: { byToken: TokenPart[] }; byToken24h: TokenPart[]; byToken7d: TokenPart[]; trend: { day: string; byToken: TokenPart[] }[] };
 }
 
 const query = (kind: "service" | "agent") => `query($id: ID!) { entity: ${kind}(id: $id) {
@@ -35,9 +35,9 @@ const query = (kind: "service" | "agent") => `query($id: ID!) { entity: ${kind}(
   recentEvents(first: 50) { items { ${ROW_FIELDS} } }
 } }`;
 // Its own request: with the 50 rows it would pass the API's query cost limit. Null for all but the gateway.
-// The volumes per token (all time, 24 h, 7 d).
+// The volumes per token (all time, 24 h, 7 d, and each day of the trend for the volume chart).
 const BY_TOKEN_QUERY = (kind: "service" | "agent") =>
-  `query($id: ID!) { entity: ${kind}(id: $id) { totals { byToken { tokenAddress amountSumWei } } byToken24h { tokenAddress amountSumWei } byToken7d { tokenAddress amountSumWei } } }`;
+  `query($id: ID!) { entity: ${kind}(id: $id) { totals { byToken { tokenAddress amountSumWei } } byToken24h { tokenAddress amountSumWei } byToken7d { tokenAddress amountSumWei } trend { day byToken { tokenAddress amountSumWei } } } }`;
 const PROVIDERS_QUERY = `query($id: ID!) { service(id: $id) { providers(first: 100) { items { key pattern label address fingerprint txCount amountSumWei byToken { tokenAddress amountSumWei } } } } }`;
 
 export function EntityPage({ kind, id }: { kind: "service" | "agent"; id: string }) {
@@ -91,7 +91,8 @@ export function EntityPage({ kind, id }: { kind: "service" | "agent"; id: string
   const providers = e.providers?.items ?? [];
   const providerTotal = providers.reduce((a, p) => a + BigInt(p.amountSumWei), 0n);
   const providerMax = providers.reduce((m, p) => (BigInt(p.amountSumWei) > m ? BigInt(p.amountSumWei) : m), 0n);
-  const points = e.trend.map((t) => ({ t: `${t.day}T00:00:00.000Z`, txCount: t.txCount, amountSumWei: t.amountSumWei }));
+  const trendByToken = new Map(e.byToken?.trend.map((t) => [t.day, t.byToken]));
+  const points = e.trend.map((t) => ({ t: `${t.day}T00:00:00.000Z`, txCount: t.txCount, amountSumWei: t.amountSumWei, byToken: trendByToken.get(t.day) }));
 
   return (
     <div data-page={kind}>

@@ -26,7 +26,7 @@ export function ProviderPage({ providerKey }: { providerKey: string }) {
   useEffect(() => {
     gql<{ provider: ProviderData | null; activitySeries: { points: SeriesPoint[] } | null }>(
       `query($k: String!) { provider(key: $k) { key pattern address fingerprint label txCount amountSumWei firstSeenAt lastSeenAt byToken { tokenAddress amountSumWei } }
-        activitySeries(window: "30d", providerKey: $k) { points { t txCount amountSumWei } } }`,
+        activitySeries(window: "30d", providerKey: $k) { points { t txCount amountSumWei byToken { tokenAddress amountSumWei } } } }`,
       { k: providerKey },
     ).then((r) => {
       setP(r.provider);
