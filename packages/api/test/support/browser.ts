@@ -21,12 +21,15 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 60_000 });
 }
 
-/** Full-page screenshots of `page` at 1280 and 390 px: SHOTS/<name>-<width>.png. */
+/** Full-page screenshots of `page` at 1280 and 390 px: SHOTS/<name>-<width>.png; fails when the page is wider than the viewport. */
 export async function shots(page: Page, name: string): Promise<void> {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     await page.waitForTimeout(150);
     await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
+    // Nothing may widen the page past the viewport (a long amount once did at 390 px: a sideways-scrolling page).
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (wide > width) throw new Error(`${name}: the page is ${wide} px wide in a ${width} px viewport (see ${name}-${width}.png)`);
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }
