@@ -3,7 +3,7 @@ import type { Hex } from "viem";
 import { privateKeyToAccount, sign } from "viem/accounts";
 import { Account } from "viem/tempo";
 import { createTtlCache } from "../services/createTtlCache.ts";
-import type { WalletContext } from "./context.ts";
+import type pg from "pg";
 
 type PublicKey = Parameters<typeof Account.from>[0]["publicKey"];
 
@@ -35,7 +35,14 @@ export function createSignerCache(ttlMs = 10 * 60_000, maxEntries = 10_000) {
 export type SignerCache = ReturnType<typeof createSignerCache>;
 
 /** The signer of the session whose bearer hash this is, or null (no such session). */
-export function loadSigner(ctx: WalletContext, bearerHash: string): Promise<SessionSigner | null> {
+/** What loadSigner reads of the wallet context (context.ts holds a SignerCache: named here, not imported, so neither file imports the other). */
+export interface SignerSource {
+  db: pg.Pool;
+  config: { masterKey: Buffer | null };
+  signers: SignerCache;
+}
+
+export function loadSigner(ctx: SignerSource, bearerHash: string): Promise<SessionSigner | null> {
   return ctx.signers.get(bearerHash, async () => {
     const { rows } = await ctx.db.query<{ id: string; agent_key_ciphertext: string; managed_address: string; token_address: string }>(
       "SELECT s.id, s.agent_key_ciphertext, s.token_address, u.managed_address FROM wallet_sessions s JOIN wallet_users u ON u.id = s.user_id WHERE s.bearer_token_hash = $1",
