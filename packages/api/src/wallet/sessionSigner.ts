@@ -2,8 +2,8 @@ import { openSecret } from "@agent-ledger/core";
 import type { Hex } from "viem";
 import { privateKeyToAccount, sign } from "viem/accounts";
 import { Account } from "viem/tempo";
-import { createTtlCache } from "../services/createTtlCache.ts";
 import type pg from "pg";
+import { createTtlCache } from "../services/createTtlCache.ts";
 
 type PublicKey = Parameters<typeof Account.from>[0]["publicKey"];
 
@@ -34,7 +34,6 @@ export function createSignerCache(ttlMs = 10 * 60_000, maxEntries = 10_000) {
 
 export type SignerCache = ReturnType<typeof createSignerCache>;
 
-/** The signer of the session whose bearer hash this is, or null (no such session). */
 /** What loadSigner reads of the wallet context (context.ts holds a SignerCache: named here, not imported, so neither file imports the other). */
 export interface SignerSource {
   db: pg.Pool;
@@ -42,6 +41,7 @@ export interface SignerSource {
   signers: SignerCache;
 }
 
+/** The signer of the session whose bearer hash this is, or null (no such session). */
 export function loadSigner(ctx: SignerSource, bearerHash: string): Promise<SessionSigner | null> {
   return ctx.signers.get(bearerHash, async () => {
     const { rows } = await ctx.db.query<{ id: string; agent_key_ciphertext: string; managed_address: string; token_address: string }>(
@@ -72,8 +72,8 @@ function publicKeyOf(masterKey: Buffer | null, sealed: string, sessionId: string
  * sign function (not kept after the payment). Same signatures as Account.fromSecp256k1 (RFC 6979, deterministic).
  */
 export function signerAccount(s: SessionSigner, masterKey: Buffer) {
-  const privateKey = openSecret(s.sealedKey, masterKey, s.sessionId) as Hex;
   if (!s.publicKey) throw new Error("the agent key could not be opened");
+  const privateKey = openSecret(s.sealedKey, masterKey, s.sessionId) as Hex;
   return Account.from({
     access: s.managedAddress,
     keyType: "secp256k1",
