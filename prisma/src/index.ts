@@ -1,4 +1,5 @@
 export { createPgPool } from "./createPgPool.ts";
+export { inTransaction } from "./inTransaction.ts";
 export { ensureDatabase } from "./ensureDatabase.ts";
 export { migrateDeploy } from "./migrateDeploy.ts";
 export { resetDatabase } from "./resetDatabase.ts";

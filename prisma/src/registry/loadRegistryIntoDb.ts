@@ -1,5 +1,6 @@
 import type { Registry } from "@agent-ledger/core";
 import type pg from "pg";
+import { inTransaction } from "../inTransaction.ts";
 
 export interface RegistryLoadResult {
   entities: number;
@@ -18,9 +19,7 @@ export interface RegistryLoadResult {
  * (e.g. added with the CLI) are left alone. One transaction on a connection of `pool`.
  */
 export async function loadRegistryIntoDb(pool: pg.Pool, registry: Registry, source: string): Promise<RegistryLoadResult> {
-  const tx = await pool.connect();
-  try {
-    await tx.query("BEGIN");
+  return inTransaction(pool, async (tx) => {
     for (const e of registry.entities) {
       await tx.query(
         `INSERT INTO entities (id, label, category, kind, active, track_fees, source) VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -72,7 +71,6 @@ export async function loadRegistryIntoDb(pool: pg.Pool, registry: Registry, sour
        ON CONFLICT (source) DO UPDATE SET network = $2, registry_version = $3, explorer_base_url = $4, loaded_at = now()`,
       [source, registry.network, registry.registryVersion, registry.explorerBaseUrl],
     );
-    await tx.query("COMMIT");
     return {
       entities: registry.entities.length,
       wallets: registry.entities.reduce((n, e) => n + e.wallets.length, 0),
@@ -82,10 +80,5 @@ export async function loadRegistryIntoDb(pool: pg.Pool, registry: Registry, sour
       tokens: registry.tokens.length,
       deactivated: stale.map((s) => s.id),
     };
-  } catch (error) {
-    await tx.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    tx.release();
-  }
+  });
 }

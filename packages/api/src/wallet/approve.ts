@@ -9,7 +9,7 @@ import type { WalletContext, WalletResponse } from "./context.ts";
 import { readJsonObject } from "../http/readBody.ts";
 import { requireUser } from "./userSession.ts";
 import { WalletError } from "./WalletError.ts";
-import { inTransaction } from "../db/inTransaction.ts";
+import { inTransaction } from "@agent-ledger/db";
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 

@@ -3,9 +3,8 @@ import {
   CURRENT_METHODOLOGY_VERSION, generateToken, hashToken, parseRecoverSince, RecoverSinceError, sealSecret, transitionSubscription,
   SubscriptionTransitionError, VERIFY_TOKEN_TTL_MS, type SubscriptionStatus,
 } from "@agent-ledger/core";
-import { recoverDeliveries } from "@agent-ledger/db";
 import type pg from "pg";
-import { inTransaction as inTx } from "../db/inTransaction.ts";
+import { inTransaction as inTx, recoverDeliveries } from "@agent-ledger/db";
 import { checkCallbackHost, type Lookup } from "./checkCallbackHost.ts";
 import { validateCreateInput } from "./validateCreateInput.ts";
 import { WebhookError } from "./WebhookError.ts";

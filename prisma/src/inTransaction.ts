@@ -2,7 +2,7 @@ import type pg from "pg";
 
 /**
  * Runs `fn` on one pooled connection inside BEGIN … COMMIT; any throw rolls back (a failed ROLLBACK is ignored: the
- * connection is released either way) and is rethrown. The wallet and webhook services share it.
+ * connection is released either way) and is rethrown. The registry load, the wallet and the webhook services share it.
  */
 export async function inTransaction<T>(db: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await db.connect();
