@@ -5,14 +5,13 @@
 import type { ComponentChildren } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { Amount, Time } from "../explorer/components.tsx";
-import { shortHex, tokenName } from "../explorer/format.ts";
+import { shortHex } from "../explorer/format.ts";
 import { ApiError, walletApi, type Me, type OwnerPayment, type OwnerSession, type RevokeAnswer } from "./api.ts";
+import { balanceText, type Balance } from "./balance.ts";
 import { PageHead, TableCard } from "./parts.tsx";
 import "./console.css";
 
 const loadSigner = () => import("./signer.ts");
-/** The same token name as the session rows (the explorer's); the chain's symbol only for a token the explorer does not know. */
-const balanceUnit = (b: { token: string; symbol: string | null }) => (tokenName(b.token).startsWith("0x") ? (b.symbol ?? tokenName(b.token)) : tokenName(b.token));
 
 export function describe(error: unknown): string {
   if (error instanceof ApiError) return `${error.message} (${error.code})`;
@@ -199,7 +198,7 @@ const revokeText = (what: string) => `${what} Payments through Agent Ledger stop
 export function WalletPage() {
   const owner = useOwner();
   const [sessions, setSessions] = useState<OwnerSession[] | null>(null);
-  const [balances, setBalances] = useState<{ token: string; symbol: string | null; balance_wei: string }[] | null>(null);
+  const [balances, setBalances] = useState<Balance[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [balanceError, setBalanceError] = useState<string | null>(null);
   const reload = useCallback(() => {
@@ -235,7 +234,10 @@ export function WalletPage() {
         {balanceError ? <p class="console-error" role="alert">Balances unavailable: {balanceError}</p> : null}
         {balances ? (
           <ul class="balances" data-console="balances">
-            {balances.map((b) => <li><Amount units={b.balance_wei} /> <span class="unit">{balanceUnit(b)}</span></li>)}
+            {balances.map((b) => {
+              const t = balanceText(b);
+              return <li data-token={b.token.toLowerCase()}><span class="num">{t.value}</span> <span class="unit">{t.unit}</span></li>;
+            })}
           </ul>
         ) : balanceError ? null : <p class="muted">Reading the chain…</p>}
       </section>

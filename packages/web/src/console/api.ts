@@ -2,6 +2,7 @@
 // passkey session cookie. Browsers send Origin on these requests (the API refuses cross-site cookie writes).
 import { ApiError } from "../approve/describeError.ts";
 import { requestJson } from "../approve/requestJson.ts";
+import type { Balance } from "./balance.ts";
 
 export { ApiError };
 
@@ -63,7 +64,7 @@ export const walletApi = {
   session: (id: string) => rest<OwnerSession>("GET", `/api/wallet/sessions/${encodeURIComponent(id)}`),
   payments: (id: string, cursor: string | null, limit = 20) =>
     rest<{ items: OwnerPayment[]; next_cursor: string | null }>("GET", `/api/wallet/sessions/${encodeURIComponent(id)}/payments?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`),
-  balances: () => rest<{ managed_address: string; read_at: string; balances: { token: string; symbol: string | null; decimals: number; balance_wei: string }[] }>("GET", "/api/wallet/balances"),
+  balances: () => rest<{ managed_address: string; read_at: string; balances: Balance[] }>("GET", "/api/wallet/balances"),
   revoke: (id: string) => rest<RevokeAnswer>("POST", `/api/wallet/sessions/${encodeURIComponent(id)}/revoke`, {}),
   revokeAll: () => rest<RevokeAnswer>("POST", "/api/wallet/sessions/revoke-all", {}),
   confirm: (body: { session_ids: string[]; tx_hash?: string; error?: string }) => rest<{ sessions: OwnerSession[] }>("POST", "/api/wallet/sessions/revoke-confirm", body, 90_000),
