@@ -129,6 +129,13 @@ describe("explorer with two tokens of different decimals", () => {
       const expected = (rows as { byToken: { tokenAddress: string; amountSumWei: string }[] }[]).map((r) => r.byToken.map((t) => ({ token: t.tokenAddress, text: exact(t.amountSumWei, t.tokenAddress) })));
       expect(expected.flat().length).toBe(2);
       expect(shown).toEqual(expected);
+      // and each amount's digits stay on one line (an 18-decimal amount once broke digit by digit in these cards)
+      const digitLines = await cells.evaluateAll((tds) => tds.flatMap((td) => [...td.querySelectorAll<HTMLElement>("[data-token]")].map((x) => {
+        const range = document.createRange();
+        range.selectNodeContents(x.firstChild!);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      })));
+      expect(digitLines).toEqual(expected.flat().map(() => 1));
     }
     // the volume chart: one series per token (no sum of raw units), its legend exact in each token's units
     const { activitySeries: series } = await data(`{ activitySeries(window: "24h") { bucket points { t byToken { tokenAddress amountSumWei } } } }`);

@@ -346,7 +346,10 @@ export function TopTable({ title, rows, empty }: { title: string; rows: RankedRo
       {rows.length === 0 ? (
         <p class="empty">{empty}</p>
       ) : (
-        <table>
+        // split by token: each amount keeps its digits on one line (the name column gives way); a table wider than a
+        // narrow card scrolls inside it rather than widen the page
+        <div class={split ? "table-wrap" : undefined}>
+        <table class={split ? "split" : undefined}>
           <thead>
             <tr><th scope="col">Name</th><th scope="col" class="r">Payments</th><th scope="col" class="r">Volume{sole ? <span class="muted small th-unit"> {sole}</span> : !split && unit && unit.unit !== "token units" ? <span class="muted small th-unit"> {unit.unit}</span> : null}</th></tr>
           </thead>
@@ -364,6 +367,7 @@ export function TopTable({ title, rows, empty }: { title: string; rows: RankedRo
             ))}
           </tbody>
         </table>
+        </div>
       )}
     </section>
   );
