@@ -285,6 +285,28 @@ describe("delivery log", () => {
     expect((await call("POST", `/api/webhooks/${sub.id}/deliveries/not-a-uuid/redeliver`)).status).toBe(404);
   });
 
+  it("pages through deliveries created in the same millisecond (one dispatch pass writes many at one now()) without skipping any", async () => {
+    const sub = (await call("POST", "/api/webhooks", { body: valid })).body;
+    // microseconds within one millisecond, later than the truncated millisecond a toISOString cursor would carry
+    for (let i = 0; i < 5; i++) {
+      await sql.query(
+        "INSERT INTO webhook_deliveries (subscription_id, event_id, type, status, created_at) VALUES ($1, $2, 'event', 'pending', $3::timestamptz)",
+        [sub.id, 2000 + i, `2026-11-25T10:00:00.123${456 + i}Z`],
+      );
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    for (let pages = 0; pages < 10; pages++) {
+      const res = await call("GET", `/api/webhooks/${sub.id}/deliveries?limit=2${cursor ? `&cursor=${cursor}` : ""}`);
+      expect(res.status).toBe(200);
+      seen.push(...res.body.items.map((d: { id: string }) => d.id));
+      cursor = res.body.next_cursor;
+      if (!cursor) break;
+    }
+    expect(seen).toHaveLength(6); // 5 events and the verification ping
+    expect(new Set(seen).size).toBe(6);
+  });
+
   it("unknown paths and methods answer JSON errors", async () => {
     expect((await call("PUT", "/api/webhooks")).status).toBe(405);
     expect((await call("GET", "/api/webhooks/whs_x/nope")).status).toBe(404);

@@ -82,13 +82,18 @@ function deliveryJson(r: Record<string, unknown>) {
   };
 }
 
-function encodeCursor(createdAt: Date, id: string): string {
-  return Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString("base64url");
+/**
+ * The cursor names the last row shown by (created_at, id), created_at to the microsecond as PostgreSQL keeps it (`at`,
+ * the query's cursor_at): a millisecond ISO string (Date.toISOString) once skipped every row of the same millisecond
+ * written later in it, e.g. all but the first of the deliveries one dispatch pass creates together.
+ */
+function encodeCursor(at: string, id: string): string {
+  return Buffer.from(JSON.stringify([at, id])).toString("base64url");
 }
 function decodeCursor(cursor: string): { createdAt: string; id: string } {
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
-    if (typeof createdAt !== "string" || Number.isNaN(Date.parse(createdAt)) || typeof id !== "string" || !/^[0-9a-f-]{36}$/.test(id)) throw new Error("shape");
+    if (typeof createdAt !== "string" || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z$/.test(createdAt) || Number.isNaN(Date.parse(createdAt)) || typeof id !== "string" || !/^[0-9a-f-]{36}$/.test(id)) throw new Error("shape");
     return { createdAt, id };
   } catch {
     throw new WebhookError("invalid_cursor", "cursor is not one this API returned");
@@ -299,14 +304,14 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       const cursor = cursorText ? decodeCursor(cursorText) : null;
       await this.get(owner, id); // 404 unless it is the caller's
       const { rows } = await deps.db.query(
-        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE subscription_id = $1
+        `SELECT ${DELIVERY_COLUMNS}, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at FROM webhook_deliveries WHERE subscription_id = $1
            AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
          ORDER BY created_at DESC, id DESC LIMIT $4`,
         [id, cursor?.createdAt ?? null, cursor?.id ?? null, limit + 1],
       );
       const page = rows.slice(0, limit);
       const last = page.at(-1);
-      return { items: page.map(deliveryJson), next_cursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
+      return { items: page.map(deliveryJson), next_cursor: rows.length > limit && last ? encodeCursor(last.cursor_at, last.id) : null };
     },
 
     /**
