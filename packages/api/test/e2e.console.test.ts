@@ -1,10 +1,11 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path, { join } from "node:path";
-import { createPgPool } from "@agent-ledger/db";
+import { parseRegistry } from "@agent-ledger/core";
+import { createPgPool, loadRegistryIntoDb } from "@agent-ledger/db";
 import { createTestDatabase } from "@agent-ledger/db/testing";
 import { createDevnetClient, DEV_PRIVATE_KEYS, PATH_USD, startAnvil, withTimeout, type AnvilInstance } from "@agent-ledger/devnet";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { pino } from "pino";
 import pg from "pg";
 import type { Hex } from "viem";
@@ -14,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, spawnCli, type CliProcess } from "../../cli/test/support/spawnCli.ts";
 import { buildApp, type App } from "../src/buildApp.ts";
 import { freePort, keyboardReachesEverything, launchChromium, axe, shots as screenshots } from "./support/browser.ts";
+import { ownerPage as openOwnerPage } from "./support/ownerConsole.ts";
 import { SoftAuthenticator } from "./support/softAuthenticator.ts";
 import { call, registerUser, TEST_RATE_LIMITS } from "./support/walletApp.ts";
 import { authorizeOnChain, fund } from "./support/walletFlow.ts";
@@ -26,6 +28,7 @@ import { authorizeOnChain, fund } from "./support/walletFlow.ts";
 // with Tab; screenshots at 1280 and 390 px go to packages/web/screenshots/ (git-ignored).
 
 const SPONSOR = DEV_PRIVATE_KEYS[1];
+const HOOK_AGENT = "console-hook-agent";
 const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
 
 let anvil: AnvilInstance;
@@ -41,33 +44,7 @@ const pageLog: string[] = [];
 const cli = (args: string[], timeoutMs = 60_000) => runCli(["--api", base, ...args], { env: { AGENT_LEDGER_CONFIG_DIR: configDir }, timeoutMs });
 const reader = () => createDevnetClient({ url: anvil.url });
 
-/** A browser profile whose virtual authenticator holds `authn`'s passkey (same P-256 key the API registered). */
-async function ownerPage(authn: SoftAuthenticator): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  context.setDefaultTimeout(30_000);
-  const page = await context.newPage();
-  page.on("console", (m) => void pageLog.push(`[console.${m.type()}] ${m.text()}`));
-  page.on("pageerror", (e) => void pageLog.push(`[pageerror] ${e.message}`));
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("WebAuthn.enable", { enableUI: false });
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  });
-  const a = authn as unknown as { privateKey: import("node:crypto").KeyObject; credentialId: Buffer; userHandle: string };
-  await cdp.send("WebAuthn.addCredential", {
-    authenticatorId,
-    credential: {
-      credentialId: Buffer.from(a.credentialId).toString("base64"),
-      isResidentCredential: true,
-      rpId: "localhost",
-      privateKey: (a.privateKey.export({ format: "der", type: "pkcs8" }) as Buffer).toString("base64"),
-      userHandle: Buffer.from(a.userHandle, "base64url").toString("base64"),
-      signCount: 1000,
-    },
-  });
-  return { context, page };
-}
-
+const ownerPage = (authn: SoftAuthenticator) => openOwnerPage(browser, authn, pageLog);
 const shots = (page: Page, name: string) => screenshots(page, `console-${name}`);
 
 beforeAll(async () => {
@@ -75,6 +52,8 @@ beforeAll(async () => {
   db = await createTestDatabase();
   pool = createPgPool(db.url, { max: 5, applicationName: "e2e-console" });
   pool.on("error", () => {});
+  // a watched agent, so that the first owner can create a webhook (filters.agent_id must name one)
+  await loadRegistryIntoDb(pool, parseRegistry({ registry_version: 1, network: "devnet", entities: [{ id: HOOK_AGENT, label: "Console hook agent", category: "agent", wallets: [privateKeyToAccount(generatePrivateKey()).address] }] }), "registry:console.json");
   const port = await freePort();
   base = `http://localhost:${port}`;
   app = buildApp({
@@ -171,7 +150,8 @@ describe("owner console end to end: CLI pairing + pay, /wallet in Chromium, revo
   }, 180_000);
 
   it("a second owner sees none of the first owner's sessions or webhooks (UI and API)", async () => {
-    const hook = await call(base, "POST", "/api/webhooks", { jar, body: { callback_url: "http://127.0.0.1:9/hook", label: "first's hook", filters: { agent_id: "nobody" } } });
+    const hook = await call(base, "POST", "/api/webhooks", { jar, body: { callback_url: "http://127.0.0.1:9/hook", label: "first's hook", filters: { agent_id: HOOK_AGENT } } });
+    expect(hook.status, hook.text).toBe(201); // http on 127.0.0.1 is allowed outside production (webhooks: production false)
     const other = new SoftAuthenticator();
     const second = await registerUser(base, other, "second owner");
     const { page: p2 } = await ownerPage(other);
@@ -184,7 +164,8 @@ describe("owner console end to end: CLI pairing + pay, /wallet in Chromium, revo
     await expect.poll(() => p2.textContent("main")).toMatch(/No webhook yet/);
     expect((await call(base, "GET", `/api/wallet/sessions/${sessionId}`, { jar: second.jar })).status).toBe(404);
     expect((await call(base, "GET", "/api/wallet/sessions", { jar: second.jar })).body.items).toEqual([]);
-    if (hook.status === 201) expect((await call(base, "GET", `/api/webhooks/${hook.body.id}`, { jar: second.jar })).status).toBe(404);
+    expect((await call(base, "GET", `/api/webhooks/${hook.body.id}`, { jar })).status).toBe(200);
+    expect((await call(base, "GET", `/api/webhooks/${hook.body.id}`, { jar: second.jar })).status).toBe(404);
     await axe(p2, "webhooks");
     await shots(p2, "webhooks-empty");
   }, 120_000);
