@@ -13,11 +13,19 @@ import "./console.css";
 
 const loadSigner = () => import("./signer.ts");
 
+type ErrorLike = { name?: string; message?: string; shortMessage?: string; cause?: unknown };
+
+/** An error as one line for the page, without a closing period (callers end the sentence). */
 export function describe(error: unknown): string {
   if (error instanceof ApiError) return `${error.message} (${error.code})`;
-  const e = error as { name?: string; message?: string; shortMessage?: string };
-  if (e?.name === "NotAllowedError" || e?.name === "AbortError") return "the passkey prompt was cancelled";
-  return (e?.shortMessage ?? e?.message ?? String(error)).split("\n")[0]!.slice(0, 280);
+  // The browser's refusal is often wrapped (the passkey signer answers "Failed to request credential." with the
+  // NotAllowedError as its cause): look down the causes for it.
+  for (let c: unknown = error, depth = 0; c && depth < 5; c = (c as ErrorLike).cause, depth++) {
+    const name = (c as ErrorLike).name;
+    if (name === "NotAllowedError" || name === "AbortError") return "your passkey did not sign (cancelled, timed out, or no passkey for this account on this device)";
+  }
+  const e = error as ErrorLike;
+  return (e?.shortMessage ?? e?.message ?? String(error)).split("\n")[0]!.slice(0, 280).replace(/\.+$/, "");
 }
 
 /** The signed-in owner, or the sign-in card. */
@@ -75,13 +83,17 @@ function ChainRevokeCell({ s }: { s: OwnerSession }) {
     <span class={`chain-${c.status}`}>
       {c.status === "confirmed" ? "Revoked on chain" : c.status === "failed" ? "Failed" : "Pending"}
       {c.tx_hash ? <> · <a href={`/tx/${c.tx_hash}`}>tx</a></> : null}
-      {c.status === "failed" && c.error ? <span class="small muted block">{c.error}</span> : null}
+      {c.status === "failed" && c.error ? <span class="small muted block chain-reason" title={c.error}>{c.error}</span> : null}
     </span>
   );
 }
 
-/** Runs both revoke steps: the database (the API call), then the passkey signs the on-chain revoke and the API confirms it. */
-async function runRevoke(start: () => Promise<RevokeAnswer>, label: string, update: (p: RevokeProgress) => void): Promise<void> {
+/**
+ * Runs both revoke steps: the database (the API call), then the passkey signs the on-chain revoke and the API confirms
+ * it. `openIds`: the sessions the page showed active or pending (the count step 1 reports as stopped now; the API's
+ * answer also lists sessions revoked earlier).
+ */
+async function runRevoke(start: () => Promise<RevokeAnswer>, label: string, openIds: ReadonlySet<string>, update: (p: RevokeProgress) => void): Promise<void> {
   const p: RevokeProgress = { label, db: { state: "working", text: "Stopping payments in Agent Ledger…" }, chain: { state: "idle", text: "Waiting" }, sessionIds: [] };
   update({ ...p });
   let answer: RevokeAnswer;
@@ -92,7 +104,13 @@ async function runRevoke(start: () => Promise<RevokeAnswer>, label: string, upda
     return update({ ...p });
   }
   p.sessionIds = answer.sessions.map((s) => s.session_id);
-  p.db = { state: "done", text: `Stopped in Agent Ledger: payments are refused from now on (${answer.sessions.length} session${answer.sessions.length === 1 ? "" : "s"}).` };
+  const stopped = answer.sessions.filter((s) => openIds.has(s.session_id)).length;
+  p.db = {
+    state: "done",
+    text: stopped > 0
+      ? `Stopped in Agent Ledger: payments are refused from now on (${stopped} session${stopped === 1 ? "" : "s"}).`
+      : "Already stopped in Agent Ledger: payments stay refused.",
+  };
   const req = answer.chain_revoke_request;
   if (!req) {
     p.chain = { state: "done", text: "Nothing to revoke on chain (already revoked, expired, or never authorized)." };
@@ -116,7 +134,7 @@ async function runRevoke(start: () => Promise<RevokeAnswer>, label: string, upda
     const out = await walletApi.confirm({ session_ids: req.session_ids, tx_hash: txHash });
     const failed = out.sessions.filter((s) => s.chain_revoke.status !== "confirmed");
     p.chain = failed.length === 0
-      ? { state: "done", text: "Revoked on chain: the keychain reports the agent key revoked." }
+      ? { state: "done", text: req.session_ids.length === 1 ? "Revoked on chain: the keychain reports the agent key revoked." : `Revoked on chain: the keychain reports all ${req.session_ids.length} agent keys revoked.` }
       : { state: "failed", text: `On-chain revoke not confirmed: ${failed[0]!.chain_revoke.error ?? "unknown reason"}` };
   } catch (e) {
     p.chain = { state: "failed", text: `Could not confirm the on-chain revoke: ${describe(e)}` };
@@ -140,7 +158,7 @@ function RevokePanel({ progress, onRetry, onClose }: { progress: RevokeProgress;
   const finished = progress.chain.state === "done" || progress.chain.state === "failed" || progress.db.state === "failed";
   return (
     <section class="card revoke-panel" aria-labelledby="revoke-title" tabIndex={-1} ref={ref} data-console="revoke-progress">
-      <h2 id="revoke-title">Revoking {progress.label}</h2>
+      <h2 id="revoke-title">{!finished ? `Revoking ${progress.label}…` : progress.chain.state === "done" ? `Revoked ${progress.label}` : `Revoking ${progress.label}: not finished`}</h2>
       <ol class="steps" aria-live="polite">
         <StepLine n={1} step={progress.db} title="1. Stop in Agent Ledger" />
         <StepLine n={2} step={progress.chain} title="2. Revoke the key on chain" />
@@ -174,8 +192,10 @@ function ConfirmPanel({ text, onConfirm, onCancel }: { text: string; onConfirm: 
 function useRevoke(reload: () => void) {
   const [confirming, setConfirming] = useState<{ text: string; run: () => void } | null>(null);
   const [progress, setProgress] = useState<RevokeProgress | null>(null);
-  const revoke = (start: () => Promise<RevokeAnswer>, label: string, text: string) =>
-    setConfirming({ text, run: () => { setConfirming(null); void runRevoke(start, label, setProgress).then(reload); } });
+  const revoke = (start: () => Promise<RevokeAnswer>, label: string, text: string, open: readonly OwnerSession[]) => {
+    const openIds = new Set(open.filter((s) => s.status === "active" || s.status === "pending").map((s) => s.session_id));
+    setConfirming({ text, run: () => { setConfirming(null); void runRevoke(start, label, openIds, setProgress).then(reload); } });
+  };
   const panels: ComponentChildren = (
     <>
       {confirming ? <ConfirmPanel text={confirming.text} onConfirm={confirming.run} onCancel={() => setConfirming(null)} /> : null}
@@ -183,7 +203,7 @@ function useRevoke(reload: () => void) {
         <RevokePanel
           key={progress.label + progress.sessionIds.join()}
           progress={progress}
-          onRetry={() => void runRevoke(progress.sessionIds.length === 1 ? () => walletApi.revoke(progress.sessionIds[0]!) : () => walletApi.revokeAll(), progress.label, setProgress).then(reload)}
+          onRetry={() => void runRevoke(progress.sessionIds.length === 1 ? () => walletApi.revoke(progress.sessionIds[0]!) : () => walletApi.revokeAll(), progress.label, new Set(), setProgress).then(reload)}
           onClose={() => setProgress(null)}
         />
       ) : null}
@@ -244,11 +264,16 @@ export function WalletPage() {
       {panels}
       <TableCard
         id="sessions-title"
-        title="Agents that can spend your money"
-        actions={active.length + retryable.length > 0 ? (
-          <button type="button" class="danger" onClick={() => revoke(() => walletApi.revokeAll(), "every agent", revokeText(`Revoke all ${active.length} active agent session${active.length === 1 ? "" : "s"}?`))}>Revoke all</button>
+        title="Agents you approved"
+        actions={active.length > 0 ? (
+          <button type="button" class="danger" onClick={() => revoke(() => walletApi.revokeAll(), "every agent", revokeText(`Revoke all ${active.length} active agent session${active.length === 1 ? "" : "s"}?`), active)}>Revoke all</button>
+        ) : retryable.length > 1 ? (
+          // nothing active, several keys still to revoke on chain: one passkey prompt for all of them
+          <button type="button" class="secondary" onClick={() => revoke(() => walletApi.revokeAll(), "every agent", `Retry revoking on chain the ${retryable.length} agent keys not yet confirmed revoked, with your passkey (one transaction)?`, [])}>Retry all on chain</button>
         ) : null}
-        note={error ? <p class="console-error" role="alert">{error}</p> : null}
+        note={error ? <p class="console-error" role="alert">{error}</p> : sessions && sessions.length > 0 && active.length === 0 ? (
+          <p class="muted" data-console="none-active">None of these agents can spend your money through Agent Ledger now: each session is revoked or expired.</p>
+        ) : null}
         rows={sessions}
         empty={<>No agent is paired with this account yet. Run <code>agent-ledger pair</code> on the agent's machine.</>}
         table={(sessions) => (
@@ -276,9 +301,9 @@ export function WalletPage() {
                     <td data-label="On chain"><ChainRevokeCell s={s} /></td>
                     <td data-label="Actions">
                       {s.status === "active" || s.status === "pending" ? (
-                        <button type="button" class="danger small-btn" aria-label={`Revoke ${agentName(s)}`} onClick={() => revoke(() => walletApi.revoke(s.session_id), agentName(s), revokeText(`Revoke “${agentName(s)}”?`))}>Revoke</button>
+                        <button type="button" class="danger small-btn" aria-label={`Revoke ${agentName(s)}`} onClick={() => revoke(() => walletApi.revoke(s.session_id), agentName(s), revokeText(`Revoke “${agentName(s)}”?`), [s])}>Revoke</button>
                       ) : s.chain_revoke.status === "failed" || s.chain_revoke.status === "pending" ? (
-                        <button type="button" class="secondary small-btn" aria-label={`Retry the on-chain revoke of ${agentName(s)}`} onClick={() => revoke(() => walletApi.revoke(s.session_id), agentName(s), "Retry revoking the agent key on chain with your passkey?")}>Retry on chain</button>
+                        <button type="button" class="secondary small-btn" aria-label={`Retry the on-chain revoke of ${agentName(s)}`} onClick={() => revoke(() => walletApi.revoke(s.session_id), agentName(s), "Retry revoking the agent key on chain with your passkey?", [s])}>Retry on chain</button>
                       ) : null}
                     </td>
                   </tr>
@@ -337,9 +362,9 @@ export function WalletSessionPage({ id }: { id: string }) {
           <p class="lede mono small">agent key {s.agent_key_address}</p>
         </div>
         {s.status === "active" || s.status === "pending" ? (
-          <button type="button" class="danger" onClick={() => revoke(() => walletApi.revoke(s.session_id), agentName(s), revokeText(`Revoke “${agentName(s)}”?`))}>Revoke</button>
+          <button type="button" class="danger" onClick={() => revoke(() => walletApi.revoke(s.session_id), agentName(s), revokeText(`Revoke “${agentName(s)}”?`), [s])}>Revoke</button>
         ) : s.chain_revoke.status === "failed" || s.chain_revoke.status === "pending" ? (
-          <button type="button" class="secondary" onClick={() => revoke(() => walletApi.revoke(s.session_id), agentName(s), "Retry revoking the agent key on chain with your passkey?")}>Retry on-chain revoke</button>
+          <button type="button" class="secondary" onClick={() => revoke(() => walletApi.revoke(s.session_id), agentName(s), "Retry revoking the agent key on chain with your passkey?", [s])}>Retry on-chain revoke</button>
         ) : null}
       </div>
       {panels}
@@ -360,20 +385,25 @@ export function WalletSessionPage({ id }: { id: string }) {
         title={`Payments (${s.payments_count})`}
         rows={payments}
         empty="No payments yet."
-        after={cursor ? <button type="button" class="secondary" onClick={more} disabled={loadingMore}>{loadingMore ? "Loading…" : "Load older payments"}</button> : null}
+        after={cursor ? (
+          <div class="actions">
+            <button type="button" class="secondary" onClick={more} disabled={loadingMore}>{loadingMore ? "Loading…" : "Load older payments"}</button>
+            <span class="muted small" data-console="payments-shown">Showing the {payments.length} newest of {s.payments_count}.</span>
+          </div>
+        ) : null}
         table={(payments) => (
-            <table data-console="payments">
+            <table class="stack" data-console="payments">
               <caption class="sr-only">Payments of this session, newest first</caption>
               <thead><tr><th scope="col">Time</th><th scope="col">To</th><th scope="col" class="r">Amount</th><th scope="col">Memo</th><th scope="col">Status</th><th scope="col">Transaction</th></tr></thead>
               <tbody>
                 {payments.map((p) => (
                   <tr data-payment={p.id}>
-                    <td class="nowrap"><Time iso={p.created_at} /></td>
-                    <td class="mono small"><span class="addr" title={p.to}>{shortHex(p.to)}</span></td>
-                    <td class="r"><Amount units={p.amount_wei} token={p.token} /></td>
-                    <td>{p.memo ?? <span class="muted">—</span>}</td>
-                    <td><span class={`badge badge-${p.status}`}>{p.status}</span>{p.error ? <span class="small muted block">{p.error}</span> : null}</td>
-                    <td>{p.tx_hash ? <a class="mono small" href={`/tx/${p.tx_hash}`}>{shortHex(p.tx_hash)}</a> : <span class="muted">—</span>}</td>
+                    <td data-label="Time" class="nowrap"><Time iso={p.created_at} /></td>
+                    <td data-label="To" class="mono small"><span class="addr" title={p.to}>{shortHex(p.to)}</span></td>
+                    <td data-label="Amount" class="r"><Amount units={p.amount_wei} token={p.token} /></td>
+                    <td data-label="Memo">{p.memo ?? <span class="muted">—</span>}</td>
+                    <td data-label="Status"><span class={`badge badge-${p.status}`}>{p.status}</span>{p.error ? <span class="small muted block">{p.error}</span> : null}</td>
+                    <td data-label="Transaction">{p.tx_hash ? <a class="mono small" href={`/tx/${p.tx_hash}`}>{shortHex(p.tx_hash)}</a> : <span class="muted">—</span>}</td>
                   </tr>
                 ))}
               </tbody>
