@@ -3,7 +3,7 @@
 // amount typed in token units and converted exactly to base units), the signing secret shown once with a copy button,
 // the verification state as it changes; detail with pause / resume / rotate / delete, test event, recover since a
 // time, and the delivery log with redeliver.
-import { useCallback, useEffect, useState } from "preact/hooks";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { parseTokenUnits } from "@agent-ledger/core/parseTokenUnits";
 import { Time } from "../explorer/components.tsx";
 import { amount } from "../explorer/format.ts";
@@ -12,6 +12,7 @@ import { ApiError, rest } from "./api.ts";
 import { PageHead, TableCard } from "./parts.tsx";
 import { describe, SignIn, StatusBadge, useOwner } from "./WalletPage.tsx";
 import "./console.css";
+import "./webhooks.css";
 
 interface Subscription {
   id: string;
@@ -145,7 +146,7 @@ export function WebhooksPage() {
               <tbody>
                 {items.map((h) => (
                   <tr data-webhook={h.id} data-status={h.status}>
-                    <td data-label="Webhook" class="stack-main"><a href={`/webhooks/${h.id}`}>{h.label ?? h.callback_url}</a><span class="small muted block">{h.callback_url}</span></td>
+                    <td data-label="Webhook" class="stack-main"><a href={`/webhooks/${h.id}`}>{h.label || h.callback_url}</a><span class="small muted block">{h.callback_url}</span></td>
                     <td data-label="Status"><span class={`badge badge-${h.status}`}>{h.status.replace(/_/g, " ")}</span></td>
                     <td data-label="Agent">{h.filters.agent_id}</td>
                     <td data-label="Filters" class="small">{filterText(h)}</td>
@@ -178,10 +179,22 @@ export function WebhookPage({ id }: { id: string }) {
   const [message, setMessage] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [since, setSince] = useState("");
+  // Whether older pages were loaded: then the cursor is the oldest loaded page's, and a refresh keeps those rows.
+  const olderLoaded = useRef(false);
   const reload = useCallback(() => {
     hooksApi.get(id).then(setHook, (e) => (e instanceof ApiError && e.status === 404 ? setHook(null) : setMessage(describe(e))));
-    hooksApi.deliveries(id, null).then((r) => { setDeliveries(r.items); setCursor(r.next_cursor); }, () => undefined);
+    // The first page again, merged by id with what is shown: newer rows come in at the top, rows already shown are
+    // updated in place, and older rows the user loaded stay (the refresh replaced them with the first page once).
+    hooksApi.deliveries(id, null).then((r) => {
+      setDeliveries((shown) => mergeDeliveries(r.items, shown));
+      if (!olderLoaded.current) setCursor(r.next_cursor);
+    }, () => undefined);
   }, [id]);
+  const loadOlder = (from: string) => void hooksApi.deliveries(id, from).then((r) => {
+    olderLoaded.current = true;
+    setDeliveries((shown) => mergeDeliveries(shown, r.items));
+    setCursor(r.next_cursor);
+  }, (e) => setMessage(describe(e)));
   useEffect(() => {
     document.title = "Webhook — Agent Ledger";
     if (!owner.me) return;
@@ -210,7 +223,7 @@ export function WebhookPage({ id }: { id: string }) {
       <p class="crumbs"><a href="/webhooks">Webhooks</a> / detail</p>
       <div class="page-head">
         <div>
-          <h1>{hook.label ?? "Webhook"} <span class={`badge badge-${hook.status}`} data-console="webhook-status">{hook.status.replace(/_/g, " ")}</span></h1>
+          <h1>{hook.label || "Webhook"} <span class={`badge badge-${hook.status}`} data-console="webhook-status">{hook.status.replace(/_/g, " ")}</span></h1>
           <p class="lede mono small">{hook.callback_url}</p>
         </div>
       </div>
@@ -268,7 +281,7 @@ export function WebhookPage({ id }: { id: string }) {
                 {deliveries.flatMap((d) => [
                   <tr key={d.id} data-delivery={d.id} data-status={d.status}>
                     <td data-label="Created" class="nowrap"><Time iso={d.created_at} /></td>
-                    <td data-label="Type">{d.type}{d.event_id !== null ? <> · <a href={`/events/${d.event_id}`}>row {d.event_id}</a></> : null}</td>
+                    <td data-label="Type" class="delivery-type"><span>{d.type}{d.event_id !== null ? <> · <a href={`/events/${d.event_id}`}>row {d.event_id}</a></> : null}</span></td>
                     <td data-label="Status"><StatusBadge status={d.status} />{d.last_error ? <span class="small muted block">{d.last_error}</span> : null}</td>
                     <td data-label="Attempts" class="r num">{d.attempts}</td>
                     <td data-label="Last HTTP">{d.last_http_status ?? "—"}</td>
@@ -301,8 +314,17 @@ export function WebhookPage({ id }: { id: string }) {
               </tbody>
             </table>
         )}
-        after={cursor ? <button type="button" class="secondary" onClick={() => void hooksApi.deliveries(id, cursor).then((r) => { setDeliveries((x) => [...x, ...r.items]); setCursor(r.next_cursor); })}>Load older deliveries</button> : null}
+        after={cursor ? <button type="button" class="secondary" onClick={() => loadOlder(cursor)}>Load older deliveries</button> : null}
       />
     </>
   );
+}
+
+/**
+ * `newer` then the rows of `older` it does not hold, by id (both newest first): a refreshed first page over the rows
+ * shown (rows pushed out of the first page by newer ones, and older pages, stay), or the rows shown over an older page.
+ */
+function mergeDeliveries(newer: Delivery[], older: Delivery[]): Delivery[] {
+  const ids = new Set(newer.map((d) => d.id));
+  return [...newer, ...older.filter((d) => !ids.has(d.id))];
 }
