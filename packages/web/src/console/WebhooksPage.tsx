@@ -126,14 +126,7 @@ export function WebhooksPage() {
     <>
       <Head>{creating ? null : <button type="button" onClick={() => { setCreating(true); setCreated(null); }}>New webhook</button>}</Head>
       {creating ? <CreateForm onCreated={(c) => { setCreated(c); setCreating(false); reload(); }} /> : null}
-      {created ? (
-        <section class="card" aria-labelledby="created-title" data-console="created">
-          <h2 id="created-title">Webhook created</h2>
-          <p>Keep the signing secret now: it is shown only once. Your endpoint verifies every delivery with it.</p>
-          <Secret label="Signing secret" value={created.signing_secret} />
-          <p>Your endpoint receives a verification ping; it becomes active once the token is echoed. <a href={`/webhooks/${created.id}`}>Open the webhook</a> to follow it.</p>
-        </section>
-      ) : null}
+      {created ? <CreatedPanel created={created} onUpdate={(h) => setItems((xs) => xs && xs.map((x) => (x.id === h.id ? h : x)))} /> : null}
       {error ? <p class="console-error" role="alert">{error}</p> : null}
       <TableCard
         id="hooks-title"
@@ -170,6 +163,74 @@ function filterText(h: Subscription): string {
   if (h.filters.token_address) parts.push(`token ${h.filters.token_address}`);
   return parts.join(", ") || "every row";
 }
+
+/**
+ * The "Webhook created" panel: the secret (shown once, with Copy) and the verification state as it changes: GET
+ * /api/webhooks/:id every 2 s while it is pending_verify (each answer also updates the list row through `onUpdate`);
+ * polling stops once it is settled (active, or any other state), expired, its ping has given up, or the panel goes away.
+ */
+function CreatedPanel({ created, onUpdate }: { created: Created; onUpdate: (h: Subscription) => void }) {
+  const [hook, setHook] = useState<Subscription | null>(null);
+  const [gone, setGone] = useState(false);
+  const update = useRef(onUpdate);
+  update.current = onUpdate;
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    const poll = () => {
+      hooksApi.get(created.id).then(
+        (h) => {
+          if (stopped) return;
+          setHook(h);
+          update.current(h);
+          if (!settled(h)) timer = setTimeout(poll, 2000);
+        },
+        (e) => {
+          if (stopped) return;
+          if (e instanceof ApiError && e.status === 404) return setGone(true);
+          timer = setTimeout(poll, 2000); // a network blip: ask again
+        },
+      );
+    };
+    timer = setTimeout(poll, 2000);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [created.id]);
+  const state = gone ? "gone" : verifyState(hook ?? { ...created, consecutive_failures: 0, status_reason: null });
+  const text: Record<typeof state, preact.ComponentChildren> = {
+    waiting: <>Waiting for verification: your endpoint received a ping with a <code>verify_token</code>; it becomes active once the endpoint echoes it (POST <code>/api/webhooks/{created.id}/verify</code>).</>,
+    retrying: <>Verification failed so far: the ping did not get a 2xx from your endpoint. It is retried (30 s, then 2 min, 10 min…): check that the URL answers 2xx and echoes the token.</>,
+    failed: <>Verification failed: the ping gave up. Delete this webhook and create it again once your endpoint answers.</>,
+    expired: <>Verification expired: the token was not echoed within 24 hours. Delete this webhook and create it again.</>,
+    active: <>Verified: your endpoint echoed the token. Matching ledger rows are delivered from now on.</>,
+    other: <>Now {hook?.status.replace(/_/g, " ")}.</>,
+    gone: <>This webhook no longer exists.</>,
+  };
+  return (
+    <section class="card" aria-labelledby="created-title" data-console="created">
+      <h2 id="created-title">Webhook created</h2>
+      <p>Keep the signing secret now: it is shown only once. Your endpoint verifies every delivery with it.</p>
+      <Secret label="Signing secret" value={created.signing_secret} />
+      <p role="status" aria-live="polite" data-console="verify-state" data-state={state} class={`verify-${state}`}>
+        <span class={`badge badge-${hook?.status ?? created.status}`}>{state === "waiting" || state === "retrying" ? "pending verify" : state === "other" ? hook?.status.replace(/_/g, " ") : state}</span> {text[state]}
+      </p>
+      <p><a href={`/webhooks/${created.id}`}>Open the webhook</a> for its actions and delivery log.</p>
+    </section>
+  );
+}
+
+type VerifyState = "waiting" | "retrying" | "failed" | "expired" | "active" | "other";
+function verifyState(h: Subscription): VerifyState {
+  if (h.status === "active") return "active";
+  if (h.status !== "pending_verify") return "other";
+  if (Date.parse(h.verify_token_expires_at) <= Date.now()) return "expired";
+  if ((h.deliveries?.dead ?? 0) > 0) return "failed";
+  if ((h.deliveries?.retrying ?? 0) > 0) return "retrying";
+  return "waiting";
+}
+const settled = (h: Subscription) => !["waiting", "retrying"].includes(verifyState(h));
 
 export function WebhookPage({ id }: { id: string }) {
   const owner = useOwner();
