@@ -253,4 +253,19 @@ describe("owner console: paging, statuses, a failed on-chain revoke and its retr
     }
     await expect.poll(() => page.getByRole("button", { name: "Retry all on chain" }).count()).toBe(0);
   }, 90_000);
+
+  it("'Load older payments' failing (the sign-in ended meanwhile) is said next to the button; the rows already shown stay", async () => {
+    await page.goto(`${t.url}/wallet/sessions/${paging.session_id}`);
+    const rows = page.locator("[data-console=payments] tbody tr");
+    await expect.poll(() => rows.count()).toBe(20);
+    await o.context.clearCookies();
+    await page.getByRole("button", { name: "Load older payments" }).click();
+    await expect.poll(() => page.locator("[data-console=payments-error]").textContent()).toBe(
+      "Older payments could not be read: sign in with your passkey first (no session cookie) (unauthorized). Try again, or reload the page.");
+    expect(await page.getAttribute("[data-console=payments-error]", "role")).toBe("alert");
+    expect(await rows.count()).toBe(20);
+    expect(await page.getByRole("button", { name: "Load older payments" }).isEnabled()).toBe(true);
+    await axe(page, "load older failed");
+    await shots(page, "wallet-session-load-error");
+  }, 60_000);
 });

@@ -323,13 +323,18 @@ function Head({ children }: { children?: ComponentChildren }) {
 export function WalletSessionPage({ id }: { id: string }) {
   const owner = useOwner();
   const [session, setSession] = useState<OwnerSession | null | undefined>(undefined);
-  const [payments, setPayments] = useState<OwnerPayment[]>([]);
+  // null until the first page is read; a failed read is said (it was swallowed: the card said "No payments yet.")
+  const [payments, setPayments] = useState<OwnerPayment[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [paymentsError, setPaymentsError] = useState<string | null>(null);
   const [loadingMore, setLoadingMore] = useState(false);
   const reload = useCallback(() => {
     walletApi.session(id).then(setSession, (e) => (e instanceof ApiError && e.status === 404 ? setSession(null) : setError(describe(e))));
-    walletApi.payments(id, null).then((r) => { setPayments(r.items); setCursor(r.next_cursor); }, () => undefined);
+    walletApi.payments(id, null).then(
+      (r) => { setPayments(r.items); setCursor(r.next_cursor); setPaymentsError(null); },
+      (e) => { setPayments((p) => p ?? []); setPaymentsError(`Payments could not be read: ${describe(e)}. Reload the page to try again.`); },
+    );
   }, [id]);
   useEffect(() => {
     document.title = "Agent session — Agent Ledger";
@@ -340,10 +345,12 @@ export function WalletSessionPage({ id }: { id: string }) {
     setLoadingMore(true);
     try {
       const r = await walletApi.payments(id, cursor);
-      setPayments((p) => [...p, ...r.items]);
+      setPayments((p) => [...(p ?? []), ...r.items]);
       setCursor(r.next_cursor);
+      setPaymentsError(null);
     } catch (e) {
-      setError(describe(e));
+      // said next to the button (it was set where nothing showed it once the session was on the page)
+      setPaymentsError(`Older payments could not be read: ${describe(e)}. Try again, or reload the page.`);
     } finally {
       setLoadingMore(false);
     }
@@ -384,13 +391,16 @@ export function WalletSessionPage({ id }: { id: string }) {
         id="payments-title"
         title={`Payments (${s.payments_count})`}
         rows={payments}
-        empty="No payments yet."
-        after={cursor ? (
-          <div class="actions">
-            <button type="button" class="secondary" onClick={more} disabled={loadingMore}>{loadingMore ? "Loading…" : "Load older payments"}</button>
-            <span class="muted small" data-console="payments-shown">Showing the {payments.length} newest of {s.payments_count}.</span>
-          </div>
-        ) : null}
+        empty={paymentsError ? "No payment could be read." : "No payments yet."}
+        after={<>
+          {cursor && payments ? (
+            <div class="actions">
+              <button type="button" class="secondary" onClick={more} disabled={loadingMore}>{loadingMore ? "Loading…" : "Load older payments"}</button>
+              <span class="muted small" data-console="payments-shown">Showing the {payments.length} newest of {s.payments_count}.</span>
+            </div>
+          ) : null}
+          {paymentsError ? <p class="console-error" role="alert" data-console="payments-error">{paymentsError}</p> : null}
+        </>}
         table={(payments) => (
             <table class="stack" data-console="payments">
               <caption class="sr-only">Payments of this session, newest first</caption>
