@@ -81,6 +81,9 @@ describe("webhooks console end to end", () => {
     await page.getByLabel(/^Label/).fill("console hook");
     await page.locator("select[name=agent_id]").selectOption(AGENT.id);
     await page.getByLabel(/^Minimum amount/).fill("0.5");
+    // a v0.1 ledger has no token allowlist: no token picker, the minimum is token units of 6 decimals
+    await expect.poll(() => page.textContent("[data-console=min-hint]")).toMatch(/^token units \(6 decimals\)/);
+    expect(await page.locator("select[name=token_address]").count()).toBe(0);
     await axe(page, "webhooks create");
     await keyboardReachesEverything(page, "webhooks create");
     await shots(page, "webhooks-create");
@@ -91,6 +94,7 @@ describe("webhooks console end to end", () => {
     const hook = (Array.isArray(list.body) ? list.body : list.body.items)[0];
     expect(hook.filters).toEqual({ agent_id: AGENT.id, min_amount_wei: "500000" });
     receiver.secrets.set(hook.id, secret);
+    expect(await page.locator(`tr[data-webhook="${hook.id}"] td[data-label=Filters]`).textContent()).toBe("≥ 0.50 token units");
     await shots(page, "webhooks-created");
 
     await page.getByRole("link", { name: "Open the webhook" }).click();

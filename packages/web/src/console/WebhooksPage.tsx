@@ -4,10 +4,12 @@
 // the verification state as it changes; detail with pause / resume / rotate / delete, test event, recover since a
 // time, and the delivery log with redeliver.
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { formatTokenUnits } from "@agent-ledger/core/formatTokenUnits";
 import { parseTokenUnits } from "@agent-ledger/core/parseTokenUnits";
 import { Time } from "../explorer/components.tsx";
-import { amount } from "../explorer/format.ts";
 import { navigate } from "../explorer/router.tsx";
+import { useStore } from "../explorer/store.ts";
+import { commonUnit, loadTokens, tokenAmountText, tokens, type TokenInfo } from "../explorer/tokens.ts";
 import { ApiError, rest } from "./api.ts";
 import { PageHead, TableCard } from "./parts.tsx";
 import { describe, SignIn, StatusBadge, useOwner } from "./WalletPage.tsx";
@@ -64,18 +66,46 @@ function Secret({ label, value }: { label: string; value: string }) {
   );
 }
 
+/**
+ * The decimals a minimum amount is typed in (docs/webhooks.md § console): the chosen token's; with "Any token", the
+ * allowlist's common decimals when every token has the same (explorer commonUnit), else none (raw units of a 6- and an
+ * 18-decimal token are not one amount: the minimum is refused until a token is chosen); no allowlist (v0.1): 6 decimals.
+ */
+function minimumUnit(list: ReadonlyMap<string, TokenInfo> | null, token: string): { decimals: number; unit: string } | { refused: string } {
+  if (list === null) return { refused: "The token list is not loaded yet: try again in a moment." };
+  if (token) {
+    const t = list.get(token);
+    return t ? { decimals: t.decimals, unit: t.symbol } : { refused: "Choose a token of the list." };
+  }
+  const common = commonUnit(list);
+  if (common) return common;
+  const each = [...list.values()].map((t) => `${t.symbol} ${t.decimals}`).join(", ");
+  return { refused: `Choose a token for a minimum amount: the allowed tokens have different decimals (${each}), so a minimum for any token is not one amount.` };
+}
+
 function CreateForm({ onCreated }: { onCreated: (c: Created) => void }) {
   const [agents, setAgents] = useState<{ id: string; label: string }[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [token, setToken] = useState("");
+  const list = useStore(tokens);
   useEffect(() => void hooksApi.agents().then(setAgents), []);
+  useEffect(() => void loadTokens(), []);
+  const unit = minimumUnit(list, token);
   const submit = async (e: Event) => {
     e.preventDefault();
     const f = new FormData(e.target as HTMLFormElement);
     const filters: Record<string, string> = { agent_id: String(f.get("agent_id") ?? "") };
+    if (token) filters.token_address = token;
     const min = String(f.get("min_amount") ?? "").trim();
     try {
-      if (min) filters.min_amount_wei = parseTokenUnits(min, 6).toString();
+      if (min) {
+        if ("refused" in unit) {
+          if (list === null) void loadTokens(); // it failed: ask again
+          throw new Error(unit.refused);
+        }
+        filters.min_amount_wei = parseTokenUnits(min, unit.decimals).toString();
+      }
     } catch (err) {
       return setError((err as Error).message);
     }
@@ -91,6 +121,11 @@ function CreateForm({ onCreated }: { onCreated: (c: Created) => void }) {
       setBusy(false);
     }
   };
+  const minimumHint = "refused" in unit
+    ? (list === null ? "loading the token list…" : "choose a token first")
+    : token ? `in ${unit.unit} (${unit.decimals} decimals), e.g. 1.25 — converted exactly to base units`
+    : list && list.size > 0 ? `any token, ${unit.decimals} decimals, e.g. 1.25 — converted exactly to base units`
+    : "token units (6 decimals), e.g. 1.25 — converted exactly to base units";
   return (
     <form class="card form-grid" onSubmit={submit} aria-labelledby="create-title" data-console="create-webhook">
       <h2 id="create-title">New webhook</h2>
@@ -101,7 +136,16 @@ function CreateForm({ onCreated }: { onCreated: (c: Created) => void }) {
           {agents.length === 0 ? <option value="">No agents listed</option> : agents.map((a) => <option value={a.id}>{a.label} ({a.id})</option>)}
         </select>
       </label>
-      <label>Minimum amount <span class="hint">token units (6 decimals), e.g. 1.25 — converted exactly to base units</span><input name="min_amount" inputMode="decimal" /></label>
+      {list && list.size > 0 ? (
+        // the registry's token allowlist (GraphQL `tokens`, as the explorer loads it); none on a v0.1 ledger
+        <label>Token <span class="hint">optional; sets the token filter and the minimum's decimals</span>
+          <select name="token_address" value={token} onChange={(e) => setToken((e.target as HTMLSelectElement).value)}>
+            <option value="">Any token</option>
+            {[...list.values()].map((t) => <option value={t.address.toLowerCase()}>{t.symbol} ({t.decimals} decimals)</option>)}
+          </select>
+        </label>
+      ) : null}
+      <label>Minimum amount <span class="hint" data-console="min-hint">{minimumHint}</span><input name="min_amount" inputMode="decimal" /></label>
       <label>Recipient address <span class="hint">optional</span><input name="recipient_address" pattern="0x[0-9a-fA-F]{40}" /></label>
       {error ? <p class="console-error" role="alert">{error}</p> : null}
       <div><button type="submit" disabled={busy}>{busy ? "Creating…" : "Create webhook"}</button></div>
@@ -115,10 +159,14 @@ export function WebhooksPage() {
   const [error, setError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<Created | null>(null);
+  const list = useStore(tokens);
   const reload = useCallback(() => void hooksApi.list().then(setItems, (e) => setError(describe(e))), []);
   useEffect(() => {
     document.title = "Webhooks — Agent Ledger";
-    if (owner.me) reload();
+    if (owner.me) {
+      reload();
+      void loadTokens();
+    }
   }, [owner.me, reload]);
   if (owner.me === undefined) return <p class="muted">Loading…</p>;
   if (owner.me === null) return <><Head /><SignIn what="Manage your webhooks." {...owner} /></>;
@@ -142,7 +190,7 @@ export function WebhooksPage() {
                     <td data-label="Webhook" class="stack-main"><a href={`/webhooks/${h.id}`}>{h.label || h.callback_url}</a><span class="small muted block">{h.callback_url}</span></td>
                     <td data-label="Status"><span class={`badge badge-${h.status}`}>{h.status.replace(/_/g, " ")}</span></td>
                     <td data-label="Agent">{h.filters.agent_id}</td>
-                    <td data-label="Filters" class="small">{filterText(h)}</td>
+                    <td data-label="Filters" class="small">{filterText(h, list)}</td>
                     <td data-label="Failures" class="r num">{h.consecutive_failures}</td>
                     <td data-label="Created" class="nowrap"><Time iso={h.created_at} /></td>
                   </tr>
@@ -155,12 +203,24 @@ export function WebhooksPage() {
   );
 }
 
-function filterText(h: Subscription): string {
+/** The filters in words; the minimum in its token's decimals with its symbol (6-decimal token units without an allowlist). */
+function filterText(h: Subscription, list: ReadonlyMap<string, TokenInfo> | null): string {
   const parts: string[] = [];
-  if (h.filters.min_amount_wei) parts.push(`≥ ${amount(h.filters.min_amount_wei)}`);
+  const token = h.filters.token_address;
+  if (token) parts.push(`${list?.get(token)?.symbol ?? `token ${token}`} only`);
+  if (h.filters.min_amount_wei) {
+    if (list === null) parts.push(`≥ ${h.filters.min_amount_wei} raw units`); // until the allowlist is known: nothing guessed
+    else if (token) {
+      const t = tokenAmountText(h.filters.min_amount_wei, token, list);
+      parts.push(`≥ ${t.value} ${t.unit}`);
+    } else {
+      // any token: a number of tokens when every allowlisted token has the same decimals (none: 6), else raw units
+      const u = commonUnit(list);
+      parts.push(u ? `≥ ${formatTokenUnits(h.filters.min_amount_wei, { decimals: u.decimals, group: true })} ${u.unit}` : `≥ ${h.filters.min_amount_wei} raw units of any token`);
+    }
+  }
   if (h.filters.recipient_address) parts.push(`to ${h.filters.recipient_address}`);
   if (h.filters.routed_to_address) parts.push(`routed to ${h.filters.routed_to_address}`);
-  if (h.filters.token_address) parts.push(`token ${h.filters.token_address}`);
   return parts.join(", ") || "every row";
 }
 
@@ -240,6 +300,7 @@ export function WebhookPage({ id }: { id: string }) {
   const [message, setMessage] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [since, setSince] = useState("");
+  const tokenList = useStore(tokens);
   // Whether older pages were loaded: then the cursor is the oldest loaded page's, and a refresh keeps those rows.
   const olderLoaded = useRef(false);
   const reload = useCallback(() => {
@@ -259,6 +320,7 @@ export function WebhookPage({ id }: { id: string }) {
   useEffect(() => {
     document.title = "Webhook — Agent Ledger";
     if (!owner.me) return;
+    void loadTokens();
     reload();
     // the status and the log change on their own (verification, deliveries): follow them
     const t = setInterval(reload, 3000);
@@ -324,7 +386,7 @@ export function WebhookPage({ id }: { id: string }) {
         <p role="status" data-console="message">{message ?? ""}</p>
         <dl class="facts console-facts">
           <div><dt>Agent</dt><dd>{hook.filters.agent_id}</dd></div>
-          <div><dt>Filters</dt><dd>{filterText(hook)}</dd></div>
+          <div><dt>Filters</dt><dd>{filterText(hook, tokenList)}</dd></div>
           <div><dt>Consecutive failures</dt><dd>{hook.consecutive_failures}</dd></div>
           <div><dt>Created</dt><dd><Time iso={hook.created_at} /></dd></div>
         </dl>
