@@ -165,6 +165,7 @@ describe("webhooks console flows", () => {
     expect(await state.getAttribute("aria-live")).toBe("polite");
     expect(await row.getAttribute("data-status")).toBe("pending_verify");
     await axe(page, "webhook created (waiting)");
+    await keyboardReachesEverything(page, "webhook created (waiting)");
     await shots(page, "webhooks-created-waiting");
     const url = page.url();
     // the endpoint echoes the token now: the panel and the list row turn active on their own
@@ -195,6 +196,7 @@ describe("webhooks console flows", () => {
     const id = (await page.locator("[data-console=created] a[href^='/webhooks/']").getAttribute("href"))!.slice("/webhooks/".length);
     expect(await page.locator(`tr[data-webhook="${id}"]`).getAttribute("data-status")).toBe("pending_verify");
     await axe(page, "webhook created (verification failing)");
+    await keyboardReachesEverything(page, "webhook created (verification failing)");
     await shots(page, "webhooks-created-failing");
     // 24 h later (moved back in the database): expired, with what to do
     await db.pool.query("UPDATE webhook_subscriptions SET verify_token_expires_at = now() - interval '1 second' WHERE id = $1", [id]);
