@@ -175,11 +175,16 @@ describe("owner console: paging, statuses, a failed on-chain revoke and its retr
     expect(await page.textContent("[data-step=db]")).toContain("Already stopped in Agent Ledger: payments stay refused.");
     // …and the panel's retry, with the passkey back, revokes the key on chain
     await o.restorePasskey();
+    await page.$eval("[data-console=revoke-progress]", (el) => el.setAttribute("data-kept", "yes"));
     await page.getByRole("button", { name: "Retry on-chain revoke" }).click();
+    // keyboard users are not dropped to the top of the page when the button goes away
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-console"))).toBe("revoke-progress");
     await expect.poll(() => page.getAttribute("[data-step=chain]", "data-state"), { timeout: 60_000 }).toMatch(/done|failed/);
     if ((await page.getAttribute("[data-step=chain]", "data-state")) !== "done") throw new Error(`on-chain retry failed: ${await page.textContent("[data-step=chain]")}\n${pageLog.join("\n")}`);
     expect(await page.getAttribute("[data-step=db]", "data-state")).toBe("done");
     expect(await page.getByRole("button", { name: "Retry on-chain revoke" }).count()).toBe(0);
+    // the retry ran in the same panel (its live region announces the steps; it was re-created at each step)
+    expect(await page.getAttribute("[data-console=revoke-progress]", "data-kept")).toBe("yes");
     expect(await session(id)).toMatchObject({ status: "revoked", chain_revoke: { status: "confirmed", error: null, tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) } });
     expect(await keyRevoked(paging.agent_key_address)).toBe(true);
     await expect.poll(() => row(id).locator("[data-label='On chain']").textContent()).toMatch(/^Revoked on chain/);

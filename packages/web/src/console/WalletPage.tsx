@@ -165,7 +165,10 @@ function RevokePanel({ progress, onRetry, onClose }: { progress: RevokeProgress;
       </ol>
       {finished ? (
         <div class="actions">
-          {progress.chain.state === "failed" ? <button type="button" onClick={onRetry}>Retry on-chain revoke</button> : null}
+          {progress.chain.state === "failed" ? (
+            // the button goes away while the retry runs: focus moves to the panel, whose steps are read out (not to the page's top)
+            <button type="button" onClick={() => { ref.current?.focus(); onRetry(); }}>Retry on-chain revoke</button>
+          ) : null}
           <button type="button" class="secondary" onClick={onClose}>Close</button>
         </div>
       ) : null}
@@ -192,16 +195,18 @@ function ConfirmPanel({ text, onConfirm, onCancel }: { text: string; onConfirm: 
 function useRevoke(reload: () => void) {
   const [confirming, setConfirming] = useState<{ text: string; run: () => void } | null>(null);
   const [progress, setProgress] = useState<RevokeProgress | null>(null);
+  // one panel per revoke the owner confirmed (a new one takes the focus); a retry keeps it, so focus and the live region stay
+  const [run, setRun] = useState(0);
   const revoke = (start: () => Promise<RevokeAnswer>, label: string, text: string, open: readonly OwnerSession[]) => {
     const openIds = new Set(open.filter((s) => s.status === "active" || s.status === "pending").map((s) => s.session_id));
-    setConfirming({ text, run: () => { setConfirming(null); void runRevoke(start, label, openIds, setProgress).then(reload); } });
+    setConfirming({ text, run: () => { setConfirming(null); setRun((n) => n + 1); void runRevoke(start, label, openIds, setProgress).then(reload); } });
   };
   const panels: ComponentChildren = (
     <>
       {confirming ? <ConfirmPanel text={confirming.text} onConfirm={confirming.run} onCancel={() => setConfirming(null)} /> : null}
       {progress ? (
         <RevokePanel
-          key={progress.label + progress.sessionIds.join()}
+          key={run}
           progress={progress}
           onRetry={() => void runRevoke(progress.sessionIds.length === 1 ? () => walletApi.revoke(progress.sessionIds[0]!) : () => walletApi.revokeAll(), progress.label, new Set(), setProgress).then(reload)}
           onClose={() => setProgress(null)}
