@@ -30,8 +30,12 @@ const pageLog: string[] = [];
 const reader = () => createDevnetClient({ url: anvil.url });
 const shots = (page: Page, name: string) => screenshots(page, `console-${name}`);
 const randomAddress = () => privateKeyToAccount(generatePrivateKey()).address.toLowerCase() as Hex;
-/** At 1280 px the sessions table fits its card: no column (the Revoke one last) is cut off behind a sideways scroll. */
-const tableFits = (page: Page) => page.$eval("[data-console=sessions]", (t) => t.parentElement!.scrollWidth <= t.parentElement!.clientWidth || `${t.parentElement!.scrollWidth} > ${t.parentElement!.clientWidth}: ${[...t.querySelectorAll("tbody tr:first-child td, thead th")].map((c) => Math.round(c.getBoundingClientRect().width)).join(" ")}`);
+/** At 1280 px every action button of the sessions table is in view, inside the table's visible box (not behind its sideways scroll). */
+const actionsInView = (page: Page) => page.$$eval("[data-console=sessions] td[data-label=Actions] button", (buttons) => buttons.map((b) => {
+  const box = b.closest(".table-wrap")!.getBoundingClientRect();
+  const r = b.getBoundingClientRect();
+  return r.left >= box.left && r.right <= box.right ? "in view" : `${b.textContent} at ${Math.round(r.left)}–${Math.round(r.right)}, outside ${Math.round(box.left)}–${Math.round(box.right)}`;
+}));
 
 beforeAll(async () => {
   anvil = await startAnvil();
@@ -104,10 +108,13 @@ describe("owner console: paging, statuses, a failed on-chain revoke and its retr
   }, 120_000);
 
   it("statuses: a session past its expiry shows Expired and no Revoke; one approved but not authorized on chain shows Pending on chain", async () => {
-    const e = await pairAgent(t.url, anvil.url, { authn: owner, jar, label: "expired agent" });
+    const e = await pairAgent(t.url, anvil.url, { authn: owner, jar, label: "expired agent", grant: { spend_cap_wei: "100000000", per_call_cap_wei: "100000000" } });
     expired = e.token.session_id;
+    // a payment the chain refuses (more than the account holds): the session's last payment is a failed one
+    const refused = await call(t.url, "POST", "/api/wallet/pay", { bearer: e.token.access_token, body: { to: randomAddress(), amount_wei: "90000000" } });
+    expect([refused.status, refused.body.error?.code]).toEqual([500, "payment_failed"]);
     // test set-up data: the session's expiry moved into the past
-    await t.pool.query("UPDATE wallet_sessions SET expires_at = now() - interval '1 minute', created_at = now() - interval '2 hours' WHERE id = $1", [expired]);
+    await t.pool.query("UPDATE wallet_sessions SET expires_at = now() - interval '1 minute', created_at = now() - interval '3 days' WHERE id = $1", [expired]);
     const started = await startPairing(t.url, "pending agent");
     const init = await call(t.url, "POST", "/api/wallet/device/approve-init", { jar, body: { code: started.code, ...DEFAULT_GRANT } });
     expect(init.status).toBe(200);
@@ -119,11 +126,14 @@ describe("owner console: paging, statuses, a failed on-chain revoke and its retr
     await expect.poll(() => row(expired).getAttribute("data-status")).toBe("expired");
     expect(await row(expired).locator("[data-label=Status]").textContent()).toBe("Expired");
     expect(await row(expired).getByRole("button").count()).toBe(0);
+    // its last payment failed: said so, not shown as if it was paid
+    expect(await row(expired).locator("[data-label='Last payment']").textContent()).toMatch(/^90\.00 pathUSD failed\S/);
+    expect(await row(paging.session_id).locator("[data-label='Last payment']").textContent()).not.toMatch(/sent|failed/);
     expect(await row(pending).getAttribute("data-status")).toBe("pending");
     expect(await row(pending).locator("[data-label=Status]").textContent()).toBe("Pending on chain");
     expect(await row(pending).getByRole("button", { name: "Revoke pending agent" }).count()).toBe(1);
     expect(await row(paging.session_id).getByRole("button", { name: "Revoke paging agent" }).count()).toBe(1);
-    expect(await tableFits(page)).toBe(true);
+    expect(await actionsInView(page)).toEqual(["in view", "in view"]);
     await axe(page, "wallet statuses");
     await keyboardReachesEverything(page, "wallet statuses");
     await shots(page, "wallet-statuses");
@@ -155,7 +165,7 @@ describe("owner console: paging, statuses, a failed on-chain revoke and its retr
     expect(await row(id).locator("[data-label='On chain']").textContent()).toContain(`Failed${failed.chain_revoke.error}`);
     const retry = row(id).getByRole("button", { name: "Retry the on-chain revoke of paging agent" });
     expect(await retry.textContent()).toBe("Retry on chain");
-    expect(await tableFits(page)).toBe(true);
+    expect(await actionsInView(page)).toEqual(["in view", "in view"]);
     await axe(page, "wallet with a failed on-chain revoke");
     await shots(page, "wallet-retry");
     // the session's page: the whole reason, and the same retry

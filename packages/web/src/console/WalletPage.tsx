@@ -302,7 +302,14 @@ export function WalletPage() {
                     <td data-label="Total cap" class="r"><Amount units={s.spend_cap_wei} token={s.token} /></td>
                     <td data-label="Spent" class="r" data-col="spent"><Amount units={s.spend_used_wei} token={s.token} /></td>
                     <td data-label="Remaining" class="r" data-col="remaining"><Amount units={s.spend_remaining_wei} token={s.token} /></td>
-                    <td data-label="Last payment">{s.last_payment ? <><Amount units={s.last_payment.amount_wei} token={s.token} /> <span class="small muted block"><Time iso={s.last_payment.created_at} /></span></> : <span class="muted">none</span>}</td>
+                    <td data-label="Last payment">{s.last_payment ? (
+                      <>
+                        <Amount units={s.last_payment.amount_wei} token={s.token} />
+                        {/* a failed or still reserved payment is not money sent: said so (it read as paid) */}
+                        {s.last_payment.status !== "sent" ? <> <span class={`badge badge-${s.last_payment.status}`}>{s.last_payment.status}</span></> : null}
+                        <span class="small muted block"><Time iso={s.last_payment.created_at} /></span>
+                      </>
+                    ) : <span class="muted">none</span>}</td>
                     <td data-label="On chain"><ChainRevokeCell s={s} /></td>
                     <td data-label="Actions">
                       {s.status === "active" || s.status === "pending" ? (
