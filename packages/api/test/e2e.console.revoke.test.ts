@@ -210,7 +210,7 @@ describe("owner console: paging, statuses, a failed on-chain revoke and its retr
     await expect.poll(() => page.locator("tr[data-status=active]").count()).toBe(2);
     await page.getByRole("button", { name: "Revoke all" }).click();
     // the two authorized sessions and the pending one
-    expect(await page.textContent("[data-console=confirm]")).toContain("Revoke all 3 active agent sessions?");
+    expect(await page.textContent("[data-console=confirm]")).toContain("Revoke all 3 active agent sessions? Payments through Agent Ledger stop at once; then your passkey signs one transaction revoking their agent keys on chain");
     await shots(page, "revoke-all-confirm");
     await page.getByRole("button", { name: "Yes, revoke" }).click();
     await expect.poll(() => page.getAttribute("[data-step=chain]", "data-state"), { timeout: 60_000 }).toMatch(/done|failed/);

@@ -218,7 +218,9 @@ function useRevoke(reload: () => void) {
 }
 
 const agentName = (s: OwnerSession) => s.agent_label ?? `agent ${shortHex(s.agent_key_address)}`;
-const revokeText = (what: string) => `${what} Payments through Agent Ledger stop at once; then your passkey signs the revocation of the agent key on chain (the network fee is paid by Agent Ledger), so the key cannot spend even outside Agent Ledger.`;
+const revokeText = (what: string, many = false) => many
+  ? `${what} Payments through Agent Ledger stop at once; then your passkey signs one transaction revoking their agent keys on chain (the network fee is paid by Agent Ledger), so no key can spend even outside Agent Ledger.`
+  : `${what} Payments through Agent Ledger stop at once; then your passkey signs the revocation of the agent key on chain (the network fee is paid by Agent Ledger), so the key cannot spend even outside Agent Ledger.`;
 
 export function WalletPage() {
   const owner = useOwner();
@@ -271,7 +273,7 @@ export function WalletPage() {
         id="sessions-title"
         title="Agents you approved"
         actions={active.length > 0 ? (
-          <button type="button" class="danger" onClick={() => revoke(() => walletApi.revokeAll(), "every agent", revokeText(`Revoke all ${active.length} active agent session${active.length === 1 ? "" : "s"}?`), active)}>Revoke all</button>
+          <button type="button" class="danger" onClick={() => revoke(() => walletApi.revokeAll(), "every agent", revokeText(`Revoke all ${active.length} active agent session${active.length === 1 ? "" : "s"}?`, active.length > 1), active)}>Revoke all</button>
         ) : retryable.length > 1 ? (
           // nothing active, several keys still to revoke on chain: one passkey prompt for all of them
           <button type="button" class="secondary" onClick={() => revoke(() => walletApi.revokeAll(), "every agent", `Retry revoking on chain the ${retryable.length} agent keys not yet confirmed revoked, with your passkey (one transaction)?`, [])}>Retry all on chain</button>
