@@ -18,8 +18,10 @@ import { DEFAULT_GRANT, fund, pairAgent, startPairing } from "./support/walletFl
 // authenticator), shown as step 1 done / step 2 failed, offered again in the sessions table after a reload, and
 // retried from the page once the passkey is back (keychain reads revoked); "Revoke all" with several active sessions
 // (both steps done, every session revoked in the API and every key revoked on chain), and one whose on-chain step
-// fails, retried with "Retry all on chain" once nothing is active. axe and screenshots
-// (1280 / 390 px, no horizontal overflow) for each state.
+// fails, retried with "Retry all on chain" once nothing is active; a last payment the chain refused is marked failed;
+// a "Load older payments" that fails (the sign-in ended) is said; the Revoke / Retry buttons stay in view at 1280 px.
+// axe and screenshots (1280 / 390 px, no horizontal overflow) for each state. Set-up data written straight to the
+// database: one session's created_at / expires_at moved into the past (the Expired row).
 
 let anvil: AnvilInstance;
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
