@@ -271,18 +271,36 @@ describe("owner console: paging, statuses, a failed on-chain revoke and its retr
     await expect.poll(() => page.getByRole("button", { name: "Retry all on chain" }).count()).toBe(0);
   }, 90_000);
 
-  it("'Load older payments' failing (the sign-in ended meanwhile) is said next to the button; the rows already shown stay", async () => {
+  it("'Load older payments' failing (the browser went offline) is said next to the button; the rows already shown stay", async () => {
+    await page.goto(`${t.url}/wallet/sessions/${paging.session_id}`);
+    const rows = page.locator("[data-console=payments] tbody tr");
+    await expect.poll(() => rows.count()).toBe(20);
+    await o.context.setOffline(true);
+    try {
+      await page.getByRole("button", { name: "Load older payments" }).click();
+      await expect.poll(() => page.locator("[data-console=payments-error]").textContent()).toMatch(/^Older payments could not be read: .+\. Try again, or reload the page\.$/);
+      expect(await page.getAttribute("[data-console=payments-error]", "role")).toBe("alert");
+      expect(await rows.count()).toBe(20);
+      expect(await page.getByRole("button", { name: "Load older payments" }).isEnabled()).toBe(true);
+      await axe(page, "load older failed");
+      await shots(page, "wallet-session-load-error");
+    } finally {
+      await o.context.setOffline(false);
+    }
+    await page.getByRole("button", { name: "Load older payments" }).click();
+    await expect.poll(() => rows.count()).toBe(23);
+  }, 60_000);
+
+  it("the sign-in ending while the page is open brings back the sign-in card, saying why; signing in again shows the session", async () => {
     await page.goto(`${t.url}/wallet/sessions/${paging.session_id}`);
     const rows = page.locator("[data-console=payments] tbody tr");
     await expect.poll(() => rows.count()).toBe(20);
     await o.context.clearCookies();
     await page.getByRole("button", { name: "Load older payments" }).click();
-    await expect.poll(() => page.locator("[data-console=payments-error]").textContent()).toBe(
-      "Older payments could not be read: sign in with your passkey first (no session cookie) (unauthorized). Try again, or reload the page.");
-    expect(await page.getAttribute("[data-console=payments-error]", "role")).toBe("alert");
-    expect(await rows.count()).toBe(20);
-    expect(await page.getByRole("button", { name: "Load older payments" }).isEnabled()).toBe(true);
-    await axe(page, "load older failed");
-    await shots(page, "wallet-session-load-error");
+    await expect.poll(() => page.locator("[data-console=signin] [role=alert]").textContent()).toBe("Your sign-in has ended. Sign in again with your passkey to continue.");
+    await axe(page, "sign-in ended");
+    await page.getByRole("button", { name: "Sign in with passkey" }).click();
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(20);
+    expect(await page.locator("[data-console=signin]").count()).toBe(0);
   }, 60_000);
 });

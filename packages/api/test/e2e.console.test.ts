@@ -1,6 +1,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import path, { join } from "node:path";
+import { join } from "node:path";
 import { parseRegistry } from "@agent-ledger/core";
 import { createPgPool, loadRegistryIntoDb } from "@agent-ledger/db";
 import { createTestDatabase } from "@agent-ledger/db/testing";

@@ -6,7 +6,7 @@ import type { ComponentChildren } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { Amount, Time } from "../explorer/components.tsx";
 import { shortHex } from "../explorer/format.ts";
-import { ApiError, walletApi, type Me, type OwnerPayment, type OwnerSession, type RevokeAnswer } from "./api.ts";
+import { ApiError, onSignedOut, walletApi, type Me, type OwnerPayment, type OwnerSession, type RevokeAnswer } from "./api.ts";
 import { balanceText, type Balance } from "./balance.ts";
 import { PageHead, TableCard } from "./parts.tsx";
 import "./console.css";
@@ -35,6 +35,11 @@ export function useOwner(): { me: Me | null | undefined; signIn: () => Promise<v
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     walletApi.me().then(setMe, (e) => { setError(describe(e)); setMe(null); });
+    // the sign-in can end while the page is open (expiry, sign-out in another tab): back to the sign-in card, saying why
+    return onSignedOut(() => {
+      setMe(null);
+      setError("Your sign-in has ended. Sign in again with your passkey to continue.");
+    });
   }, []);
   const signIn = useCallback(async () => {
     setBusy(true);

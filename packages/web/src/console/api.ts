@@ -7,7 +7,19 @@ import type { Balance } from "./balance.ts";
 export { ApiError };
 
 /** A call to our API with the session cookie (the approval page's own helper; 60 s by default: revoke-confirm waits for a receipt). */
-export const rest = <T,>(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, body?: unknown, timeoutMs = 60_000) => requestJson<T>(method, path, body, timeoutMs);
+export const rest = <T,>(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, body?: unknown, timeoutMs = 60_000) =>
+  requestJson<T>(method, path, body, timeoutMs).catch((error: unknown) => {
+    // a 401 on any call but the sign-in's own means the passkey sign-in ended while the page was open
+    if (error instanceof ApiError && error.status === 401 && !path.startsWith("/api/wallet/webauthn/") && path !== "/api/wallet/me") for (const f of signedOutListeners) f();
+    throw error;
+  });
+
+const signedOutListeners = new Set<() => void>();
+/** Calls `f` whenever a call answers 401 (the sign-in ended); returns the unsubscribe. */
+export function onSignedOut(f: () => void): () => void {
+  signedOutListeners.add(f);
+  return () => void signedOutListeners.delete(f);
+}
 
 export interface Me { user_id: string; managed_address: string; credential_id: string; public_key_uncompressed: string }
 
