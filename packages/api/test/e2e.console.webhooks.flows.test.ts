@@ -1,17 +1,10 @@
-import { parseRegistry } from "@agent-ledger/core";
-import { createPgPool, loadRegistryIntoDb } from "@agent-ledger/db";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { pino } from "pino";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningWorker } from "../../worker/src/startWorker.ts";
-import {
-  createEventSeeder, deletePrefixKeys, masterKey, PATH_USD, randomAddress, setupDb, startReceiver, startTestWorker, uniquePrefix, waitFor,
-  type Receiver, type TestDb,
-} from "../../worker/test/helpers.ts";
-import { buildApp, type App } from "../src/buildApp.ts";
-import { axe, freePort, keyboardReachesEverything, launchChromium, shots as screenshots } from "./support/browser.ts";
+import { createEventSeeder, PATH_USD, randomAddress, waitFor, type Receiver, type TestDb } from "../../worker/test/helpers.ts";
+import { axe, keyboardReachesEverything, shots as screenshots } from "./support/browser.ts";
 import { SoftAuthenticator } from "./support/softAuthenticator.ts";
-import { call, registerUser, TEST_RATE_LIMITS } from "./support/walletApp.ts";
+import { call, registerUser } from "./support/walletApp.ts";
+import { echoVerify, signedInPage, startWebhooksConsole, type WebhooksConsoleEnv } from "./support/webhooksConsole.ts";
 
 // The webhooks console's flows past the happy path (e2e.console.webhooks.test.ts has that one), in real Chromium against
 // the real API, PostgreSQL, Redis, the real worker and a loopback receiver, on a ledger whose registry allows two tokens
@@ -28,17 +21,13 @@ const QUIET = { id: "flows-quiet-agent", wallet: "0x0000000000000000000000000000
 const BUSY = { id: "flows-busy-agent", wallet: "0x00000000000000000000000000000000000f1003" }; // more deliveries than a page
 const ONE_ETH = 10n ** 18n;
 
+let env: WebhooksConsoleEnv;
 let db: TestDb;
-let app: App;
 let base: string;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
-let worker: RunningWorker;
 let receiver: Receiver;
 let jar: Record<string, string>;
 let seeder: ReturnType<typeof createEventSeeder>;
-const prefix = uniquePrefix("console-flows");
 const pageLog: string[] = [];
 /** Verification tokens the "gated" path received and did not echo (the test echoes them when it chooses). */
 const gatedTokens = new Map<string, string>();
@@ -46,8 +35,7 @@ const gatedTokens = new Map<string, string>();
 let flakyDown = true;
 
 const shots = (p: Page, name: string) => screenshots(p, `console-${name}`);
-const echo = (body: Record<string, unknown>) =>
-  fetch(`${base}/api/webhooks/${body.subscription_id}/verify`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ verify_token: body.verify_token }) });
+const echo = (body: Record<string, unknown>) => echoVerify(base, body);
 
 /** A webhook created through the API (as the CLI does) on a receiver path that echoes the ping, once active. */
 async function activeHook(path: string, agentId: string): Promise<{ id: string; secret: string }> {
@@ -61,22 +49,15 @@ async function activeHook(path: string, agentId: string): Promise<{ id: string; 
 const deliveryRows = (p: Page) => p.locator("[data-console=deliveries] tr[data-delivery]");
 
 beforeAll(async () => {
-  db = await setupDb();
-  const registryDb = createPgPool(db.url, { max: 1 });
   const entities = [AGENT, QUIET, BUSY].map((a) => ({ id: a.id, label: `Flows ${a.id}`, category: "agent", wallets: [a.wallet] }));
-  await loadRegistryIntoDb(registryDb, parseRegistry({
+  env = await startWebhooksConsole("console-flows", {
     registry_version: 2,
     network: "devnet",
     tokens: [{ address: USD6, symbol: "pathUSD", decimals: 6, currency: "USD" }, { address: ETH18, symbol: "WETHt", decimals: 18, currency: "ETH" }],
     entities,
-  }), "registry:console-flows.json");
-  await registryDb.end();
+  });
+  ({ db, base, receiver } = env);
   seeder = createEventSeeder(db.pool, [AGENT, QUIET, BUSY]);
-  const port = await freePort();
-  base = `http://localhost:${port}`;
-  app = buildApp({ pool: db.pool, log: pino({ level: "silent" }), webhooks: { masterKey, production: false }, wallet: { masterKey, production: false, publicBaseUrl: base, rpId: "localhost", ...TEST_RATE_LIMITS() } });
-  await app.start(port, "127.0.0.1");
-  receiver = await startReceiver();
   const isVerify = (body: Record<string, unknown>) => body.type === "svc.webhook.verify";
   receiver.overrides.set("hook", (req, res) => {
     if (isVerify(req.body)) void echo(req.body);
@@ -93,28 +74,13 @@ beforeAll(async () => {
     }
     res.writeHead(flakyDown ? 500 : req.verified === false ? 401 : 204).end(flakyDown ? "down" : "");
   });
-  worker = await startTestWorker(db, { prefix, metricsPort: -1 });
-  const owner = new SoftAuthenticator();
-  jar = (await registerUser(base, owner, "flows owner")).jar;
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  context.setDefaultTimeout(20_000);
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+  jar = (await registerUser(base, new SoftAuthenticator(), "flows owner")).jar;
   // signed in with the cookie the passkey sign-in sets (the wallet console test covers the passkey prompt)
-  await context.addCookies(Object.entries(jar).map(([name, value]) => ({ name, value, url: base })));
-  page = await context.newPage();
-  page.on("console", (m) => void pageLog.push(`[console.${m.type()}] ${m.text()}`));
-  page.on("pageerror", (e) => void pageLog.push(`[pageerror] ${e.message}`));
-  page.on("dialog", (d) => void d.accept());
+  ({ page } = await signedInPage(env, jar, pageLog, { clipboard: true, timeoutMs: 20_000 }));
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close().catch(() => {});
-  await worker?.stop(1_000).catch(() => {});
-  await app?.stop().catch(() => {});
-  await receiver?.close();
-  await deletePrefixKeys(prefix);
-  await db?.drop();
+  await env?.stop();
   if (process.env.E2E_PAGE_LOG) console.log(pageLog.join("\n"));
 }, 60_000);
 

@@ -1,15 +1,10 @@
-import path from "node:path";
-import { parseRegistry } from "@agent-ledger/core";
-import { createPgPool, loadRegistryIntoDb } from "@agent-ledger/db";
-import type { Browser, Page } from "playwright-core";
-import { pino } from "pino";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningWorker } from "../../worker/src/startWorker.ts";
-import { deletePrefixKeys, masterKey, setupDb, startReceiver, startTestWorker, uniquePrefix, waitFor, type Receiver, type TestDb } from "../../worker/test/helpers.ts";
-import { buildApp, type App } from "../src/buildApp.ts";
-import { freePort, keyboardReachesEverything, launchChromium, axe, shots as screenshots } from "./support/browser.ts";
+import { waitFor } from "../../worker/test/helpers.ts";
+import { keyboardReachesEverything, axe, shots as screenshots } from "./support/browser.ts";
 import { SoftAuthenticator } from "./support/softAuthenticator.ts";
-import { call, registerUser, TEST_RATE_LIMITS } from "./support/walletApp.ts";
+import { call, registerUser } from "./support/walletApp.ts";
+import { echoVerify, signedInPage, startWebhooksConsole, type WebhooksConsoleEnv } from "./support/webhooksConsole.ts";
 
 // The webhooks console (/webhooks) in real Chromium against the real API, PostgreSQL, Redis, the real worker
 // (dispatcher + signed deliveries) and a receiver on loopback that verifies every signature: create from the page
@@ -19,46 +14,27 @@ import { call, registerUser, TEST_RATE_LIMITS } from "./support/walletApp.ts";
 
 const AGENT = { id: "console-hooks-agent", wallet: "0x00000000000000000000000000000000000c0501" };
 
-let db: TestDb;
-let app: App;
+let env: WebhooksConsoleEnv;
 let base: string;
-let browser: Browser;
-let worker: RunningWorker;
-let receiver: Receiver;
-const prefix = uniquePrefix("console-hooks");
 const pageLog: string[] = [];
 
 const shots = (page: Page, name: string) => screenshots(page, `console-${name}`);
 
 beforeAll(async () => {
-  db = await setupDb();
-  const registryDb = createPgPool(db.url, { max: 1 });
-  await loadRegistryIntoDb(registryDb, parseRegistry({ registry_version: 1, network: "devnet", entities: [{ id: AGENT.id, label: "Console hooks agent", category: "agent", wallets: [AGENT.wallet] }] }), "registry:console-hooks.json");
-  await registryDb.end();
-  const port = await freePort();
-  base = `http://localhost:${port}`;
-  app = buildApp({ pool: db.pool, log: pino({ level: "silent" }), webhooks: { masterKey, production: false }, wallet: { masterKey, production: false, publicBaseUrl: base, rpId: "localhost", ...TEST_RATE_LIMITS() } });
-  await app.start(port, "127.0.0.1");
-  receiver = await startReceiver();
+  env = await startWebhooksConsole("console-hooks", { registry_version: 1, network: "devnet", entities: [{ id: AGENT.id, label: "Console hooks agent", category: "agent", wallets: [AGENT.wallet] }] });
+  base = env.base;
   // The receiver echoes the verification ping's token (as docs/webhooks.md asks) and refuses a bad signature.
-  receiver.overrides.set("hook", (req, res) => {
+  env.receiver.overrides.set("hook", (req, res) => {
     if (req.body.type === "svc.webhook.verify") {
-      void fetch(`${base}/api/webhooks/${req.body.subscription_id}/verify`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ verify_token: req.body.verify_token }) });
+      void echoVerify(base, req.body);
       return void res.writeHead(204).end();
     }
     res.writeHead(req.verified === false ? 401 : 204).end();
   });
-  worker = await startTestWorker(db, { prefix, metricsPort: -1 });
-  browser = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close().catch(() => {});
-  await worker?.stop(1_000).catch(() => {});
-  await app?.stop().catch(() => {});
-  await receiver?.close();
-  await deletePrefixKeys(prefix);
-  await db?.drop();
+  await env?.stop();
   if (process.env.E2E_PAGE_LOG) console.log(pageLog.join("\n"));
 }, 60_000);
 
@@ -66,18 +42,12 @@ describe("webhooks console end to end", () => {
   it("create → active → test delivery in the log → pause/resume → rotate (new secret verifies) → delete", async () => {
     const owner = new SoftAuthenticator();
     const { jar } = await registerUser(base, owner, "hooks owner");
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    context.setDefaultTimeout(30_000);
     // the page signs in with the same cookie the passkey sign-in sets (the wallet console test covers the passkey prompt)
-    await context.addCookies(Object.entries(jar).map(([name, value]) => ({ name, value, url: base })));
-    const page = await context.newPage();
-    page.on("console", (m) => void pageLog.push(`[console.${m.type()}] ${m.text()}`));
-    page.on("pageerror", (e) => void pageLog.push(`[pageerror] ${e.message}`));
-    page.on("dialog", (d) => void d.accept());
+    const { page } = await signedInPage(env, jar, pageLog);
 
     await page.goto(`${base}/webhooks`);
     await page.getByRole("button", { name: "New webhook" }).click();
-    await page.getByLabel("Endpoint URL").fill(receiver.url("hook"));
+    await page.getByLabel("Endpoint URL").fill(env.receiver.url("hook"));
     await page.getByLabel(/^Label/).fill("console hook");
     await page.locator("select[name=agent_id]").selectOption(AGENT.id);
     await page.getByLabel(/^Minimum amount/).fill("0.5");
@@ -93,7 +63,7 @@ describe("webhooks console end to end", () => {
     const list = await call(base, "GET", "/api/webhooks", { jar });
     const hook = (Array.isArray(list.body) ? list.body : list.body.items)[0];
     expect(hook.filters).toEqual({ agent_id: AGENT.id, min_amount_wei: "500000" });
-    receiver.secrets.set(hook.id, secret);
+    env.receiver.secrets.set(hook.id, secret);
     expect(await page.locator(`tr[data-webhook="${hook.id}"] td[data-label=Filters]`).textContent()).toBe("≥ 0.50 token units");
     await shots(page, "webhooks-created");
 
@@ -101,7 +71,7 @@ describe("webhooks console end to end", () => {
     await expect.poll(() => page.textContent("[data-console=webhook-status]"), { timeout: 30_000 }).toBe("active");
     await page.getByRole("button", { name: "Send test event" }).click();
     await expect.poll(() => page.locator("[data-console=deliveries] tr[data-status=succeeded]").count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
-    const tests = () => receiver.forSubscription(hook.id).filter((r) => r.body.type === "svc.webhook.test");
+    const tests = () => env.receiver.forSubscription(hook.id).filter((r) => r.body.type === "svc.webhook.test");
     expect(tests().map((r) => r.verified)).toEqual([true]);
     // the delivery log shows the request of the test delivery's last attempt: opened with the keyboard, it is exactly
     // what the receiver got (body byte for byte, every header the page lists)
@@ -133,7 +103,7 @@ describe("webhooks console end to end", () => {
     const rotated = (await page.locator("[data-console=secret]").textContent())!;
     expect(rotated).toMatch(/^whsec_/);
     expect(rotated).not.toBe(secret);
-    receiver.secrets.set(hook.id, rotated);
+    env.receiver.secrets.set(hook.id, rotated);
     await page.getByRole("button", { name: "Send test event" }).click();
     await waitFor(() => tests().length === 2, { what: "second test event", timeoutMs: 30_000 });
     expect(tests().map((r) => r.verified)).toEqual([true, true]);
