@@ -303,4 +303,18 @@ describe("owner console: paging, statuses, a failed on-chain revoke and its retr
     await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(20);
     expect(await page.locator("[data-console=signin]").count()).toBe(0);
   }, 60_000);
+
+  it("opened at 127.0.0.1 (npm start answers there too), the sign-in says the passkey belongs to localhost and links the same page there, where it works", async () => {
+    const atIp = `${t.url.replace("//localhost:", "//127.0.0.1:")}/wallet/sessions/${paging.session_id}`;
+    await page.goto(atIp);
+    await page.getByRole("button", { name: "Sign in with passkey" }).click();
+    await expect.poll(() => page.locator("[data-console=signin] [role=alert]").textContent()).toBe(
+      `Passkeys of this site belong to localhost, and this page is open at another address. Open ${t.url}/wallet/sessions/${paging.session_id} to use your passkey.`);
+    await axe(page, "sign-in at another address");
+    await shots(page, "wallet-signin-wrong-host");
+    await page.getByRole("link", { name: `Open this page at ${new URL(t.url).host}` }).click();
+    await expect.poll(() => page.url()).toBe(`${t.url}/wallet/sessions/${paging.session_id}`);
+    if (await page.locator("[data-console=signin]").count()) await page.getByRole("button", { name: "Sign in with passkey" }).click();
+    await expect.poll(() => page.locator("[data-console=payments] tbody tr").count(), { timeout: 20_000 }).toBe(20);
+  }, 60_000);
 });

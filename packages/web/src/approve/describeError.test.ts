@@ -1,3 +1,4 @@
+import { PasskeyHostError } from "./passkeyHost.ts";
 import { describe, expect, it } from "vitest";
 import { ApiError, describeError } from "./describeError.ts";
 
@@ -23,5 +24,14 @@ describe("describeError", () => {
   it("falls back to the message", () => {
     expect(describeError(new Error("boom"))).toMatchObject({ kind: "unknown", detail: "boom" });
     expect(describeError(Object.assign(new Error("x"), { shortMessage: "Execution reverted" }))).toMatchObject({ kind: "chain", detail: "Execution reverted" });
+  });
+});
+
+describe("describeError: the page at another address than the passkey's domain", () => {
+  it("names the domain and the address to open", () => {
+    const d = describeError(new PasskeyHostError("localhost", "http://localhost:3000/approve?code=ABCD-EFGH"));
+    expect(d.kind).toBe("unsupported");
+    expect(d.title).toBe("Open this page at localhost");
+    expect(d.detail).toContain("Open http://localhost:3000/approve?code=ABCD-EFGH to use your passkey.");
   });
 });

@@ -1,3 +1,5 @@
+import { PasskeyHostError } from "./passkeyHost.ts";
+
 /** An error answer of our API: `{ error: { code, message } }` with its HTTP status. */
 export class ApiError extends Error {
   constructor(readonly status: number, readonly code: string, message: string) {
@@ -55,6 +57,8 @@ export function describeError(error: unknown): DescribedError {
     if (api.status === 401) return { kind: "signin", title: "Your passkey was not accepted", detail: `${api.message} (${api.code})` };
     return { kind: "server", title: "The server refused the request", detail: `${api.message} (${api.code})` };
   }
+  const host = all.find((e): e is PasskeyHostError => e instanceof PasskeyHostError);
+  if (host) return { kind: "unsupported", title: `Open this page at ${host.rpId}`, detail: host.message };
   const names = all.map(nameOf);
   if (names.includes("NotAllowedError") || names.includes("AbortError")) {
     return {

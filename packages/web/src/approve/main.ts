@@ -6,6 +6,7 @@ import { formatTokenAmount, parseTokenAmount, tokenName } from "./amounts.ts";
 import { api, unwrapOptions, type ApproveInit, type Lookup, type WalletUser } from "./api.ts";
 import { authorizeAgentKey } from "./authorizeAgentKey.ts";
 import { ApiError, describeError } from "./describeError.ts";
+import { checkPasskeyHost, rpIdOf } from "./passkeyHost.ts";
 import { formatCountdown, normalizePairingCode } from "./pairingCode.ts";
 
 type State = "loading" | "code" | "signin" | "review" | "working" | "done" | "error";
@@ -113,7 +114,9 @@ async function loadRequest(): Promise<void> {
 
 async function signIn(): Promise<void> {
   status("Waiting for your passkey…");
-  const optionsJSON = unwrapOptions<PublicKeyCredentialRequestOptionsJSON>(await api.authOptions());
+  const options = await api.authOptions();
+  checkPasskeyHost(rpIdOf(options), window.location.href);
+  const optionsJSON = unwrapOptions<PublicKeyCredentialRequestOptionsJSON>(options);
   const response = await startAuthentication({ optionsJSON });
   status("Checking your passkey…");
   user = await api.authVerify(response);
@@ -123,7 +126,9 @@ async function signIn(): Promise<void> {
 async function register(): Promise<void> {
   status("Creating your passkey…");
   const label = `Agent Ledger wallet (${new Date().toISOString().slice(0, 10)})`;
-  const optionsJSON = unwrapOptions<PublicKeyCredentialCreationOptionsJSON>(await api.registerOptions(label));
+  const options = await api.registerOptions(label);
+  checkPasskeyHost(rpIdOf(options), window.location.href);
+  const optionsJSON = unwrapOptions<PublicKeyCredentialCreationOptionsJSON>(options);
   const response = await startRegistration({ optionsJSON });
   status("Saving your passkey…");
   user = await api.registerVerify(response);

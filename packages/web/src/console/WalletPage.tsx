@@ -9,6 +9,7 @@ import { shortHex } from "../explorer/format.ts";
 import { ApiError, onSignedOut, walletApi, type Me, type OwnerPayment, type OwnerSession, type RevokeAnswer } from "./api.ts";
 import { balanceText, type Balance } from "./balance.ts";
 import { PageHead, TableCard } from "./parts.tsx";
+import { checkPasskeyHost, PasskeyHostError, rpIdOf } from "../approve/passkeyHost.ts";
 import "./console.css";
 
 const loadSigner = () => import("./signer.ts");
@@ -29,9 +30,11 @@ export function describe(error: unknown): string {
 }
 
 /** The signed-in owner, or the sign-in card. */
-export function useOwner(): { me: Me | null | undefined; signIn: () => Promise<void>; signOut: () => Promise<void>; error: string | null; busy: boolean } {
+export function useOwner(): { me: Me | null | undefined; signIn: () => Promise<void>; signOut: () => Promise<void>; error: string | null; busy: boolean; moveTo: string | null } {
   const [me, setMe] = useState<Me | null | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
+  /** This page at the passkey's domain, when it is open at another address (127.0.0.1 instead of localhost). */
+  const [moveTo, setMoveTo] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     walletApi.me().then(setMe, (e) => { setError(describe(e)); setMe(null); });
@@ -45,11 +48,14 @@ export function useOwner(): { me: Me | null | undefined; signIn: () => Promise<v
     setBusy(true);
     setError(null);
     try {
+      const options = await walletApi.authOptions();
+      checkPasskeyHost(rpIdOf(options), window.location.href);
       const { passkeyAssertion } = await loadSigner();
-      const assertion = await passkeyAssertion(await walletApi.authOptions());
+      const assertion = await passkeyAssertion(options);
       setMe(await walletApi.authVerify(assertion));
     } catch (e) {
-      setError(describe(e));
+      setError(e instanceof PasskeyHostError ? e.message : describe(e));
+      if (e instanceof PasskeyHostError) setMoveTo(e.url);
     } finally {
       setBusy(false);
     }
@@ -58,16 +64,17 @@ export function useOwner(): { me: Me | null | undefined; signIn: () => Promise<v
     await walletApi.logout().catch(() => undefined);
     setMe(null);
   }, []);
-  return { me, signIn, signOut, error, busy };
+  return { me, signIn, signOut, error, busy, moveTo };
 }
 
-export function SignIn({ what, signIn, error, busy }: { what: string; signIn: () => Promise<void>; error: string | null; busy: boolean }) {
+export function SignIn({ what, signIn, error, busy, moveTo }: { what: string; signIn: () => Promise<void>; error: string | null; busy: boolean; moveTo?: string | null }) {
   return (
     <section class="card console-signin" aria-labelledby="signin-title" data-console="signin">
       <h2 id="signin-title">Sign in with your passkey</h2>
       <p class="muted">{what} Your passkey is the one you created when you approved an agent on the approval page.</p>
       <button type="button" onClick={signIn} disabled={busy} aria-busy={busy ? "true" : undefined}>{busy ? "Waiting for your passkey…" : "Sign in with passkey"}</button>
       {error ? <p class="console-error" role="alert">{error}</p> : null}
+      {moveTo ? <p><a href={moveTo} data-console="move-to">Open this page at {new URL(moveTo).host}</a></p> : null}
     </section>
   );
 }
