@@ -18,6 +18,7 @@ import { ensureDatabase, migrateDeploy } from "@agent-ledger/db";
 import { ROLLUP_TABLES } from "@agent-ledger/indexer";
 import pg from "pg";
 import { formatBackfillProgress, type BackfillSample } from "./backfillProgress.ts";
+import { startDevnetWalletFaucet, type DevnetWalletFaucet } from "./devnetWalletFaucet.ts";
 import { loadOrCreateDevMasterKey, onPath, parseLogLine, postgresAnswers, quietOnTerminal, redisAnswers, ROOT, spawnService, summarize, waitForExit } from "./lib.ts";
 
 const verbose = process.argv.includes("--verbose") || process.argv.includes("-v");
@@ -30,6 +31,8 @@ const externalRpc = process.env.TEMPO_RPC_URL;
 const RPC_URL = externalRpc ?? `http://127.0.0.1:${DEVNET_PORT}`;
 const REGISTRY_FILE = process.env.REGISTRY_FILE ?? (externalRpc ? "registry/mainnet.json" : "registry/demo.json");
 const API = `http://127.0.0.1:${API_PORT}`;
+/** Where people open the pages: a passkey belongs to this host (WEBAUTHN_RP_ID = localhost), never to 127.0.0.1. */
+const PUBLIC_BASE_URL = (process.env.PUBLIC_BASE_URL ?? `http://localhost:${API_PORT}`).replace(/\/+$/, "");
 const TTY = Boolean(process.stdout.isTTY);
 const redact = (url: string) => url.replace(/\/\/[^@]*@/, "//…@");
 
@@ -67,10 +70,12 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+let walletFaucet: DevnetWalletFaucet | undefined;
 async function shutdown(code = 0) {
   if (shuttingDown) return;
   shuttingDown = true;
   say("\nstopping…");
+  await walletFaucet?.stop();
   // Reverse start order: API and worker first, the indexer after its current batch, the devnet last.
   for (const { name, child } of [...children].reverse()) {
     child.kill("SIGTERM");
@@ -207,7 +212,7 @@ startService("worker", "packages/worker/dist/main.js", common, (msg) => {
 startService("api", "packages/api/dist/main.js", {
   ...common,
   API_PORT,
-  PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://localhost:${API_PORT}`,
+  PUBLIC_BASE_URL,
   // The live feed is opt-in in deployments (spec); the local system shows it.
   NEXT_PUBLIC_LIVE_FEED: process.env.NEXT_PUBLIC_LIVE_FEED ?? "1",
   // Devnet only: dev account 3 sponsors gas. With a real RPC, SPONSOR_PRIVATE_KEY must be given.
@@ -263,6 +268,21 @@ ok("api", `${API} answers`);
 await until("the worker did not report ready", 120_000, () => workerReady);
 ok("worker", "webhook deliveries running");
 
+// Local devnet only: every passkey account gets 1,000 pathUSD once per run, so an agent paired here can pay.
+if (!externalRpc) {
+  let lastError = "";
+  walletFaucet = startDevnetWalletFaucet({
+    databaseUrl: DATABASE_URL,
+    rpcUrl: RPC_URL,
+    onFunded: (address) => say(`  devnet: the passkey account ${address} got 1,000 pathUSD to spend (local devnet only)`),
+    onError: (e) => {
+      const message = e instanceof Error ? e.message.split("\n")[0]! : String(e);
+      if (message !== lastError) say(`  devnet: could not fund a passkey account: ${message}`);
+      lastError = message;
+    },
+  });
+}
+
 {
   const done = await indexerCaughtUp;
   ok("indexer", `at block ${done.block} (head ${done.head}), following`);
@@ -285,7 +305,8 @@ await until("the system did not answer on every surface (explorer, GraphQL, REST
 
 say(`
 Agent Ledger is ready
-  Explorer   ${API}/
+  Explorer   ${PUBLIC_BASE_URL}/
+  Wallet     ${PUBLIC_BASE_URL}/wallet   (owner console, and /webhooks: sign in with your passkey at this address)
   GraphQL    ${API}/graphql   (GraphiQL in a browser)
   API        ${API}/api/dashboard   (REST; every path: /api/openapi.json; health /healthz, readiness /readyz)
   MCP        ${API}/mcp   (Streamable HTTP; stdio: agent-ledger mcp)

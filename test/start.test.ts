@@ -2,11 +2,14 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "@agent-ledger/db/testing";
+import { PATH_USD } from "@agent-ledger/devnet";
+import { SoftAuthenticator } from "../packages/api/test/support/softAuthenticator.ts";
+import { registerUser } from "../packages/api/test/support/walletApp.ts";
 import { freePort } from "./support/freePort.ts";
 
 // `npm start` as a person runs it (piped, so not a terminal): on free ports with a test database and the shared
 // Redis, it builds when needed, starts devnet, indexer, worker and API from the build output, prints one ✓ line per
-// part, then exactly one ready block whose URLs all answer; per-transaction and per-batch lines stay out of the
+// part, then exactly one ready block whose URLs all answer; a new passkey account gets devnet pathUSD; per-transaction and per-batch lines stay out of the
 // default output; Ctrl-C stops everything.
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -57,7 +60,10 @@ describe("npm start", () => {
     const block = out.slice(out.indexOf("Agent Ledger is ready"));
     const url = (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(block)?.[1];
     const api = `http://127.0.0.1:${apiPort}`;
-    expect(url("Explorer")).toBe(`${api}/`);
+    // the pages at localhost: the passkeys of the approval page and the owner console belong to it (not to 127.0.0.1)
+    expect(url("Explorer")).toBe(`http://localhost:${apiPort}/`);
+    expect(url("Wallet")).toBe(`http://localhost:${apiPort}/wallet`);
+    expect((await fetch(url("Wallet")!)).status).toBe(200);
     expect(url("GraphQL")).toBe(`${api}/graphql`);
     expect(url("API")).toBe(`${api}/api/dashboard`);
     expect(url("MCP")).toBe(`${api}/mcp`);
@@ -76,6 +82,16 @@ describe("npm start", () => {
     expect(mcp.status).toBe(200);
     const rpc = await fetch(url("Tempo RPC")!, { method: "POST", headers: { "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}' });
     expect(rpc.status).toBe(200);
+
+    // the local devnet gives every passkey account 1,000 pathUSD, so an agent paired here can pay at once
+    const { user } = await registerUser(url("Wallet")!.replace(/\/wallet$/, ""), new SoftAuthenticator(), "start test owner");
+    const balance = async () => {
+      const data = `0x70a08231${user.managed_address.slice(2).toLowerCase().padStart(64, "0")}`; // balanceOf(address)
+      const r = await fetch(url("Tempo RPC")!, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_call", params: [{ to: PATH_USD, data }, "latest"] }) });
+      return BigInt((await r.json()).result);
+    };
+    await expect.poll(balance, { timeout: 30_000, interval: 500 }).toBe(1_000_000_000n);
+    await expect.poll(() => out, { timeout: 5_000 }).toContain(`the passkey account ${user.managed_address} got 1,000 pathUSD`);
 
     // a few seconds of demo traffic later: still one ready block, and no per-transaction or per-batch lines
     await new Promise((r) => setTimeout(r, 4_000));
