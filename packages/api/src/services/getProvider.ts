@@ -7,7 +7,9 @@ const KEY = /^0x[0-9a-f]{20}(?:[0-9a-f]{20})?$/;
 /**
  * One gateway provider by its key — the provider address (Pattern A) or the memo fingerprint (Pattern B) — with its
  * labels and all-time totals (provider_activity_total). A Pattern B provider is also found by the address its
- * fingerprint label names. Case-insensitive; null when unknown or not a key.
+ * fingerprint label names, and (methodology v0.2, rule 3: one provider, two keys) a provider keyed by its address is
+ * also found by a fingerprint linked to that address, which is the key its gateway memos carry (event pages link it).
+ * An exact key wins. Case-insensitive; null when unknown or not a key.
  */
 export async function getProvider(ctx: ServiceContext, key: string): Promise<ProviderDetail | null> {
   const k = key.trim().toLowerCase();
@@ -21,6 +23,7 @@ export async function getProvider(ctx: ServiceContext, key: string): Promise<Pro
      LEFT JOIN address_labels al ON al.address = t.provider_key
      LEFT JOIN fingerprint_labels fl ON fl.fingerprint = t.provider_key
      WHERE t.provider_key = $1 OR t.provider_key IN (SELECT fingerprint FROM fingerprint_labels WHERE provider_address = $1)
+        OR t.provider_key IN (SELECT provider_address FROM fingerprint_labels WHERE fingerprint = $1)
      ORDER BY (t.provider_key = $1) DESC, t.amount_sum_wei DESC LIMIT 1`,
     [k],
   );

@@ -117,6 +117,9 @@ export function Chart({ points, metric, bucket, label }: ChartProps) {
       })];
       data = [xs, ...split.map((t) => t.units.map((u) => plotUnits(u, t.decimals)))];
       for (let k = 0; k < n; k++) scales[`t${k}`] = { range };
+      // half a bucket of room at each end: the side-by-side bars of the first and the last bucket are drawn whole (the
+      // x scale ended at the last bucket's time, so its second token's bar, right of it, was not drawn at all)
+      scales.x = { time: true, range: (_u, min, max) => [min - step / 2, max + step / 2] };
       axes = [xAxis, ...split.slice(0, 2).map((_t, k) => yAxis(`t${k}`, colors[k]!, k === 0 ? 3 : 1, k === 0))];
     } else {
       const accent = metric === "volume" ? cssVar("--accent") : cssVar("--accent-2");

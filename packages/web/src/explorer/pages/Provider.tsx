@@ -28,10 +28,19 @@ export function ProviderPage({ providerKey }: { providerKey: string }) {
       `query($k: String!) { provider(key: $k) { key pattern address fingerprint label txCount amountSumWei firstSeenAt lastSeenAt byToken { tokenAddress amountSumWei } }
         activitySeries(window: "30d", providerKey: $k) { points { t txCount amountSumWei byToken { tokenAddress amountSumWei } } } }`,
       { k: providerKey },
-    ).then((r) => {
+    ).then(async (r) => {
+      let points = r.activitySeries?.points ?? [];
+      // found by its other key (a linked fingerprint, or the address a fingerprint names): the series is under its own key
+      if (r.provider && r.provider.key !== providerKey.toLowerCase()) {
+        const s = await gql<{ activitySeries: { points: SeriesPoint[] } | null }>(
+          `query($k: String!) { activitySeries(window: "30d", providerKey: $k) { points { t txCount amountSumWei byToken { tokenAddress amountSumWei } } } }`,
+          { k: r.provider.key },
+        );
+        points = s.activitySeries?.points ?? [];
+      }
       setP(r.provider);
-      setSeries(r.activitySeries?.points ?? []);
-    }, setError);
+      setSeries(points);
+    }).catch(setError);
   }, [providerKey, recoveries]);
   useEffect(() => {
     if (p) document.title = `${p.label ?? p.key} (provider) — Agent Ledger`;
