@@ -111,7 +111,7 @@ describe("agent-ledger webhooks", () => {
     const list = await cli(["webhooks", "list"], dir);
     expect(list.code).toBe(0);
     expect(list.stdout).toContain(`${sub.id}  pending_verify  "cli hook"`);
-    expect(list.stdout).toContain("filters: agent demo-agent-alpha, ≥ 0.50");
+    expect(list.stdout).toContain("filters: agent demo-agent-alpha, ≥ 0.50 USD"); // the allowlist: two 6-decimal USD tokens
 
     // pausing an unverified subscription is refused by the state machine (409 → exit 1, server message shown)
     const early = await cli(["webhooks", "pause", sub.id], dir);

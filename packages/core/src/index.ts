@@ -5,6 +5,7 @@ export { isPlainText } from "./text/isPlainText.ts";
 export { MAX_U256, parseU256, hexWordToBigInt } from "./money/parseU256.ts";
 export { formatTokenUnits } from "./money/formatTokenUnits.ts";
 export { parseTokenUnits } from "./money/parseTokenUnits.ts";
+export { commonTokenUnit, minimumAmountUnit, type AllowedToken } from "./money/minimumAmountUnit.ts";
 export { KNOWN_TOKEN_NAMES, tokenName } from "./money/tokenName.ts";
 export {
   ACTIVITY_KINDS, EVENT_KINDS, FEE_MANAGER_ADDRESS, FUNDING_CATEGORIES, GATEWAY_CATEGORY, GATEWAY_MEMO_MAGIC, INDEXED_TOPICS,

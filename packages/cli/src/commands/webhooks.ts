@@ -1,3 +1,4 @@
+import { minimumAmountUnit, type AllowedToken } from "@agent-ledger/core/minimumAmountUnit";
 import { formatAmount, parseAmount, parseBaseUnits } from "../amount.ts";
 import { print, printJson, requireSession, type Context } from "../context.ts";
 import { EXIT, UsageError } from "../exitCodes.ts";
@@ -7,8 +8,12 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
 
-/** The create body from the command line. */
-export function webhookCreateRequest(options: Record<string, string | boolean | undefined>): { callback_url: string; label: string; filters: Record<string, string> } {
+/**
+ * The create body from the command line. `--min-amount` is read in the decimals of `--token` (or, without it, the
+ * allowlist's common decimals; refused when the allowlist mixes decimals), from `tokens`: the registry's allowlist
+ * (GraphQL `tokens`; empty: every token in 6 decimals) — the console's rule (core minimumAmountUnit).
+ */
+export function webhookCreateRequest(options: Record<string, string | boolean | undefined>, tokens: readonly AllowedToken[] = []): { callback_url: string; label: string; filters: Record<string, string> } {
   const filters: Record<string, string> = { agent_id: String(options.agent) };
   for (const [flag, field] of [["recipient", "recipient_address"], ["routed-to", "routed_to_address"], ["token", "token_address"]] as const) {
     const v = options[flag];
@@ -18,7 +23,11 @@ export function webhookCreateRequest(options: Record<string, string | boolean | 
   }
   if (options["min-amount"] !== undefined && options["min-amount-wei"] !== undefined) throw new UsageError("give --min-amount or --min-amount-wei, not both");
   try {
-    if (typeof options["min-amount"] === "string") filters.min_amount_wei = parseAmount(options["min-amount"]).toString();
+    if (typeof options["min-amount"] === "string") {
+      const unit = minimumAmountUnit(tokens, filters.token_address);
+      if ("refused" in unit) throw new UsageError(`${unit.refused.replace(/^Choose a token/, "Give --token")} (or --min-amount-wei in base units)`);
+      filters.min_amount_wei = parseAmount(options["min-amount"], unit.decimals).toString();
+    }
     if (typeof options["min-amount-wei"] === "string") filters.min_amount_wei = parseBaseUnits(options["min-amount-wei"]).toString();
   } catch (error) {
     throw new UsageError((error as Error).message);
@@ -40,13 +49,19 @@ export function webhookRecoverSince(value: unknown, now: Date): string {
   throw new UsageError(`--since "${value}" is neither an ISO 8601 time (2026-11-25T03:00:00Z) nor a duration (90m, 6h, 2d)`);
 }
 
-function subscriptionLines(ctx: Context, s: Json): void {
+/** The minimum in its token's decimals (the allowlist's rule, minimumAmountUnit); base units when it has none. */
+function minimumText(f: Json, tokens: readonly AllowedToken[]): string {
+  const unit = minimumAmountUnit(tokens, f.token_address ?? undefined);
+  return "refused" in unit ? `${f.min_amount_wei} base units` : `${formatAmount(f.min_amount_wei, unit.decimals)} ${unit.unit}`;
+}
+
+function subscriptionLines(ctx: Context, s: Json, tokens: readonly AllowedToken[]): void {
   const f = s.filters ?? {};
   const filters = [
     `agent ${f.agent_id}`,
     f.recipient_address && `recipient ${f.recipient_address}`,
     f.routed_to_address && `routed to ${f.routed_to_address}`,
-    f.min_amount_wei && `≥ ${formatAmount(f.min_amount_wei)}`,
+    f.min_amount_wei && `≥ ${minimumText(f, tokens)}`,
     f.token_address && `token ${f.token_address}`,
   ].filter(Boolean);
   print(ctx, `${s.id}  ${s.status}${s.label ? `  "${s.label}"` : ""}`);
@@ -63,11 +78,17 @@ export async function webhooks(ctx: Context, sub: string): Promise<number> {
   const call = async (method: "GET" | "POST" | "DELETE", path: string, extra: { body?: unknown; query?: Record<string, string | undefined> } = {}) =>
     (await ctx.client.request<Json>(method, path, { bearer, signal: ctx.signal, ...extra })).body;
 
+  // the registry's token allowlist (public GraphQL `tokens`): a minimum amount is read and written in its token's decimals
+  let tokensRead: Promise<AllowedToken[]> | undefined;
+  const allowlist = () => (tokensRead ??= ctx.client.request<{ data?: { tokens?: AllowedToken[] } }>("POST", "/graphql", { signal: ctx.signal, body: { query: "{ tokens { address symbol decimals currency } }" } })
+    .then((r) => r.body.data?.tokens ?? []));
+
   switch (sub) {
     case "create": {
-      const s = await call("POST", "/api/webhooks", { body: webhookCreateRequest(ctx.options) });
+      const tokens = typeof ctx.options["min-amount"] === "string" ? await allowlist() : [];
+      const s = await call("POST", "/api/webhooks", { body: webhookCreateRequest(ctx.options, tokens) });
       if (ctx.json) return printJson(ctx, s), EXIT.OK;
-      subscriptionLines(ctx, s);
+      subscriptionLines(ctx, s, s.filters?.min_amount_wei ? await allowlist() : []);
       print(ctx);
       print(ctx, `Signing secret (shown once — store it now): ${s.signing_secret}`);
       print(ctx, `A verification ping with verify_token goes to the callback; activate with:`);
@@ -78,13 +99,14 @@ export async function webhooks(ctx: Context, sub: string): Promise<number> {
       const page = await call("GET", "/api/webhooks");
       if (ctx.json) return printJson(ctx, page), EXIT.OK;
       if (!page.items?.length) return print(ctx, "No webhooks."), EXIT.OK;
-      for (const s of page.items) subscriptionLines(ctx, s);
+      const tokens = page.items.some((s: Json) => s.filters?.min_amount_wei) ? await allowlist() : [];
+      for (const s of page.items) subscriptionLines(ctx, s, tokens);
       return EXIT.OK;
     }
     case "show": {
       const s = await call("GET", `/api/webhooks/${id}`);
       if (ctx.json) return printJson(ctx, s), EXIT.OK;
-      subscriptionLines(ctx, s);
+      subscriptionLines(ctx, s, s.filters?.min_amount_wei ? await allowlist() : []);
       const d = s.deliveries;
       if (d) print(ctx, `  deliveries: ${d.total} (${d.succeeded} succeeded, ${d.pending} pending, ${d.retrying} retrying, ${d.dead} dead)`);
       print(ctx, `  created ${s.created_at}`);

@@ -5,6 +5,7 @@
 // time, and the delivery log with redeliver.
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { formatTokenUnits } from "@agent-ledger/core/formatTokenUnits";
+import { minimumAmountUnit } from "@agent-ledger/core/minimumAmountUnit";
 import { parseTokenUnits } from "@agent-ledger/core/parseTokenUnits";
 import { Time } from "../explorer/components.tsx";
 import { navigate } from "../explorer/router.tsx";
@@ -73,14 +74,7 @@ function Secret({ label, value }: { label: string; value: string }) {
  */
 function minimumUnit(list: ReadonlyMap<string, TokenInfo> | null, token: string): { decimals: number; unit: string } | { refused: string } {
   if (list === null) return { refused: "The token list is not loaded yet: try again in a moment." };
-  if (token) {
-    const t = list.get(token);
-    return t ? { decimals: t.decimals, unit: t.symbol } : { refused: "Choose a token of the list." };
-  }
-  const common = commonUnit(list);
-  if (common) return common;
-  const each = [...list.values()].map((t) => `${t.symbol} ${t.decimals}`).join(", ");
-  return { refused: `Choose a token for a minimum amount: the allowed tokens have different decimals (${each}), so a minimum for any token is not one amount.` };
+  return minimumAmountUnit([...list.values()], token || undefined);
 }
 
 function CreateForm({ onCreated }: { onCreated: (c: Created) => void }) {

@@ -1,6 +1,7 @@
 // The registry's token allowlist (GraphQL `tokens`) and how amounts are written with it: each amount in its own
 // token's decimals with its symbol, exactly (bigint); raw units are never added across tokens of different decimals.
 import { formatTokenUnits } from "@agent-ledger/core/formatTokenUnits";
+import { commonTokenUnit } from "@agent-ledger/core/minimumAmountUnit";
 import { gql, takeFirstAnswer } from "./api.ts";
 import { TOKENS_QUERY } from "./dashboardQuery.ts";
 import { amount, shortHex, tokenName } from "./format.ts";
@@ -50,13 +51,7 @@ export function tokenAmountText(units: string | bigint, tokenAddress: string, li
  * currency amount). Null when the allowlist mixes decimals: such a sum is not a number of anything and is not shown.
  */
 export function commonUnit(list: ReadonlyMap<string, TokenInfo> | null): { decimals: number; unit: string } | null {
-  if (!list || list.size === 0) return { decimals: 6, unit: "token units" };
-  const all = [...list.values()];
-  const decimals = all[0]!.decimals;
-  if (!all.every((t) => t.decimals === decimals)) return null;
-  if (all.length === 1) return { decimals, unit: all[0]!.symbol };
-  const currency = all[0]!.currency;
-  return { decimals, unit: all.every((t) => t.currency === currency) ? currency : "token units" }; // the footer names the tokens
+  return commonTokenUnit(list ? [...list.values()] : []);
 }
 
 /** A cross-token sum as text, or null when the allowlist mixes decimals (see commonUnit). */
