@@ -208,7 +208,7 @@ describe("agent-ledger feed", () => {
     expect(rows.map((r) => r.id)).toEqual(ids);
     expect(Object.keys(rows[0])).toContain("explorer_url");
     const filtered = await cli(["feed", "--since", "0", "--limit", "1", "--agent", "demo-agent-beta"], dir);
-    expect(filtered.stdout).toMatch(/^#\d+ \S+ demo-agent-beta payment_\w+ \d+\.\d+ [→←] .* tx 0x[0-9a-f]{64}\n$/);
+    expect(filtered.stdout).toMatch(/^#\d+ \S+ demo-agent-beta payment_\w+ \d+\.\d+( \S+)? [→←] .* tx 0x[0-9a-f]{64}\n$/);
   });
 
   it("follows live rows and resumes with Last-Event-ID after the API restarts, without gaps or duplicates", async () => {

@@ -1,14 +1,24 @@
 import { EventSource } from "eventsource";
+import { minimumAmountUnit, type AllowedToken } from "@agent-ledger/core/minimumAmountUnit";
 import { formatAmount, parseAmount } from "../amount.ts";
+import { readAllowlist } from "../readAllowlist.ts";
 import { note, type Context } from "../context.ts";
 import { CliError, EXIT, UsageError } from "../exitCodes.ts";
 import { USER_AGENT } from "../client.ts";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
-/** One ledger row as a line of text. */
-export function formatFeedRow(r: any): string {
-  const amount = r.amount_wei !== undefined && r.amount_wei !== null ? formatAmount(r.amount_wei) : "";
+/** A row's amount in its token's decimals with its symbol (allowlist); 6-decimal token units without one; raw units of a token outside it. */
+function amountText(r: any, tokens: readonly AllowedToken[]): string {
+  if (r.amount_wei === undefined || r.amount_wei === null) return "";
+  if (tokens.length === 0) return formatAmount(r.amount_wei);
+  const t = tokens.find((x) => typeof r.token_address === "string" && x.address.toLowerCase() === r.token_address.toLowerCase());
+  return t ? `${formatAmount(r.amount_wei, t.decimals)} ${t.symbol}` : `${r.amount_wei} raw units`;
+}
+
+/** One ledger row as a line of text; `tokens`: the registry's allowlist (readAllowlist). */
+export function formatFeedRow(r: any, tokens: readonly AllowedToken[] = []): string {
+  const amount = amountText(r, tokens);
   const counterparty = r.counterparty_label && r.counterparty_label !== r.counterparty_address ? `${r.counterparty_label} (${r.counterparty_address})` : r.counterparty_address;
   const arrow = r.kind === "payment_received" ? "←" : "→";
   return `#${r.id} ${r.ts} ${r.agent_id} ${r.kind} ${amount} ${arrow} ${counterparty}${r.routed_to_label ? ` via ${r.routed_to_label}` : ""} tx ${r.tx_hash}`;
@@ -21,9 +31,14 @@ export function formatFeedRow(r: any): string {
 export async function feed(ctx: Context): Promise<number> {
   const url = new URL(`${ctx.api}/api/feed`);
   if (typeof ctx.options.agent === "string") url.searchParams.set("agent_id", ctx.options.agent);
+  // amounts in their own token's decimals: the allowlist (a feed that cannot read it yet prints 6-decimal units)
+  const tokens = typeof ctx.options["min-amount"] === "string" ? await readAllowlist(ctx) : ctx.json ? [] : await readAllowlist(ctx).catch(() => []);
   if (typeof ctx.options["min-amount"] === "string") {
+    // the feed filters on amount_wei across tokens: a minimum in tokens needs one decimals for all (minimumAmountUnit)
+    const unit = minimumAmountUnit(tokens);
+    if ("refused" in unit) throw new UsageError(unit.refused.replace(/^Choose a token for a minimum amount: /, "--min-amount cannot be read: "));
     try {
-      url.searchParams.set("min_amount_wei", parseAmount(ctx.options["min-amount"]).toString());
+      url.searchParams.set("min_amount_wei", parseAmount(ctx.options["min-amount"], unit.decimals).toString());
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
@@ -77,7 +92,7 @@ export async function feed(ctx: Context): Promise<number> {
       } catch {
         return;
       }
-      ctx.io.stdout.write(`${ctx.json ? JSON.stringify(row) : formatFeedRow(row)}\n`);
+      ctx.io.stdout.write(`${ctx.json ? JSON.stringify(row) : formatFeedRow(row, tokens)}\n`);
       if (++seen >= limit) finish(EXIT.OK);
     });
     es.addEventListener("error", (e) => {

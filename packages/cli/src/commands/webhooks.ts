@@ -1,5 +1,6 @@
 import { minimumAmountUnit, type AllowedToken } from "@agent-ledger/core/minimumAmountUnit";
 import { formatAmount, parseAmount, parseBaseUnits } from "../amount.ts";
+import { readAllowlist } from "../readAllowlist.ts";
 import { print, printJson, requireSession, type Context } from "../context.ts";
 import { EXIT, UsageError } from "../exitCodes.ts";
 
@@ -80,8 +81,7 @@ export async function webhooks(ctx: Context, sub: string): Promise<number> {
 
   // the registry's token allowlist (public GraphQL `tokens`): a minimum amount is read and written in its token's decimals
   let tokensRead: Promise<AllowedToken[]> | undefined;
-  const allowlist = () => (tokensRead ??= ctx.client.request<{ data?: { tokens?: AllowedToken[] } }>("POST", "/graphql", { signal: ctx.signal, body: { query: "{ tokens { address symbol decimals currency } }" } })
-    .then((r) => r.body.data?.tokens ?? []));
+  const allowlist = () => (tokensRead ??= readAllowlist(ctx));
 
   switch (sub) {
     case "create": {
