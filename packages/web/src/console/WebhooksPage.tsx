@@ -10,7 +10,7 @@ import { parseTokenUnits } from "@agent-ledger/core/parseTokenUnits";
 import { Time } from "../explorer/components.tsx";
 import { navigate } from "../explorer/router.tsx";
 import { useStore } from "../explorer/store.ts";
-import { commonUnit, loadTokens, tokenAmountText, tokens, type TokenInfo } from "../explorer/tokens.ts";
+import { loadTokens, tokens, type TokenInfo } from "../explorer/tokens.ts";
 import { ApiError, rest } from "./api.ts";
 import { PageHead, TableCard } from "./parts.tsx";
 import { describe, SignIn, StatusBadge, useOwner } from "./WalletPage.tsx";
@@ -67,11 +67,7 @@ function Secret({ label, value }: { label: string; value: string }) {
   );
 }
 
-/**
- * The decimals a minimum amount is typed in (docs/webhooks.md § console): the chosen token's; with "Any token", the
- * allowlist's common decimals when every token has the same (explorer commonUnit), else none (raw units of a 6- and an
- * 18-decimal token are not one amount: the minimum is refused until a token is chosen); no allowlist (v0.1): 6 decimals.
- */
+/** The decimals a minimum amount is typed in and written in (docs/webhooks.md § console: core minimumAmountUnit), once the allowlist is loaded. */
 function minimumUnit(list: ReadonlyMap<string, TokenInfo> | null, token: string): { decimals: number; unit: string } | { refused: string } {
   if (list === null) return { refused: "The token list is not loaded yet: try again in a moment." };
   return minimumAmountUnit([...list.values()], token || undefined);
@@ -203,15 +199,9 @@ function filterText(h: Subscription, list: ReadonlyMap<string, TokenInfo> | null
   const token = h.filters.token_address;
   if (token) parts.push(`${list?.get(token)?.symbol ?? `token ${token}`} only`);
   if (h.filters.min_amount_wei) {
-    if (list === null) parts.push(`≥ ${h.filters.min_amount_wei} raw units`); // until the allowlist is known: nothing guessed
-    else if (token) {
-      const t = tokenAmountText(h.filters.min_amount_wei, token, list);
-      parts.push(`≥ ${t.value} ${t.unit}`);
-    } else {
-      // any token: a number of tokens when every allowlisted token has the same decimals (none: 6), else raw units
-      const u = commonUnit(list);
-      parts.push(u ? `≥ ${formatTokenUnits(h.filters.min_amount_wei, { decimals: u.decimals, group: true })} ${u.unit}` : `≥ ${h.filters.min_amount_wei} raw units of any token`);
-    }
+    // in the decimals it was typed in (the create form's rule); raw units until the allowlist is known
+    const u = minimumUnit(list, token ?? "");
+    parts.push("refused" in u ? `≥ ${h.filters.min_amount_wei} raw units` : `≥ ${formatTokenUnits(h.filters.min_amount_wei, { decimals: u.decimals, group: true })} ${u.unit}`);
   }
   if (h.filters.recipient_address) parts.push(`to ${h.filters.recipient_address}`);
   if (h.filters.routed_to_address) parts.push(`routed to ${h.filters.routed_to_address}`);
