@@ -1,4 +1,5 @@
 import { formatTokenUnits } from "@agent-ledger/core/formatTokenUnits";
+import { KNOWN_TOKEN_NAMES } from "@agent-ledger/core/tokenName";
 
 /** Token amounts (6 decimals) exactly, grouped: "1,234.50". Bigint only — never floats. */
 export const amount = (units: string | bigint) => formatTokenUnits(units, { group: true });
@@ -44,12 +45,7 @@ export const utcTitle = (iso: string) => `${new Date(iso).toISOString().replace(
 export const shortHex = (s: string) => (s.length > 14 ? `${s.slice(0, 8)}…${s.slice(-6)}` : s);
 export const count = (n: number) => n.toLocaleString("en-US");
 
-const TOKENS: Record<string, string> = {
-  "0x20c0000000000000000000000000000000000000": "pathUSD",
-  "0x20c0000000000000000000000000000000000001": "AlphaUSD",
-  "0x20c0000000000000000000000000000000000002": "BetaUSD",
-  "0x20c0000000000000000000000000000000000003": "ThetaUSD",
-};
-export const tokenName = (address: string) => TOKENS[address.toLowerCase()] ?? shortHex(address);
+/** The well-known token's name (core's one table), else the address shortened the explorer's way. */
+export const tokenName = (address: string) => KNOWN_TOKEN_NAMES[address.toLowerCase()] ?? shortHex(address);
 
 export const KIND_LABEL: Record<string, string> = { payment_sent: "sent", payment_received: "received", fee_paid: "fee" };
