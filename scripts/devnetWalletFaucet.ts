@@ -8,13 +8,11 @@ import type { Hex } from "viem";
 import { Account } from "viem/tempo";
 
 /** anvil dev account 6: no demo identity uses it (0 and 1 are the demo faucets, 3 the sponsor), so no nonce race. */
-export const WALLET_FAUCET_KEY = DEV_PRIVATE_KEYS[6];
+const WALLET_FAUCET_KEY = DEV_PRIVATE_KEYS[6];
 /** 1,000 pathUSD (6 decimals). */
-export const WALLET_FAUCET_AMOUNT = 1_000_000_000n;
+const WALLET_FAUCET_AMOUNT = 1_000_000_000n;
 
 export interface DevnetWalletFaucet {
-  /** Funds the accounts not funded yet in this run; answers the ones it funded. */
-  pass(): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -23,22 +21,20 @@ export function startDevnetWalletFaucet(o: { databaseUrl: string; rpcUrl: string
   db.on("error", () => {});
   const client = createDevnetClient({ url: o.rpcUrl, account: Account.fromSecp256k1(WALLET_FAUCET_KEY) });
   const funded = new Set<string>();
-  let running: Promise<string[]> | null = null;
+  let running: Promise<void> | null = null;
   let stopped = false;
 
+  /** Funds the accounts not funded yet in this run, one transfer at a time (one pass at a time). */
   const pass = () => (running ??= (async () => {
     try {
       const { rows } = await db.query<{ managed_address: string }>("SELECT managed_address FROM wallet_users ORDER BY created_at");
-      const out: string[] = [];
       for (const { managed_address: address } of rows) {
         if (stopped || funded.has(address)) continue;
         const r = await client.token.transferSync({ token: PATH_USD, to: address as Hex, amount: WALLET_FAUCET_AMOUNT });
         if (r.receipt.status !== "success") throw new Error(`funding ${address} reverted`);
         funded.add(address);
-        out.push(address);
         o.onFunded?.(address);
       }
-      return out;
     } finally {
       running = null;
     }
@@ -46,7 +42,6 @@ export function startDevnetWalletFaucet(o: { databaseUrl: string; rpcUrl: string
 
   const timer = setInterval(() => void pass().catch((e) => o.onError?.(e)), o.intervalMs ?? 2_000);
   return {
-    pass,
     async stop() {
       stopped = true;
       clearInterval(timer);
