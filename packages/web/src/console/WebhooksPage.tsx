@@ -15,7 +15,6 @@ import { ApiError, rest } from "./api.ts";
 import { PageHead, TableCard } from "./parts.tsx";
 import { describe, SignIn, StatusBadge, useOwner } from "./WalletPage.tsx";
 import "./console.css";
-import "./webhooks.css";
 
 interface Subscription {
   id: string;
