@@ -177,7 +177,8 @@ if (!externalRpc) {
   const client = new pg.Client({ connectionString: DATABASE_URL });
   await client.connect();
   // Rollups too: they are sums over agent_events and would otherwise keep counting the previous devnet's payments.
-  await client.query(`TRUNCATE raw_logs, agent_events, indexer_checkpoints, webhook_deliveries, event_cursors, ${ROLLUP_TABLES.join(", ")} RESTART IDENTITY`);
+  // And the rollups' version claim: empty rollups hold no version, so METHODOLOGY_VERSION may differ from the last run's.
+  await client.query(`TRUNCATE raw_logs, agent_events, indexer_checkpoints, webhook_deliveries, event_cursors, rollups_version, ${ROLLUP_TABLES.join(", ")} RESTART IDENTITY`);
   await client.end();
   let devnetReady = false;
   let txPerSecond: unknown = 0;
