@@ -1,3 +1,4 @@
+import { DEFAULT_METHODOLOGY_VERSION } from "@agent-ledger/core";
 import { z } from "zod";
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -8,7 +9,7 @@ export const apiEnvSchema = z.object({
   API_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** The methodology version whose rows (and rollups) are served; no other version is ever read. */
-  METHODOLOGY_VERSION: z.string().regex(/^v\d+\.\d+$/, "must look like v0.N").default("v0.2"), // as the indexer's default (docs/methodology.md)
+  METHODOLOGY_VERSION: z.string().regex(/^v\d+\.\d+$/, "must look like v0.N").default(DEFAULT_METHODOLOGY_VERSION), // the indexer's default, from core (docs/methodology.md)
   /** In-process dashboard cache per window (the edge caches 5 minutes on top). 0 disables it. */
   DASHBOARD_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
   GRAPHQL_MAX_DEPTH: positiveInt(10),

@@ -9,21 +9,27 @@ export { commonTokenUnit, minimumAmountUnit, type AllowedToken } from "./money/m
 export { KNOWN_TOKEN_NAMES, tokenName } from "./money/tokenName.ts";
 export {
   ACTIVITY_KINDS, EVENT_KINDS, FEE_MANAGER_ADDRESS, FUNDING_CATEGORIES, GATEWAY_CATEGORY, GATEWAY_MEMO_MAGIC, INDEXED_TOPICS,
-  SETTLEMENT_TOPIC, SETTLEMENT_TOPIC_MAINNET, TRANSFER_TOPIC, TRANSFER_WITH_MEMO_TOPIC, ZERO_ADDRESS, type EventKind,
+  LEGACY_ESCROW_TOPICS, MPP_MEMO_TAG, MPP_MEMO_VERSION, PRECOMPILE_ESCROW_TOPICS, SESSION_ESCROW_TOPICS,
+  SETTLEMENT_TOPIC, SETTLEMENT_TOPIC_MAINNET, TRANSFER_TOPIC, TRANSFER_WITH_MEMO_TOPIC, VIRTUAL_ADDRESS_MAGIC, ZERO_ADDRESS, type EventKind,
 } from "./matcher/constants.ts";
 export { decodeLog, type DecodedLog } from "./matcher/decodeLog.ts";
 export { matchLogs } from "./matcher/matchLogs.ts";
 export { matchLogsV02, type V02Note, type V02Trace } from "./matcher/matchLogsV02.ts";
+export { matchLogsV03, type V03Note, type V03Trace } from "./matcher/matchLogsV03.ts";
+export { parseMppMemo, type MppMemo } from "./matcher/parseMppMemo.ts";
+export { decodeEscrowLog, type EscrowEvent } from "./matcher/decodeEscrowLog.ts";
 export { parseGatewayMemo } from "./matcher/parseGatewayMemo.ts";
 export { selectWatchedLogs } from "./matcher/selectWatchedLogs.ts";
 export { CURRENT_METHODOLOGY_VERSION, DEFAULT_METHODOLOGY_VERSION, METHODOLOGY_VERSIONS, assertMethodologyVersion, type MethodologyVersion } from "./matcher/methodology.ts";
-export type { EventDraft, Label, MatchContext, RawLog, SettlementEventDefinition, TokenInfo, WatchedEntity } from "./matcher/types.ts";
+export type { Attribution, EscrowInfo, EventDraft, Label, MatchContext, RawLog, ServerIdInfo, SettlementEventDefinition, TokenInfo, WatchedEntity } from "./matcher/types.ts";
 export { nextChunkSize, type ChunkOutcome, type ChunkPolicy } from "./sync/nextChunkSize.ts";
 export { getBackoffDelay } from "./sync/getBackoffDelay.ts";
 export { computeRollups, type EntityBucketDelta, type EntityTokenBucketDelta, type EntityTotalDelta, type LedgerBucketDelta, type LedgerTokenBucketDelta, type ProviderBucketDelta, type ProviderTokenBucketDelta, type ProviderTotalDelta, type RollupDeltas, type RollupGrain } from "./rollups/computeRollups.ts";
 export {
-  ENTITY_ID, REGISTRY_V2, entityKind, parseRegistry, type Registry, type RegistryEntity, type RegistrySettlementEvent, type RegistryToken,
+  ENTITY_ID, REGISTRY_V2, REGISTRY_V3, entityKind, parseRegistry, type Registry, type RegistryClientLabel, type RegistryEntity, type RegistryEscrow,
+  type RegistryServerId, type RegistrySettlementEvent, type RegistryToken,
 } from "./registry/parseRegistry.ts";
+export { mppFingerprint } from "./registry/mppFingerprint.ts";
 export { evaluateFilter } from "./webhooks/evaluateFilter.ts";
 export { computeSignature, signPayload } from "./webhooks/signPayload.ts";
 export { verifyWebhook, WebhookVerificationError, type VerifiedWebhook } from "./webhooks/verifyWebhook.ts";

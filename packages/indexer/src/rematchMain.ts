@@ -1,12 +1,14 @@
-// Loads REGISTRY_FILE into the database first (as the indexer does at start), then:
+// Loads the registry (REGISTRY_FILE, else the default of the indexed chain) into the database first (as the indexer does at start), then:
 // `npm run rematch -- [--version v0.N] [--rebuild-rollups] [--from-block N] [--to-block N]`
 // `npm run rematch -- --diff v0.1 v0.2 [--from-block N] [--to-block N]`   (reads only; prints the report as JSON)
+// `npm run rematch -- --diff v0.2 v0.3`   (why.rows explains every removed / added / changed row by a v0.3 trace note)
 import { parseArgs } from "node:util";
 import { countTokens, createPgPool, loadMatchContext, loadRegistryIntoDb } from "@agent-ledger/db";
 import { diffMethodologies } from "./diff/diffMethodologies.ts";
 import { explorerBase, parseIndexerEnv } from "./env.ts";
 import { assertRegistryFits } from "./assertRegistryFits.ts";
 import { loadRegistryFile } from "./loadRegistryFile.ts";
+import { registryFileForChain } from "./registryFileForChain.ts";
 import { rematch } from "./rematch.ts";
 
 const env = parseIndexerEnv();
@@ -28,8 +30,15 @@ const range = {
   toBlock: values["to-block"] ? BigInt(values["to-block"]) : undefined,
 };
 try {
-  // the registry file the indexer would load (REGISTRY_FILE), so a new registry version is in effect for the rematch
-  const { registry, source } = await loadRegistryFile(env.REGISTRY_FILE);
+  // the registry file the indexer would load, so a new registry version is in effect for the rematch: REGISTRY_FILE, else
+  // the default of the chain this database was indexed from (its checkpoints' chain id)
+  let registryFile = env.REGISTRY_FILE;
+  if (!registryFile) {
+    const chains = (await client.query<{ chain_id: number }>("SELECT DISTINCT chain_id FROM indexer_checkpoints")).rows.map((r) => r.chain_id);
+    if (chains.length !== 1) throw new Error(`set REGISTRY_FILE: the database holds ${chains.length ? `checkpoints of chains ${chains.join(", ")}` : "no checkpoint"}, so no chain picks the default registry`);
+    registryFile = registryFileForChain(chains[0]!, undefined);
+  }
+  const { registry, source } = await loadRegistryFile(registryFile);
   await loadRegistryIntoDb(pool, registry, source);
   for (const v of values.diff ? positionals : [values.version!]) assertRegistryFits(v, await countTokens(client));
   const context = await loadMatchContext(client, explorerBase(env));

@@ -1,4 +1,4 @@
-import { parseMasterKey } from "@agent-ledger/core";
+import { DEFAULT_METHODOLOGY_VERSION, parseMasterKey } from "@agent-ledger/core";
 import { z } from "zod";
 
 const ms = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
@@ -19,7 +19,7 @@ export const workerEnvSchema = z.object({
   /** 32-byte key (base64 or 64 hex) that sealed the signing secrets and verify tokens. Required, no default. */
   SECRETS_MASTER_KEY: z.string({ error: "SECRETS_MASTER_KEY is required (32 bytes, base64 or hex)" }).min(1, "SECRETS_MASTER_KEY is required"),
   /** Only agent_events rows of this methodology version are dispatched. */
-  METHODOLOGY_VERSION: z.string().regex(/^v\d+\.\d+$/, "must look like v0.N").default("v0.2"), // as the indexer's default (docs/methodology.md)
+  METHODOLOGY_VERSION: z.string().regex(/^v\d+\.\d+$/, "must look like v0.N").default(DEFAULT_METHODOLOGY_VERSION), // the indexer's default, from core (docs/methodology.md)
   /** Prometheus metrics on http://<WORKER_METRICS_HOST>:<port>/metrics; 0 picks a free port; -1 disables the server. */
   WORKER_METRICS_PORT: z.coerce.number().int().min(-1).max(65535).default(9464),
   /** Address the metrics server binds: loopback by default (the metrics are not public); `0.0.0.0` for a remote scraper. */

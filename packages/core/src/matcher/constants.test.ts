@@ -2,7 +2,8 @@ import { toEventSelector } from "viem";
 import { Addresses } from "viem/tempo";
 import { describe, expect, it } from "vitest";
 import {
-  FEE_MANAGER_ADDRESS, GATEWAY_MEMO_MAGIC, INDEXED_TOPICS, SETTLEMENT_TOPIC, SETTLEMENT_TOPIC_MAINNET, TRANSFER_TOPIC, TRANSFER_WITH_MEMO_TOPIC,
+  FEE_MANAGER_ADDRESS, GATEWAY_MEMO_MAGIC, INDEXED_TOPICS, MPP_MEMO_TAG, MPP_MEMO_VERSION, SESSION_ESCROW_TOPICS, SETTLEMENT_TOPIC, SETTLEMENT_TOPIC_MAINNET,
+  TRANSFER_TOPIC, TRANSFER_WITH_MEMO_TOPIC,
 } from "./constants.ts";
 
 // topic0 = keccak256 of the event signature: computed here from the signatures, and written out as literals.
@@ -19,12 +20,14 @@ describe("matcher constants", () => {
     expect(SETTLEMENT_TOPIC_MAINNET).toBe("0x92ed5fe0fe56b3f4185e688efb342e92a4492b9df29ad5de596c44e64d097b51");
     expect(SETTLEMENT_TOPIC_MAINNET).toBe(toEventSelector("ChannelClosed(bytes32,address,address,uint256,uint256)"));
   });
-  it("the indexer asks for exactly these four topics", () => {
-    expect([...INDEXED_TOPICS]).toEqual([TRANSFER_TOPIC, TRANSFER_WITH_MEMO_TOPIC, SETTLEMENT_TOPIC, SETTLEMENT_TOPIC_MAINNET]);
+  it("the indexer asks for the transfers, the two settlement ids and the session escrow events v0.3 reads, each once", () => {
+    expect([...INDEXED_TOPICS].sort()).toEqual([...new Set([TRANSFER_TOPIC, TRANSFER_WITH_MEMO_TOPIC, SETTLEMENT_TOPIC, SETTLEMENT_TOPIC_MAINNET, ...SESSION_ESCROW_TOPICS])].sort());
+    expect(INDEXED_TOPICS.length).toBe(11);
   });
   it("the FeeManager precompile and the gateway memo magic", () => {
     expect(FEE_MANAGER_ADDRESS).toBe("0xfeec000000000000000000000000000000000000");
     expect(FEE_MANAGER_ADDRESS).toBe(Addresses.feeManager.toLowerCase());
     expect(GATEWAY_MEMO_MAGIC).toBe("0xef1ed71201");
+    expect(`${MPP_MEMO_TAG}${MPP_MEMO_VERSION}`).toBe(GATEWAY_MEMO_MAGIC); // v0.3 reads the same five bytes
   });
 });

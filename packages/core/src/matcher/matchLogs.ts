@@ -2,6 +2,7 @@ import { FEE_MANAGER_ADDRESS } from "./constants.ts";
 import { decodeLog, type DecodedLog } from "./decodeLog.ts";
 import { assertMethodologyVersion } from "./methodology.ts";
 import { matchLogsV02 } from "./matchLogsV02.ts";
+import { matchLogsV03 } from "./matchLogsV03.ts";
 import { parseGatewayMemo } from "./parseGatewayMemo.ts";
 import { groupByTransaction, labelOf, NO_ROUTING, row, toPayments, type Payment, type TransferLeg } from "./matchShared.ts";
 import type { EventDraft, MatchContext, RawLog } from "./types.ts";
@@ -10,13 +11,14 @@ type Settlement = Extract<DecodedLog, { type: "settlement" }>;
 
 /**
  * Turns raw logs into ledger rows under methodology `version` (docs/methodology.md is the prose); without a
- * version, v0.1 (the first rules, kept bit for bit). v0.2 is `matchLogsV02`.
+ * version, v0.1 (the first rules, kept bit for bit). v0.2 is `matchLogsV02`, v0.3 `matchLogsV03`.
  * Pure and deterministic: the same logs and context always give the same rows in the same order
  * (block, log index, sender side before recipient side).
  */
 export function matchLogs(logs: readonly RawLog[], context: MatchContext, version: string = "v0.1"): EventDraft[] {
   assertMethodologyVersion(version);
   if (version === "v0.2") return matchLogsV02(logs, context);
+  if (version === "v0.3") return matchLogsV03(logs, context);
   const explorerBase = context.explorerBaseUrl.replace(/\/+$/, "");
   const rows: EventDraft[] = [];
   for (const txLogs of groupByTransaction(logs)) {

@@ -91,7 +91,7 @@ describe("matchLogsV02: the row", () => {
     const common = {
       ts: new Date(1_790_000_000_456), amountWei: 1_234_567n, tokenAddress: ALPHA_USD, txHash: "0x" + "ab".repeat(32), logIndex: log.logIndex,
       sourceBlock: 321n, methodologyVersion: "v0.2", routedToAddress: "", routedToLabel: "", routedFingerprint: null,
-      explorerUrl: `https://explore.example/tx/0x${"ab".repeat(32)}`,
+      explorerUrl: `https://explore.example/tx/0x${"ab".repeat(32)}`, attribution: null, clientFingerprint: null, channelId: null,
     };
     expect(rows).toEqual([
       { ...common, agentId: "agent-1", agentLabel: "agent-1 label", agentCategory: "agent", counterpartyAddress: SERVICE, counterpartyLabel: "service-1 label", counterpartyCategory: "service", kind: "payment_sent" },

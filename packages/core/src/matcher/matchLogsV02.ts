@@ -1,8 +1,8 @@
-import { FEE_MANAGER_ADDRESS, FUNDING_CATEGORIES, GATEWAY_CATEGORY, SETTLEMENT_TOPIC, ZERO_ADDRESS } from "./constants.ts";
+import { FEE_MANAGER_ADDRESS, GATEWAY_CATEGORY, SETTLEMENT_TOPIC } from "./constants.ts";
 import { decodeLog } from "./decodeLog.ts";
 import { parseGatewayMemo } from "./parseGatewayMemo.ts";
-import { groupByTransaction, labelOf, NO_ROUTING, row, toPayments, type RowBase, type TransferLeg } from "./matchShared.ts";
-import type { EventDraft, MatchContext, RawLog, SettlementEventDefinition, WatchedEntity } from "./types.ts";
+import { decodeSettlement, groupByTransaction, isFunding, labelOf, NO_ROUTING, row, toPayments, type RowBase, type Settlement, type TransferLeg } from "./matchShared.ts";
+import type { EventDraft, MatchContext, RawLog, SettlementEventDefinition } from "./types.ts";
 
 /** Why a transfer touching a watched wallet produced no row, or not the row v0.1 would produce (rematch --diff). */
 export type V02Note =
@@ -20,16 +20,7 @@ export interface V02Trace {
   note: V02Note;
 }
 
-interface Settlement {
-  contract: string;
-  provider: string;
-  gateway: string;
-  amountOut: bigint;
-}
-
 const DEFAULT_SETTLEMENT_EVENT: SettlementEventDefinition = { topic0: SETTLEMENT_TOPIC, providerTopic: 2, verified: true };
-const WORD = /^0x[0-9a-fA-F]{64}$/;
-const ADDRESS_TOPIC = /^0x0{24}[0-9a-fA-F]{40}$/;
 
 /**
  * Methodology v0.2 (docs/methodology.md, "Methodology v0.2", rules 1–9): only allowlisted tokens, no solo
@@ -130,33 +121,8 @@ export function matchLogsV02(logs: readonly RawLog[], context: MatchContext, tra
   return rows;
 }
 
-/** The settlement as its contract declares it: topic 1 session, `providerTopic` provider, the other of 2/3 gateway. */
-function decodeSettlement(log: RawLog, def: SettlementEventDefinition): Settlement | null {
-  if (log.topics[0]?.toLowerCase() !== def.topic0.toLowerCase() || log.topics.length !== 4 || !WORD.test(log.topics[1] ?? "")) return null;
-  const providerTopic = log.topics[def.providerTopic]!;
-  const gatewayTopic = log.topics[def.providerTopic === 2 ? 3 : 2]!;
-  if (!ADDRESS_TOPIC.test(providerTopic) || !ADDRESS_TOPIC.test(gatewayTopic)) return null;
-  if (!/^0x[0-9a-fA-F]{128}$/.test(log.data)) return null;
-  return {
-    contract: log.address.toLowerCase(),
-    provider: `0x${providerTopic.slice(26).toLowerCase()}`,
-    gateway: `0x${gatewayTopic.slice(26).toLowerCase()}`,
-    amountOut: BigInt(`0x${log.data.slice(66, 130)}`),
-  };
-}
-
 const ignoreNote = (_logIndex: number, _note: V02Note) => {};
 const dropSoloMemo = () => false;
-
-/**
- * Rule 4: the zero address (mint/burn), or an entity or address label whose category is a funding category.
- * `entity`: the watched entity owning `address`, if any (the caller has looked it up).
- */
-function isFunding(address: string, entity: WatchedEntity | undefined, context: MatchContext): boolean {
-  if (address === ZERO_ADDRESS) return true;
-  const category = entity ? entity.category : context.addressLabels.get(address)?.category;
-  return category != null && FUNDING_CATEGORIES.has(category);
-}
 
 /** Pattern B, with the fingerprint's provider link (rule 3): the linked address names the provider. */
 function routeByFingerprint(memo: string | null, context: MatchContext) {

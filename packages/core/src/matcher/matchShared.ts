@@ -1,7 +1,7 @@
-import type { EventKind } from "./constants.ts";
-import type { EventDraft, Label, MatchContext, RawLog, WatchedEntity } from "./types.ts";
+import { FUNDING_CATEGORIES, ZERO_ADDRESS, type EventKind } from "./constants.ts";
+import type { EventDraft, Label, MatchContext, RawLog, SettlementEventDefinition, WatchedEntity } from "./types.ts";
 
-// What methodology v0.1 (matchLogs.ts) and v0.2 (matchLogsV02.ts) do alike: grouping by transaction, pairing a
+// What methodology v0.1 (matchLogs.ts), v0.2 (matchLogsV02.ts) and v0.3 (matchLogsV03.ts) do alike: grouping by transaction, pairing a
 // TransferWithMemo with its Transfer, labels, and building a row. Each version keeps only its own rules.
 
 /** One value movement: a Transfer, merged with the TransferWithMemo that repeats it, if any. */
@@ -104,5 +104,44 @@ export function row(
     routedToLabel: routing.routedToLabel,
     routedFingerprint: routing.routedFingerprint,
     explorerUrl: base.explorerUrl,
+    attribution: null,
+    clientFingerprint: null,
+    channelId: null,
   };
+}
+
+/** A trusted settlement as its contract declares it (v0.2 rule 7; v0.3 keeps it). */
+export interface Settlement {
+  contract: string;
+  provider: string;
+  gateway: string;
+  amountOut: bigint;
+}
+
+const WORD = /^0x[0-9a-fA-F]{64}$/;
+const ADDRESS_TOPIC = /^0x0{24}[0-9a-fA-F]{40}$/;
+
+/** The settlement as its contract declares it: topic 1 session, `providerTopic` provider, the other of 2/3 gateway. */
+export function decodeSettlement(log: RawLog, def: SettlementEventDefinition): Settlement | null {
+  if (log.topics[0]?.toLowerCase() !== def.topic0.toLowerCase() || log.topics.length !== 4 || !WORD.test(log.topics[1] ?? "")) return null;
+  const providerTopic = log.topics[def.providerTopic]!;
+  const gatewayTopic = log.topics[def.providerTopic === 2 ? 3 : 2]!;
+  if (!ADDRESS_TOPIC.test(providerTopic) || !ADDRESS_TOPIC.test(gatewayTopic)) return null;
+  if (!/^0x[0-9a-fA-F]{128}$/.test(log.data)) return null;
+  return {
+    contract: log.address.toLowerCase(),
+    provider: `0x${providerTopic.slice(26).toLowerCase()}`,
+    gateway: `0x${gatewayTopic.slice(26).toLowerCase()}`,
+    amountOut: BigInt(`0x${log.data.slice(66, 130)}`),
+  };
+}
+
+/**
+ * v0.2 rule 4 (v0.3 keeps it): the zero address (mint/burn), or an entity or address label whose category is a
+ * funding category. `entity`: the watched entity owning `address`, if any (the caller has looked it up).
+ */
+export function isFunding(address: string, entity: WatchedEntity | undefined, context: MatchContext): boolean {
+  if (address === ZERO_ADDRESS) return true;
+  const category = entity ? entity.category : context.addressLabels.get(address)?.category;
+  return category != null && FUNDING_CATEGORIES.has(category);
 }

@@ -44,4 +44,21 @@ describe("selectWatchedLogs", () => {
   it("returns nothing when no wallet is watched", () => {
     expect(selectWatchedLogs([log("0x01", 0, [TRANSFER_TOPIC, pad(W), pad(X)])], () => false)).toEqual([]);
   });
+  it("with a serverId predicate, also keeps a transaction whose TransferWithMemo carries a known MPP serverId (v0.3)", () => {
+    const FAL = "8bdbf8cc304c4816750e"; // keccak256("fal.mpp.tempo.xyz")[0..9]
+    const mpp = (serverId: string) => `0xef1ed71201${serverId}${"00".repeat(10)}${"ab".repeat(7)}`;
+    const logs = [
+      log("0x01", 0, [TRANSFER_TOPIC, pad(X), pad(X)]),
+      log("0x01", 1, [TRANSFER_WITH_MEMO_TOPIC, pad(X), pad(X), mpp(FAL)]),
+      log("0x01", 2, [SETTLEMENT_TOPIC, "0x" + "0".repeat(64), pad(X), pad(X)]),
+      log("0x02", 3, [TRANSFER_WITH_MEMO_TOPIC, pad(X), pad(X), mpp("0102030405060708090a")]), // an unknown service
+      log("0x03", 4, [TRANSFER_TOPIC, pad(X), pad(X), mpp(FAL)]), // not a TransferWithMemo: topic 3 is no memo
+      log("0x04", 5, [TRANSFER_WITH_MEMO_TOPIC, pad(X), pad(X), `0xef1ed71202${FAL}${"00".repeat(17)}`]), // another memo version
+      log("0x05", 6, [TRANSFER_WITH_MEMO_TOPIC, pad(X), pad(X)]), // no memo at all
+    ];
+    const known = (id: string) => id === `0x${FAL}`;
+    expect(selectWatchedLogs(logs, () => false, known).map((l) => l.logIndex)).toEqual([0, 1, 2]);
+    expect(selectWatchedLogs(logs, () => false)).toEqual([]); // existing callers: wallets only
+    expect(selectWatchedLogs(logs, (a) => a === X, known).map((l) => l.logIndex)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  });
 });

@@ -45,7 +45,32 @@ export interface MatchContext {
   settlementEvents?: ReadonlyMap<string, SettlementEventDefinition>;
   /** Gateway fingerprint → the provider address it is linked to (registry `fingerprint_labels[].provider_address`). */
   fingerprintProviders?: ReadonlyMap<string, string>;
+  // ── Used by methodology v0.3 only (v0.1 and v0.2 ignore them) ──
+  /**
+   * MPP serverId (`0x` + 20 hex, lowercase) → the service entity it names and how the registry derived it
+   * (registry v3 `entities[].server_ids`): keccak256(service host)[0..9] (`host`) or keccak256(directory realm)[0..9]
+   * (`realm`, only when that realm belongs to this one service).
+   */
+  serverIds?: ReadonlyMap<string, ServerIdInfo>;
+  /** MPP session escrow address (lowercase) → how its events are read (registry v3 `escrows`). */
+  escrows?: ReadonlyMap<string, EscrowInfo>;
 }
+
+/** What a serverId names (methodology v0.3). */
+export interface ServerIdInfo {
+  entity: WatchedEntity;
+  source: "host" | "realm";
+}
+
+/** A session escrow (methodology v0.3): the legacy TempoStreamChannel contract or the TIP-1034 precompile. */
+export interface EscrowInfo {
+  abi: "legacy" | "precompile";
+  /** The escrow's own entity (category `escrow`): its point of view for rows when neither payer nor payee is watched. */
+  entity: WatchedEntity;
+}
+
+/** Which rule attributed a v0.3 row (docs/methodology.md, v0.3). Null on v0.1/v0.2 rows and on funding/fee rows. */
+export type Attribution = "recipient_wallet" | "server_id_host" | "server_id_realm" | "session_escrow";
 
 export interface TokenInfo {
   symbol: string;
@@ -81,4 +106,11 @@ export interface EventDraft {
   routedToLabel: string;
   routedFingerprint: string | null;
   explorerUrl: string;
+  // ── Methodology v0.3 (null in every v0.1/v0.2 row) ──
+  /** Which rule attributed the row. */
+  attribution: Attribution | null;
+  /** MPP memo clientId (`0x` + 20 hex), null for an anonymous client (10 zero bytes) or no MPP memo. */
+  clientFingerprint: string | null;
+  /** Session rows (payouts, deposits, top-ups, refunds): the channel id (`0x` + 64 hex). */
+  channelId: string | null;
 }

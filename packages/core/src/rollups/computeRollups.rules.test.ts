@@ -13,6 +13,7 @@ function row(over: Partial<EventDraft>): EventDraft {
     ts: new Date("2026-11-22T10:15:00Z"), agentId: "agent-a", agentLabel: "A", agentCategory: "c", counterpartyAddress: "0x" + "b".repeat(40),
     counterpartyLabel: "", counterpartyCategory: null, kind: "payment_sent", amountWei: 5n, tokenAddress: "0x" + "2".repeat(40), txHash: TX1,
     logIndex: 0, sourceBlock: 1n, methodologyVersion: "v0.1", routedToAddress: "", routedToLabel: "", routedFingerprint: null, explorerUrl: "",
+    attribution: null, clientFingerprint: null, channelId: null,
     ...over,
   };
 }
@@ -159,5 +160,57 @@ describe("computeRollups: per-token buckets and v0.2 provider rows", () => {
     const r = computeRollups([received, unrouted]);
     expect(r.providerTotals).toEqual([{ providerKey: PROVIDER, pattern: "address", paymentsCount: 1, amountSumWei: 9n, firstSeen: hour("10"), lastSeen: hour("10") }]);
     expect(r.hourly.providers).toEqual([{ providerKey: PROVIDER, bucket: hour("10"), pattern: "address", paymentsCount: 1, amountSumWei: 9n }]);
+  });
+});
+
+describe("computeRollups: methodology v0.3 rows (rule 6: session payouts by payee address, charges by serverId group, settlement legs by address)", () => {
+  const v3 = (over: Partial<EventDraft>) => row({ methodologyVersion: "v0.3", ...over });
+  const PAYEE = "0x00000000000000000000000000000000000b0b00";
+  const CHANNEL = `0x${"c1".repeat(32)}`;
+
+  it("a session payout counts for its payee (Pattern A), a charge for its serverId group (Pattern B), each once; funding never", () => {
+    const rows = [
+      // a charge seen from the payer and from the service its serverId names: one payment for the fingerprint group
+      v3({ txHash: TX1, logIndex: 0, kind: "payment_sent", amountWei: 100n, routedFingerprint: FP, attribution: "server_id_host" }),
+      v3({ txHash: TX1, logIndex: 0, agentId: "fal-mpp", kind: "payment_received", amountWei: 100n, routedFingerprint: FP, attribution: "server_id_host" }),
+      // its split leg, to another recipient: the same group
+      v3({ txHash: TX1, logIndex: 2, kind: "payment_sent", amountWei: 10n, routedFingerprint: FP, attribution: "server_id_host" }),
+      // a session payout between watched parties, and one seen only from the escrow (settlement_sent): the payee's
+      v3({ txHash: TX2, logIndex: 1, kind: "payment_sent", amountWei: 30n, routedToAddress: PAYEE, attribution: "session_escrow", channelId: CHANNEL }),
+      v3({ txHash: TX2, logIndex: 1, agentId: "svc", kind: "payment_received", amountWei: 30n, routedToAddress: PAYEE, attribution: "session_escrow", channelId: CHANNEL }),
+      v3({ txHash: TX3, logIndex: 1, agentId: "escrow", kind: "settlement_sent", amountWei: 20n, routedToAddress: PAYEE, attribution: "session_escrow", channelId: CHANNEL }),
+      // deposit and refund: funding, never a provider's
+      v3({ txHash: TX3, logIndex: 0, kind: "funding_sent", amountWei: 1_000n, channelId: CHANNEL }),
+      v3({ txHash: TX3, logIndex: 2, kind: "funding_received", amountWei: 950n, channelId: CHANNEL }),
+      // an unrouted payment and a fee count for nobody
+      v3({ txHash: TX3, logIndex: 3, kind: "payment_sent", amountWei: 4n, attribution: "recipient_wallet" }),
+      v3({ txHash: TX3, logIndex: 4, kind: "fee_paid", amountWei: 1n }),
+    ];
+    const r = computeRollups(rows);
+    expect(r.providerTotals).toEqual([
+      { providerKey: FP, pattern: "fingerprint", paymentsCount: 2, amountSumWei: 110n, firstSeen: hour("10"), lastSeen: hour("10") },
+      { providerKey: PAYEE, pattern: "address", paymentsCount: 2, amountSumWei: 50n, firstSeen: hour("10"), lastSeen: hour("10") },
+    ]);
+    expect(r.daily.providers).toEqual([
+      { providerKey: FP, bucket: day, pattern: "fingerprint", paymentsCount: 2, amountSumWei: 110n },
+      { providerKey: PAYEE, bucket: day, pattern: "address", paymentsCount: 2, amountSumWei: 50n },
+    ]);
+    // activity: the charge, its split, the watched payout and the unrouted payment; not the escrow-view payout
+    expect(r.hourly.ledger).toEqual([{ bucket: hour("10"), paymentsCount: 4, amountSumWei: 144n }]);
+    expect(r.entityTotals.find((e) => e.entityId === "fal-mpp")).toMatchObject({ receivedCount: 1, receivedSumWei: 100n });
+  });
+
+  it("a charge whose serverId is linked to a provider address counts once, by that address's settlement leg (v0.2 rule 3)", () => {
+    // the linked charge (routed to the address and the fingerprint) and the gateway's settled leg to that address
+    const charge = v3({ txHash: TX1, logIndex: 0, kind: "payment_sent", amountWei: 100n, routedToAddress: PAYEE, routedFingerprint: FP, attribution: "server_id_host" });
+    const leg = v3({ txHash: TX2, logIndex: 0, agentId: "gw", kind: "settlement_sent", amountWei: 90n, routedToAddress: PAYEE, routedFingerprint: FP });
+    expect(computeRollups([charge, leg]).providerTotals.map((p) => [p.providerKey, p.paymentsCount, p.amountSumWei])).toEqual([[PAYEE, 1, 90n]]);
+    // the same address on a session payout is Pattern A itself
+    const payout = v3({ txHash: TX3, logIndex: 1, kind: "payment_received", amountWei: 7n, routedToAddress: PAYEE, attribution: "session_escrow" });
+    expect(computeRollups([payout]).providerTotals.map((p) => [p.providerKey, p.pattern, p.amountSumWei])).toEqual([[PAYEE, "address", 7n]]);
+    // a settlement leg without an address counts for nobody, in v0.2 and v0.3 alike
+    const bare = { txHash: TX2, logIndex: 0, kind: "settlement_sent" as const, amountWei: 5n, routedFingerprint: FP };
+    expect(computeRollups([row({ ...bare, methodologyVersion: "v0.2" })]).providerTotals).toEqual([]);
+    expect(computeRollups([v3(bare)]).providerTotals).toEqual([]);
   });
 });

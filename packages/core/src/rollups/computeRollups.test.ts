@@ -12,6 +12,7 @@ function row(over: Partial<EventDraft>): EventDraft {
     ts: new Date("2026-11-22T10:15:00Z"), agentId: "agent-a", agentLabel: "A", agentCategory: "c", counterpartyAddress: "0x" + "b".repeat(40),
     counterpartyLabel: "", counterpartyCategory: null, kind: "payment_sent", amountWei: 5n, tokenAddress: "0x" + "2".repeat(40), txHash: TX1,
     logIndex: 0, sourceBlock: 1n, methodologyVersion: "v0.1", routedToAddress: "", routedToLabel: "", routedFingerprint: null, explorerUrl: "",
+    attribution: null, clientFingerprint: null, channelId: null,
     ...over,
   };
 }

@@ -106,10 +106,19 @@ function addByKind(c: KindCounters, r: EventDraft): void {
  * Whether the first row of a payment counts in the provider rollups. v0.1: every routed payment. v0.2 (methodology
  * rule 3): what reached the provider — settlement legs (keyed by the provider address) and payments routed by a
  * fingerprint that is not linked to an address; a linked payment is represented by its provider's settlement legs.
+ * v0.3 (rule 6): a session payout by its payee's address (Pattern A), a charge by its serverId group (Pattern B), and
+ * a registry-declared settlement leg by its provider's address; a charge whose serverId the registry links to an
+ * address carries that address and is represented by the settlement leg (v0.2 rule 3), not counted twice.
  */
 function countsForProvider(r: EventDraft, activity: boolean): boolean {
   if (r.methodologyVersion === "v0.1") return activity && (r.routedToAddress !== "" || r.routedFingerprint !== null);
-  if (r.kind === "settlement_sent" || r.kind === "settlement_received") return r.routedToAddress !== "";
+  const settlementLeg = r.kind === "settlement_sent" || r.kind === "settlement_received";
+  // v0.3: a session payout (Pattern A, the payee's address) and a charge by its serverId group (Pattern B); a charge
+  // whose fingerprint the registry links to an address is represented by that address's settlement leg (as v0.2).
+  if (r.methodologyVersion === "v0.3" && activity) {
+    return r.attribution === "session_escrow" ? r.routedToAddress !== "" : r.routedToAddress === "" && r.routedFingerprint !== null;
+  }
+  if (settlementLeg) return r.routedToAddress !== "";
   return activity && r.routedToAddress === "" && r.routedFingerprint !== null;
 }
 

@@ -1,11 +1,12 @@
-import { assertMethodologyVersion, matchLogs, matchLogsV02, type MatchContext, type V02Trace } from "@agent-ledger/core";
+import { assertMethodologyVersion, matchLogs, matchLogsV02, matchLogsV03, type MatchContext, type V02Trace, type V03Trace } from "@agent-ledger/core";
 import type pg from "pg";
 import { readRawLogs } from "../store/readRawLogs.ts";
 import { createDiffAccumulator, diffReport, summarizeDiff } from "./summarizeDiff.ts";
 
 /**
  * `rematch --diff A B`: matches the stored raw logs under both versions, page by page, and reports globally and per
- * entity the rows, payments and volume before and after, and why payments stop (or start) counting. Reads only.
+ * entity the rows, payments and volume before and after, and why payments stop (or start) counting and why rows
+ * disappear, appear or change (the `to` matcher's trace notes, v0.2 or v0.3). Reads only.
  */
 export async function diffMethodologies(
   client: pg.ClientBase,
@@ -24,9 +25,11 @@ export async function diffMethodologies(
       const to = from + pageBlocks - 1n < hi ? from + pageBlocks - 1n : hi;
       const logs = await readRawLogs(client, from, to);
       logCount += logs.length;
-      const trace: V02Trace[] = [];
-      const match = (version: string) => (version === "v0.2" ? matchLogsV02(logs, options.context, trace) : matchLogs(logs, options.context, version));
-      summarizeDiff(acc, match(options.from), match(options.to), options.to === "v0.2" ? trace : []);
+      // One array takes the notes of the `to` version only (a V02Trace is a V03Trace with a v0.2 note and no agentId).
+      const trace: V03Trace[] = [];
+      const match = (version: string, notes?: V03Trace[]) =>
+        version === "v0.2" ? matchLogsV02(logs, options.context, notes as V02Trace[] | undefined) : version === "v0.3" ? matchLogsV03(logs, options.context, notes) : matchLogs(logs, options.context, version);
+      summarizeDiff(acc, match(options.from), match(options.to, trace), trace);
     }
   }
   return { logs: logCount, ...diffReport(acc, options.from, options.to) };

@@ -12,14 +12,18 @@ export function rollupCtes(src: string): string {
   const parts: string[] = [
     // One row per payment (a payment between two watched entities appears twice in src); all rows of one
     // (tx_hash, log_index) have the same kind family, so any of them stands for it.
-    `pay AS (SELECT DISTINCT ON (tx_hash, log_index) ts, amount_wei, token_address, routed_to_address, routed_fingerprint, kind, methodology_version
+    `pay AS (SELECT DISTINCT ON (tx_hash, log_index) ts, amount_wei, token_address, routed_to_address, routed_fingerprint, kind, methodology_version, attribution
              FROM ${src} WHERE kind <> 'fee_paid' ORDER BY tx_hash, log_index)`,
     // Activity (docs/methodology.md): payments only — v0.2's settlement legs and funding moves are not volume.
     `act AS (SELECT * FROM pay WHERE kind IN ('payment_sent', 'payment_received'))`,
     // Provider views, as core's computeRollups: v0.1 every routed payment; v0.2 what reached the provider (settlement
-    // legs by address, and payments routed by a fingerprint not linked to an address).
+    // legs by address, and payments routed by a fingerprint not linked to an address); v0.3 (rule 6) the same, plus a
+    // session payout (attribution session_escrow) by its payee's address.
     `prv AS (SELECT * FROM pay WHERE CASE WHEN methodology_version = 'v0.1'
                THEN kind IN ('payment_sent', 'payment_received') AND (routed_to_address <> '' OR routed_fingerprint IS NOT NULL)
+               WHEN methodology_version = 'v0.3' AND kind IN ('payment_sent', 'payment_received')
+               THEN CASE WHEN attribution = 'session_escrow' THEN routed_to_address <> ''
+                         ELSE routed_to_address = '' AND routed_fingerprint IS NOT NULL END
                ELSE (kind IN ('settlement_sent', 'settlement_received') AND routed_to_address <> '')
                  OR (kind IN ('payment_sent', 'payment_received') AND routed_to_address = '' AND routed_fingerprint IS NOT NULL) END)`,
   ];

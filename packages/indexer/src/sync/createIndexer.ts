@@ -209,7 +209,10 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
           const fetched: Fetched = await queue.shift()!;
           fetchAhead();
           const matchStarted = performance.now();
-          const kept = options.storeAllLogs ? fetched.logs : selectWatchedLogs(fetched.logs, (a) => context.wallets.has(a));
+          const serverIds = context.serverIds;
+          const kept = options.storeAllLogs
+            ? fetched.logs
+            : selectWatchedLogs(fetched.logs, (a) => context.wallets.has(a), serverIds && serverIds.size > 0 ? (id) => serverIds.has(id) : undefined);
           const rows = matchLogs(kept, context, version);
           const prepared = prepareBatch(kept, rows);
           const matchMs = performance.now() - matchStarted;
