@@ -221,6 +221,8 @@ describe("explorer with two tokens of different decimals", () => {
     const facts = (await page.locator(".facts").textContent())!;
     expect(facts).toContain(exact(big.amountWei, ETH18));
     expect(facts).toContain(`(${big.amountWei} base units, 18 decimals)`);
+    // a v0.2 row: none of methodology v0.3's facts (attribution, client, channel) and no session card
+    expect(await page.locator('[data-page="event"] [data-fact="attribution"], [data-page="event"] [data-fact="client"], [data-page="event"] [data-fact="channel"], [data-page="event"] [data-session]').count()).toBe(0);
 
     await page.goto(`${base}/agents/two-token-agent`);
     await page.locator('[data-figure="total-payments"]').waitFor();

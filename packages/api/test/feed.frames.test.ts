@@ -35,6 +35,10 @@ function record(id: bigint, over: Partial<EventRecord> = {}): EventRecord {
     routedToLabel: "",
     routedFingerprint: null,
     explorerUrl: `https://explore.tempo.xyz/tx/0x${"ab".repeat(32)}`,
+    attribution: "server_id_host",
+    clientFingerprint: `0x${"c1".repeat(10)}`,
+    clientLabel: "Client ☃",
+    channelId: null,
     ...over,
   } as EventRecord;
 }

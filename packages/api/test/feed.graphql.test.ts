@@ -16,7 +16,8 @@ const MODES = [
 ] as const;
 
 const EVENT_FIELDS = `id ts agentId agentLabel agentCategory counterpartyAddress counterpartyLabel counterpartyCategory kind amountWei
-  tokenAddress txHash logIndex sourceBlock methodologyVersion routedToAddress routedToLabel routedFingerprint explorerUrl`;
+  tokenAddress txHash logIndex sourceBlock methodologyVersion routedToAddress routedToLabel routedFingerprint explorerUrl
+  attribution clientFingerprint clientLabel channelId`;
 const SUBSCRIPTION = `subscription Feed($agentId: String, $minAmountWei: Uint256, $afterId: ID) {
   ledgerEvents(agentId: $agentId, minAmountWei: $minAmountWei, afterId: $afterId) { ${EVENT_FIELDS} }
 }`;

@@ -23,7 +23,8 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 const EVENT_FIELDS = `id ts agentId agentLabel agentCategory counterpartyAddress counterpartyLabel counterpartyCategory kind amountWei
-  tokenAddress txHash logIndex sourceBlock methodologyVersion routedToAddress routedToLabel routedFingerprint explorerUrl`;
+  tokenAddress txHash logIndex sourceBlock methodologyVersion routedToAddress routedToLabel routedFingerprint explorerUrl
+  attribution clientFingerprint clientLabel channelId`;
 
 /** A REST Event row in GraphQL's camelCase form (and logIndex from the database). */
 function camelEvent(row: Record<string, unknown>, logIndex: number) {
@@ -100,10 +101,11 @@ describe("same data as REST", () => {
   it("event with related events and its entity; unknown id is null", async () => {
     const { rows } = await sql.query("SELECT id::int FROM agent_events WHERE agent_id = 'demo-agent-gamma' AND kind = 'payment_sent' LIMIT 1");
     const rest = (await getJson(t.url, `/api/events/${rows[0].id}`)).body;
-    const { event, missing } = await data(`query($id: ID!) { event(id: $id) { ${EVENT_FIELDS} relatedEvents { id } entity { id label } }
+    const { event, missing } = await data(`query($id: ID!) { event(id: $id) { ${EVENT_FIELDS} relatedEvents { id } entity { id label } session { channelId } }
       missing: event(id: "999999") { id } }`, { id: String(rows[0].id) });
-    const { related_events, log_index, ...row } = rest;
-    expect({ ...event, relatedEvents: undefined, entity: undefined }).toEqual({ ...camelEvent(row, log_index), relatedEvents: undefined, entity: undefined });
+    const { related_events, log_index, session, ...row } = rest;
+    expect({ ...event, relatedEvents: undefined, entity: undefined, session: undefined }).toEqual({ ...camelEvent(row, log_index), relatedEvents: undefined, entity: undefined, session: undefined });
+    expect([event.session, session]).toEqual([null, null]); // a v0.1 row (session rows: events.v03.test.ts)
     expect(event.relatedEvents.map((e: { id: string }) => Number(e.id))).toEqual(related_events.map((e: { id: number }) => e.id));
     expect(event.entity).toEqual({ id: "demo-agent-gamma", label: "Demo agent Gamma" });
     expect(missing).toBeNull();

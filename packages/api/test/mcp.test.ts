@@ -119,7 +119,7 @@ afterAll(async () => {
 
 // The test's own GraphQL (the same fields the tools promise), asked of the API directly.
 const EV = `id ts agentId agentLabel agentCategory counterpartyAddress counterpartyLabel counterpartyCategory kind amountWei tokenAddress txHash logIndex
-  sourceBlock methodologyVersion routedToAddress routedToLabel routedFingerprint explorerUrl`;
+  sourceBlock methodologyVersion routedToAddress routedToLabel routedFingerprint explorerUrl attribution clientFingerprint clientLabel channelId`;
 const PROV = "key pattern address fingerprint label txCount amountSumWei firstSeenAt lastSeenAt";
 const TOP = "id label category txCount amountSumWei";
 const DETAIL = (events: number) => `id label category kind active wallets txCount24h amountSumWei24h txCount7d amountSumWei7d lastEventAt
@@ -171,7 +171,8 @@ describe.each(["http", "stdio"] as const)("over %s", (transport) => {
     const agent = await gql(`query { agent(id: "demo-agent-alpha") { ${DETAIL(5)} } }`);
     expect(await tool(client, "get_agent", { id: "demo-agent-alpha", recent_events: 5 })).toEqual(agent.agent);
 
-    const expectedEvent = await gql(`query($id: ID!) { event(id: $id) { ${EV} relatedEvents { ${EV} } } }`, { id: anEvent.id });
+    const expectedEvent = await gql(`query($id: ID!) { event(id: $id) { ${EV} relatedEvents { ${EV} } session { channelId } } }`, { id: anEvent.id });
+    expect(expectedEvent.event.session).toBeNull(); // a v0.1 row (session rows: events.v03.test.ts)
     expect(await tool(client, "get_event", { id: anEvent.id })).toEqual(expectedEvent.event);
 
     const first = await tool(client, "list_recent_events", { entity_id: "demo-agent-alpha", limit: 7 });

@@ -207,7 +207,7 @@ describe("GET /api/events/:id", () => {
     // A gamma payment: gamma's payment_sent, the service's payment_received and gamma's fee_paid share the tx.
     const { rows } = await sql.query("SELECT id::int, tx_hash FROM agent_events WHERE agent_id = 'demo-agent-gamma' AND kind = 'payment_sent' ORDER BY id LIMIT 1");
     const { body } = await ok(`/api/events/${rows[0].id}`, "/api/events/{id}");
-    expect(Object.keys(body)).toEqual([...EVENT_ROW_FIELDS, "log_index", "related_events"]);
+    expect(Object.keys(body)).toEqual([...EVENT_ROW_FIELDS, "log_index", "related_events", "session"]);
     const expected = (await sql.query("SELECT id::int FROM agent_events WHERE tx_hash = $1 AND id <> $2 ORDER BY log_index, agent_id", [rows[0].tx_hash, rows[0].id])).rows.map((r) => r.id);
     expect(expected.length).toBe(2);
     expect(body.related_events.map((e: { id: number }) => e.id)).toEqual(expected);
@@ -218,13 +218,14 @@ describe("GET /api/events/:id", () => {
   it("serializes every column exactly as stored", async () => {
     const { rows } = await sql.query(
       `SELECT id::int, ts, agent_id, agent_label, agent_category, counterparty_address, counterparty_label, counterparty_category, kind, amount_wei::text,
-              token_address, tx_hash, source_block::int, methodology_version, routed_to_address, routed_to_label, routed_fingerprint, explorer_url, log_index
+              token_address, tx_hash, source_block::int, methodology_version, routed_to_address, routed_to_label, routed_fingerprint, explorer_url,
+              attribution, client_fingerprint, NULL AS client_label, channel_id, log_index, NULL AS session
        FROM agent_events WHERE amount_wei = $1`,
       [BIG_AMOUNT.toString()],
     );
     const { body } = await ok(`/api/events/${rows[0].id}`, "/api/events/{id}");
     const { related_events: _related, ...event } = body;
-    expect(event).toEqual({ ...rows[0], ts: rows[0].ts.toISOString() });
+    expect(event).toEqual({ ...rows[0], ts: rows[0].ts.toISOString() }); // a v0.1 row: no attribution, client, channel or session
     expect(body.amount_wei).toBe(BIG_AMOUNT.toString());
   });
 

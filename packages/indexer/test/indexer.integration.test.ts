@@ -74,6 +74,7 @@ function expectedRows(logs: Log[], doc: ReturnType<typeof registryDocument>) {
         amount_wei: args.amount.toString(), token_address: lower(l.address), tx_hash: tx, log_index: l.logIndex!,
         source_block: Number(l.blockNumber), methodology_version: "v0.1", routed_to_address: routedAddress, routed_to_label: routedLabel,
         routed_fingerprint: isFee ? null : fp, explorer_url: `${EXPLORER}/tx/${tx}`,
+        attribution: null, client_fingerprint: null, channel_id: null, // methodology v0.3 only
       };
       if (sender && (!isFee || sender.trackFees)) {
         const cp = labelOf(to);
@@ -104,7 +105,7 @@ async function storedRows(databaseUrl: string) {
     const { rows } = await client.query(`
       SELECT id::text, ts, agent_id, agent_label, agent_category, counterparty_address, counterparty_label, counterparty_category, kind,
              amount_wei::text, token_address, tx_hash, log_index, source_block::int, methodology_version, routed_to_address,
-             routed_to_label, routed_fingerprint, explorer_url
+             routed_to_label, routed_fingerprint, explorer_url, attribution, client_fingerprint, channel_id
       FROM agent_events ORDER BY tx_hash, log_index, agent_id`);
     return rows.map((r) => ({ ...r, ts: (r.ts as Date).toISOString() }));
   } finally {
@@ -220,6 +221,16 @@ describe("indexer against a devnet", () => {
     try {
       const same = await rematch(client, { version: "v0.1", maintainRollups: true, context: await loadMatchContext(client, EXPLORER) });
       expect(same).toMatchObject({ inserted: 0, updated: 0, deleted: 0, unchanged: before.length, rows: before.length });
+      expect(await storedRows(db.url)).toEqual(before);
+
+      // The v0.3 fields are compared too: rows whose attribution, client or channel differ from what the rules derive
+      // (here: set where v0.1 derives none) are updated in place, each field on its own; the rest stay untouched.
+      const ids = before.map((r) => r.id);
+      await client.query("UPDATE agent_events SET attribution = 'recipient_wallet' WHERE id = $1", [ids[0]]);
+      await client.query("UPDATE agent_events SET client_fingerprint = '0x0102030405060708090a' WHERE id = $1", [ids[1]]);
+      await client.query(`UPDATE agent_events SET channel_id = '0x${"ab".repeat(32)}' WHERE id = $1`, [ids[2]]);
+      const reset = await rematch(client, { version: "v0.1", maintainRollups: true, context: await loadMatchContext(client, EXPLORER) });
+      expect(reset).toMatchObject({ inserted: 0, updated: 3, deleted: 0, unchanged: before.length - 3 });
       expect(await storedRows(db.url)).toEqual(before);
 
       // Lose some rows, relabel the provider: rematch restores and updates from raw logs alone.

@@ -30,6 +30,7 @@ function row(over: Partial<EventDraft> & Pick<EventDraft, "ts" | "kind" | "amoun
     counterpartyAddress: "0x000000000000000000000000000000000000c0de", counterpartyLabel: "", counterpartyCategory: null,
     tokenAddress: "0x20c0000000000000000000000000000000000000", sourceBlock: block, methodologyVersion: "v0.1",
     routedToAddress: "", routedToLabel: "", routedFingerprint: null, explorerUrl: "https://explore.test/tx/x",
+    attribution: null, clientFingerprint: null, channelId: null,
     ...over,
   };
 }

@@ -28,7 +28,17 @@ function row(l: RawLog, kind: "payment_sent" | "payment_received", label: string
     kind, amountWei: 123456789012345678901234567890n + BigInt(l.logIndex), tokenAddress: "0x20c0000000000000000000000000000000000000",
     txHash: l.txHash, logIndex: l.logIndex, sourceBlock: l.blockNumber, methodologyVersion: "v0.1", routedToAddress: "", routedToLabel: "",
     routedFingerprint: l.logIndex === 1 ? "0a0b0c0d0e0f10111213" : null, explorerUrl: `https://explore.test/tx/${l.txHash}`,
+    // methodology v0.3 fields: set on some rows (one of each attribution over the batch), null on others (v0.1/v0.2 rows)
+    ...v03(l),
   };
+}
+
+/** The v0.3 fields of a row of `l`: log index 0 a charge (a client, no channel), 1 a session payout (a channel, no client), else none. */
+function v03(l: RawLog): Pick<EventDraft, "attribution" | "clientFingerprint" | "channelId"> {
+  const n = Number(l.blockNumber);
+  if (l.logIndex === 0) return { attribution: n % 2 ? "server_id_host" : "server_id_realm", clientFingerprint: hex(0xc1 + n, 10), channelId: null };
+  if (l.logIndex === 1) return { attribution: "session_escrow", clientFingerprint: null, channelId: hex(0xcafe00 + n, 32) };
+  return { attribution: null, clientFingerprint: null, channelId: null };
 }
 
 const TRICKY = 'Multi\nline, "quoted" {label} \\N back\\slash\r';
@@ -52,13 +62,13 @@ describe.each([
   });
 
   it("stores raw logs and rows exactly (labels with tabs, newlines, quotes, backslashes), in the matcher's order", async () => {
-    const paid = [log(1, 0), log(1, 1), log(2, 0)];
+    const paid = [log(1, 0), log(1, 1), log(2, 0), log(2, 2)];
     // A malformed field from the node (tab, newline, backslash) is stored as sent and does not shift its row.
-    const logs = [...paid, { ...log(2, 1), data: "0xab\tcd\\ef\n" }];
+    const logs = [...paid.slice(0, 3), { ...log(2, 1), data: "0xab\tcd\\ef\n" }, paid[3]!]; // chain order
     const rows = paid.flatMap((l) => [row(l, "payment_sent", TRICKY), row(l, "payment_received", "Shop")]);
     const result = await writeBatch(client, { ...base, previousBlock: 0n, toBlock: 2n, toBlockHash: null, prepared: prepareBatch(logs, rows, { bulk }) });
-    expect(result.rawLogsInserted).toBe(4);
-    expect(result.eventsInserted).toBe(6);
+    expect(result.rawLogsInserted).toBe(5);
+    expect(result.eventsInserted).toBe(8);
 
     const { rows: raw } = await client.query(
       `SELECT block_number::text, block_hash, extract(epoch FROM block_timestamp)::int AS ts, tx_hash, tx_index, log_index, address, topic0, topic1, topic2, topic3, data
@@ -71,16 +81,21 @@ describe.each([
 
     const { rows: stored } = await client.query(
       `SELECT id::text, ts, agent_id, agent_label, agent_category, counterparty_address, counterparty_label, counterparty_category, kind, amount_wei::text,
-              token_address, tx_hash, log_index, source_block::text, methodology_version, routed_to_address, routed_to_label, routed_fingerprint, explorer_url
+              token_address, tx_hash, log_index, source_block::text, methodology_version, routed_to_address, routed_to_label, routed_fingerprint, explorer_url,
+              attribution, client_fingerprint, channel_id
        FROM agent_events ORDER BY id`,
     );
-    expect(stored.map((s) => BigInt(s.id))).toEqual(Array.from({ length: 6 }, (_, i) => result.firstEventId! + BigInt(i)));
+    expect(stored.map((s) => BigInt(s.id))).toEqual(Array.from({ length: 8 }, (_, i) => result.firstEventId! + BigInt(i)));
     expect(stored.map(({ id: _id, ...s }) => s)).toEqual(rows.map((r) => ({
       ts: r.ts, agent_id: r.agentId, agent_label: r.agentLabel, agent_category: r.agentCategory, counterparty_address: r.counterpartyAddress,
       counterparty_label: r.counterpartyLabel, counterparty_category: r.counterpartyCategory, kind: r.kind, amount_wei: r.amountWei.toString(),
       token_address: r.tokenAddress, tx_hash: r.txHash, log_index: r.logIndex, source_block: r.sourceBlock.toString(), methodology_version: r.methodologyVersion,
       routed_to_address: r.routedToAddress, routed_to_label: r.routedToLabel, routed_fingerprint: r.routedFingerprint, explorer_url: r.explorerUrl,
+      attribution: r.attribution, client_fingerprint: r.clientFingerprint, channel_id: r.channelId,
     })));
+    // every kind of v0.3 value went through (and the NULLs of older rows stayed NULL, not "" or "\\N")
+    expect(new Set(stored.map((s) => s.attribution))).toEqual(new Set(["server_id_host", "server_id_realm", "session_escrow", null]));
+    expect(stored.filter((s) => s.channel_id !== null && s.client_fingerprint !== null)).toEqual([]);
     for (const [, pair] of Object.entries(await compareRollups(db.url))) expect(pair.stored).toEqual(pair.brute);
   });
 
@@ -94,7 +109,7 @@ describe.each([
     expect(result.rawLogsInserted).toBe(2);
     expect(result.eventsInserted).toBe(4);
     const counts = (await client.query("SELECT (SELECT count(*) FROM raw_logs)::int AS raw, (SELECT count(*) FROM agent_events)::int AS ev, (SELECT last_block::int FROM indexer_checkpoints) AS cp")).rows[0];
-    expect(counts).toEqual({ raw: 6, ev: 10, cp: 3 });
+    expect(counts).toEqual({ raw: 7, ev: 12, cp: 3 });
     for (const [, pair] of Object.entries(await compareRollups(db.url))) expect(pair.stored).toEqual(pair.brute);
   });
 

@@ -1,7 +1,13 @@
 // The GraphQL documents of the ledger tools. Public reads: sent without credentials, so the API may coalesce them.
 
 export const EVENT_FIELDS = `id ts agentId agentLabel agentCategory counterpartyAddress counterpartyLabel counterpartyCategory kind amountWei
-  tokenAddress txHash logIndex sourceBlock methodologyVersion routedToAddress routedToLabel routedFingerprint explorerUrl`;
+  tokenAddress txHash logIndex sourceBlock methodologyVersion routedToAddress routedToLabel routedFingerprint explorerUrl
+  attribution clientFingerprint clientLabel channelId`;
+
+const STEP = "txHash logIndex ts";
+const SESSION_FIELDS = `channelId escrowAddress escrowLabel payer payee tokenAddress depositWei settledWei refundedWei
+    opened { ${STEP} tokenAddress depositWei } topUps { ${STEP} additionalDepositWei newDepositWei }
+    settlements { ${STEP} cumulativeAmountWei deltaPaidWei newSettledWei } closed { ${STEP} settledToPayeeWei refundedToPayerWei }`;
 
 const PROVIDER_FIELDS = "key pattern address fingerprint label txCount amountSumWei firstSeenAt lastSeenAt";
 
@@ -33,7 +39,7 @@ const ENTITY_DETAIL = `id label category kind active wallets txCount24h amountSu
 export const SERVICE = `query McpService($id: ID!, $events: Int, $providers: Int) { entity: service(id: $id) { ${ENTITY_DETAIL} } }`;
 export const AGENT = `query McpAgent($id: ID!, $events: Int, $providers: Int) { entity: agent(id: $id) { ${ENTITY_DETAIL} } }`;
 
-export const EVENT = `query McpEvent($id: ID!) { event(id: $id) { ${EVENT_FIELDS} relatedEvents { ${EVENT_FIELDS} } } }`;
+export const EVENT = `query McpEvent($id: ID!) { event(id: $id) { ${EVENT_FIELDS} relatedEvents { ${EVENT_FIELDS} } session { ${SESSION_FIELDS} } } }`;
 
 export const ENTITY_EVENTS = `query McpEntityEvents($id: ID!, $first: Int, $after: String) {
   service(id: $id) { recentEvents(first: $first, after: $after) { items { ${EVENT_FIELDS} } nextCursor } }

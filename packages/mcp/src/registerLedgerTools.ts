@@ -78,7 +78,9 @@ export function registerLedgerTools(server: McpServer, api: ApiCaller, ctx: Fail
     title: "One ledger row",
     description:
       "One ledger row by its id (a positive integer, as a string): the payment or fee seen from a watched entity, with the transaction hash, the counterparty, " +
-      `gateway routing (provider address or memo fingerprint), the explorer link, and the other rows of the same transaction. ${AMOUNTS}`,
+      "gateway routing (provider address or memo fingerprint), the explorer link, and the other rows of the same transaction; " +
+      "for methodology v0.3 rows also which rule attributed it, the paying client's fingerprint and label, and for a session row its payment channel's life " +
+      `(deposit, settlements, close, refund). ${AMOUNTS}`,
     inputSchema: { id: id("ledger row id, e.g. \"4128\"") },
     outputSchema: EventDetail,
     annotations: READ_ONLY,

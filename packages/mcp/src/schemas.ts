@@ -27,6 +27,12 @@ export const eventShape = {
   routedToLabel: z.string(),
   routedFingerprint: nullable(z.string()).describe("gateway Pattern B memo fingerprint"),
   explorerUrl: z.string(),
+  // methodology v0.3 (null on older rows)
+  attribution: nullable(z.enum(["recipient_wallet", "server_id_host", "server_id_realm", "session_escrow"]))
+    .describe("which rule attributed the row: the recipient's registered wallet, the MPP memo's serverId (service host or directory realm), or a session escrow's event"),
+  clientFingerprint: nullable(z.string()).describe("the MPP memo's clientId (0x + 20 hex); null for an anonymous client"),
+  clientLabel: nullable(z.string()).describe("the registry's label of clientFingerprint"),
+  channelId: nullable(z.string()).describe("a session row's payment channel (0x + 64 hex)"),
 };
 export const Event = z.object(eventShape);
 
@@ -83,7 +89,28 @@ export const EntityDetail = z.object({
   providers: nullable(page(Provider)).describe("only for tempo-gateway-mpp: its providers by amount; null otherwise"),
 });
 
-export const EventDetail = z.object({ ...eventShape, relatedEvents: z.array(Event).describe("the other rows of the same transaction") });
+const step = { txHash: z.string(), logIndex: z.number().int(), ts: iso.describe("block time") };
+export const Session = z.object({
+  channelId: z.string(),
+  escrowAddress: z.string(),
+  escrowLabel: z.string(),
+  payer: z.string(),
+  payee: z.string(),
+  tokenAddress: nullable(z.string()),
+  depositWei: nullable(uint).describe("what the payer put in (the last top-up's new deposit, else the opening deposit)"),
+  settledWei: uint.describe("what the payee was paid in total"),
+  refundedWei: nullable(uint).describe("what went back to the payer at close; null while open"),
+  opened: nullable(z.object({ ...step, tokenAddress: z.string(), depositWei: uint })),
+  topUps: z.array(z.object({ ...step, additionalDepositWei: uint, newDepositWei: uint })),
+  settlements: z.array(z.object({ ...step, cumulativeAmountWei: uint, deltaPaidWei: uint, newSettledWei: uint })),
+  closed: nullable(z.object({ ...step, settledToPayeeWei: uint.describe("the channel's cumulative settled total"), refundedToPayerWei: uint })),
+});
+
+export const EventDetail = z.object({
+  ...eventShape,
+  relatedEvents: z.array(Event).describe("the other rows of the same transaction"),
+  session: nullable(Session).describe("a session row's payment channel: deposit, settlements, close and refund as its escrow logged them; null for other rows"),
+});
 
 export const EventList = z.object({
   entityId: nullable(z.string()),

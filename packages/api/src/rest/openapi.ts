@@ -37,7 +37,19 @@ const eventRowProperties = {
   routed_to_label: str,
   routed_fingerprint: { type: ["string", "null"], pattern: "^0x[0-9a-f]{20}$" },
   explorer_url: str,
+  // methodology v0.3 (docs/methodology.md); null on v0.1/v0.2 rows
+  attribution: {
+    type: ["string", "null"],
+    enum: ["recipient_wallet", "server_id_host", "server_id_realm", "session_escrow", null],
+    description: "Which v0.3 rule attributed the row: the recipient's registered wallet, the MPP memo's serverId (of the service host or of its directory realm), or a session escrow's event. Null on older rows and on funding and fee rows.",
+  },
+  client_fingerprint: { type: ["string", "null"], pattern: "^0x[0-9a-f]{20}$", description: "The MPP memo's clientId; null for an anonymous client or no MPP memo." },
+  client_label: { type: ["string", "null"], description: "The registry's label of client_fingerprint (client_labels); null when it has none." },
+  channel_id: { type: ["string", "null"], pattern: "^0x[0-9a-f]{64}$", description: "A session row's payment channel." },
 };
+
+/** Where and when one escrow event of a session happened. */
+const sessionStep = { tx_hash: { type: "string", pattern: "^0x[0-9a-f]{64}$" }, log_index: int, ts: dateTime };
 
 const providerProperties = {
   key: str,
@@ -55,7 +67,7 @@ const entityHead = {
   id: str,
   label: str,
   category: str,
-  kind: { type: "string", enum: ["service", "agent"] },
+  kind: { type: "string", enum: ["service", "agent", "escrow"], description: "escrow: a registry v3 session escrow (never in the lists; its page is an agent page)" },
   active: { type: "boolean" },
   wallets: { type: "array", items: address },
 };
@@ -65,7 +77,27 @@ const byToken = (description: string) => ({ type: "array", items: ref("TokenAmou
 const schemas = {
   Error: obj({ error: obj({ code: { type: "string", enum: [...ERROR_CODES] }, message: str }) }),
   EventRow: obj(eventRowProperties, { description: "An agent_events row (the spec's Event row, snake_case)." }),
-  EventDetail: obj({ ...eventRowProperties, log_index: int, related_events: { type: "array", items: ref("EventRow") } }),
+  EventDetail: obj({
+    ...eventRowProperties, log_index: int, related_events: { type: "array", items: ref("EventRow") },
+    session: {
+      ...nullable(obj({
+        channel_id: { type: "string", pattern: "^0x[0-9a-f]{64}$" },
+        escrow_address: address,
+        escrow_label: str,
+        payer: address,
+        payee: address,
+        token_address: { ...nullable(address), description: "ChannelOpened's token, else the escrow's registry default token." },
+        deposit_wei: { ...nullable(uint256), description: "What the payer put in: the last TopUp's newDeposit, else the opening deposit; null when neither is stored." },
+        settled_wei: { ...uint256, description: "What the payee was paid in total: the close's settledToPayee, else the last Settled's newSettled, else 0." },
+        refunded_wei: { ...nullable(uint256), description: "What went back to the payer at close; null while the channel is open." },
+        opened: nullable(obj({ ...sessionStep, token_address: address, deposit_wei: uint256 })),
+        top_ups: { type: "array", items: obj({ ...sessionStep, additional_deposit_wei: uint256, new_deposit_wei: uint256 }) },
+        settlements: { type: "array", items: obj({ ...sessionStep, cumulative_amount_wei: uint256, delta_paid_wei: uint256, new_settled_wei: uint256 }) },
+        closed: nullable(obj({ ...sessionStep, settled_to_payee_wei: { ...uint256, description: "The channel's cumulative settled total." }, refunded_to_payer_wei: uint256 })),
+      })),
+      description: "A session row's payment channel as its escrow logged it (events of the transactions with a row of the channel, in chain order); null for other rows.",
+    },
+  }),
   EventPage: obj({ items: { type: "array", items: ref("EventRow") }, nextCursor: { type: ["string", "null"] } }),
   TopEntity: obj({ id: str, label: str, category: str, txCount: int, amountSumWei: uint256, byToken: byToken("txCount / amountSumWei per token in the window.") }),
   TokenAmount: obj({
@@ -136,7 +168,7 @@ const schemas = {
     entities: {
       type: "array",
       maxItems: 20,
-      items: obj({ id: str, label: str, category: str, kind: { type: "string", enum: ["service", "agent"] }, wallets: { type: "array", items: address } }),
+      items: obj({ id: str, label: str, category: str, kind: { type: "string", enum: ["service", "agent", "escrow"] }, wallets: { type: "array", items: address } }),
     },
     addresses: { type: "array", maxItems: 20, items: obj({ address, label: str, category: { type: ["string", "null"] }, source: str }) },
   }),

@@ -2,7 +2,7 @@
 // times ISO 8601. Event rows are the spec's snake_case Event row; everything else is camelCase.
 import type {
   AddressLabelRecord, Dashboard, EntityDetail, EntityListItem, EntitySearchHit, EventDetail, EventRecord, Page,
-  ProviderDetail, ProviderSummary, SearchResult, TokenAmount, TopEntity,
+  ProviderDetail, ProviderSummary, SearchResult, SessionLife, SessionStep, TokenAmount, TopEntity,
 } from "../services/types.ts";
 
 /** One entry of a `byToken` array (docs/api.md, Per-token breakdowns). */
@@ -30,11 +30,42 @@ export function eventRowJson(e: EventRecord) {
     routed_to_label: e.routedToLabel,
     routed_fingerprint: e.routedFingerprint,
     explorer_url: e.explorerUrl,
+    // methodology v0.3 (null on older rows)
+    attribution: e.attribution,
+    client_fingerprint: e.clientFingerprint,
+    client_label: e.clientLabel,
+    channel_id: e.channelId,
+  };
+}
+
+const stepJson = (s: SessionStep) => ({ tx_hash: s.txHash, log_index: s.logIndex, ts: s.ts.toISOString() });
+
+/** A session row's channel life (event detail `session`), snake_case like the row; amounts decimal strings. */
+export function sessionJson(s: SessionLife) {
+  return {
+    channel_id: s.channelId,
+    escrow_address: s.escrowAddress,
+    escrow_label: s.escrowLabel,
+    payer: s.payer,
+    payee: s.payee,
+    token_address: s.tokenAddress,
+    deposit_wei: s.depositWei?.toString() ?? null,
+    settled_wei: s.settledWei.toString(),
+    refunded_wei: s.refundedWei?.toString() ?? null,
+    opened: s.opened && { ...stepJson(s.opened), token_address: s.opened.tokenAddress, deposit_wei: s.opened.depositWei.toString() },
+    top_ups: s.topUps.map((t) => ({ ...stepJson(t), additional_deposit_wei: t.additionalDepositWei.toString(), new_deposit_wei: t.newDepositWei.toString() })),
+    settlements: s.settlements.map((t) => ({
+      ...stepJson(t), cumulative_amount_wei: t.cumulativeAmountWei.toString(), delta_paid_wei: t.deltaPaidWei.toString(), new_settled_wei: t.newSettledWei.toString(),
+    })),
+    closed: s.closed && { ...stepJson(s.closed), settled_to_payee_wei: s.closed.settledToPayeeWei.toString(), refunded_to_payer_wei: s.closed.refundedToPayerWei.toString() },
   };
 }
 
 export function eventDetailJson(d: EventDetail) {
-  return { ...eventRowJson(d.event), log_index: d.event.logIndex, related_events: d.relatedEvents.map(eventRowJson) };
+  return {
+    ...eventRowJson(d.event), log_index: d.event.logIndex, related_events: d.relatedEvents.map(eventRowJson),
+    session: d.session && sessionJson(d.session),
+  };
 }
 
 export function eventPageJson(p: Page<EventRecord>) {

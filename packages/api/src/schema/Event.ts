@@ -2,7 +2,8 @@ import { parseEventId } from "../services/parseEventId.ts";
 import type { EventRecord } from "../services/types.ts";
 import { builder } from "./builder.ts";
 import { EntityRef, EventPageRef, EventRef } from "./refs.ts";
-import { entityLoader, eventLoader, txEventsLoader } from "./loaders.ts";
+import { entityLoader, eventLoader, sessionLoader, txEventsLoader } from "./loaders.ts";
+import { SessionRef } from "./Session.ts";
 
 EventRef.implement({
   description: "One ledger row (agent_events): a payment or fee seen from one watched entity. REST serves it snake_case.",
@@ -26,6 +27,21 @@ EventRef.implement({
     routedToLabel: t.exposeString("routedToLabel"),
     routedFingerprint: t.exposeString("routedFingerprint", { nullable: true, description: "Gateway Pattern B memo fingerprint." }),
     explorerUrl: t.exposeString("explorerUrl"),
+    // methodology v0.3 (docs/methodology.md); null on older rows
+    attribution: t.exposeString("attribution", {
+      nullable: true,
+      description:
+        "Which v0.3 rule attributed the row: recipient_wallet | server_id_host | server_id_realm | session_escrow (the recipient's registered wallet, the MPP memo's serverId of the service host or of its directory realm, a session escrow's event). Null on older rows and on funding and fee rows.",
+    }),
+    clientFingerprint: t.exposeString("clientFingerprint", { nullable: true, description: "The MPP memo's clientId (0x + 20 hex); null for an anonymous client or no MPP memo." }),
+    clientLabel: t.exposeString("clientLabel", { nullable: true, description: "The registry's label of clientFingerprint; null when it has none." }),
+    channelId: t.exposeString("channelId", { nullable: true, description: "A session row's payment channel (0x + 64 hex)." }),
+    session: t.field({
+      type: SessionRef,
+      nullable: true,
+      description: "A session row's channel: its escrow's events (opened, top-ups, settlements, close) from the stored raw logs; null for other rows.",
+      resolve: (e, _args, ctx) => (e.channelId ? sessionLoader(ctx).load(e.channelId) : null),
+    }),
     entity: t.field({
       type: EntityRef,
       nullable: true,

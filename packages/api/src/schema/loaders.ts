@@ -2,7 +2,7 @@ import DataLoader from "dataloader";
 import { loadEntityTokenSummary } from "../services/loadEntityTokenSummary.ts";
 import { loadWindowTokenStats } from "../services/loadWindowTokenStats.ts";
 import type {
-  EntityHead, EntityTokenSummary, EntityTotals, EventRecord, Page, ProviderDetail, ProviderSeen, TrendPoint, WindowStats, WindowTokenStats,
+  EntityHead, EntityTokenSummary, EntityTotals, EventRecord, Page, ProviderDetail, ProviderSeen, SessionLife, TrendPoint, WindowStats, WindowTokenStats,
 } from "../services/types.ts";
 import type { GraphqlContext } from "./builder.ts";
 import { createRequestCache } from "./requestCache.ts";
@@ -42,6 +42,11 @@ export const eventLoader = createRequestCache(
 
 export const txEventsLoader = createRequestCache(
   (ctx: GraphqlContext) => new DataLoader<string, EventRecord[]>((hashes) => ctx.services.loadEventsByTxHash(hashes)),
+);
+
+/** Session rows' channels (Event.session): one statement for every channel of the request. */
+export const sessionLoader = createRequestCache(
+  (ctx: GraphqlContext) => new DataLoader<string, SessionLife | null>((channels) => ctx.services.loadSessions(channels)),
 );
 
 export const providerSeenLoader = createRequestCache(

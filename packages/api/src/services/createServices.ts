@@ -16,6 +16,7 @@ import { loadEventsByIds } from "./loadEventsByIds.ts";
 import { loadEventsByTxHash } from "./loadEventsByTxHash.ts";
 import { loadLastEventAt } from "./loadLastEventAt.ts";
 import { loadProviderSeen } from "./loadProviderSeen.ts";
+import { loadSessions } from "./loadSessions.ts";
 import { loadWallets } from "./loadWallets.ts";
 import { loadWindowStats } from "./loadWindowStats.ts";
 import { parseWindow } from "./resolveWindow.ts";
@@ -78,6 +79,7 @@ export function createServices(options: ServicesOptions) {
     loadEntityEventPages: bind(loadEntityEventPages),
     loadEventsByIds: bind(loadEventsByIds),
     loadEventsByTxHash: bind(loadEventsByTxHash),
+    loadSessions: bind(loadSessions),
     loadProviderSeen: bind(loadProviderSeen),
   };
 }

@@ -1,10 +1,14 @@
 import type { EventRecord } from "./types.ts";
 
-/** SELECT list of an agent_events row (alias `a`), with the int8/numeric columns as text (never a JS number). */
+/**
+ * SELECT list of an agent_events row (alias `a`), with the int8/numeric columns as text (never a JS number), and the
+ * client's label: a left join to `client_labels` (its key), written as a scalar subquery so every FROM keeps its shape.
+ */
 export const EVENT_COLUMNS = `a.id::text AS id, a.ts, a.agent_id, a.agent_label, a.agent_category, a.counterparty_address,
   a.counterparty_label, a.counterparty_category, a.kind, a.amount_wei::text AS amount_wei, a.token_address, a.tx_hash,
   a.log_index, a.source_block::text AS source_block, a.methodology_version, a.routed_to_address, a.routed_to_label,
-  a.routed_fingerprint, a.explorer_url`;
+  a.routed_fingerprint, a.explorer_url, a.attribution, a.client_fingerprint, a.channel_id,
+  (SELECT cl.label FROM client_labels cl WHERE cl.fingerprint = a.client_fingerprint) AS client_label`;
 
 /** Maps a row selected with EVENT_COLUMNS. */
 export function eventFromRow(r: Record<string, unknown>): EventRecord {
@@ -28,5 +32,9 @@ export function eventFromRow(r: Record<string, unknown>): EventRecord {
     routedToLabel: r.routed_to_label as string,
     routedFingerprint: (r.routed_fingerprint as string | null) ?? null,
     explorerUrl: r.explorer_url as string,
+    attribution: (r.attribution as EventRecord["attribution"]) ?? null,
+    clientFingerprint: (r.client_fingerprint as string | null) ?? null,
+    clientLabel: (r.client_label as string | null) ?? null,
+    channelId: (r.channel_id as string | null) ?? null,
   };
 }

@@ -4,10 +4,13 @@ import { loadWindowStats } from "./loadWindowStats.ts";
 import { loadWindowTokenStats } from "./loadWindowTokenStats.ts";
 import type { EntityHead, EntityKind, EntityListItem, ServiceContext } from "./types.ts";
 
-/** Entity heads of one kind (services: id ends `-mpp`; agents: the rest), active or not. */
+/**
+ * Entity heads of one kind (services: id ends `-mpp`; agents: the rest), active or not. A registry v3 session escrow
+ * (entity kind `escrow`, made from `escrows[]`) is neither: it is never listed (its rows and page stay reachable).
+ */
 export async function listEntityHeads(ctx: ServiceContext, kind: EntityKind): Promise<EntityHead[]> {
   const { rows } = await ctx.db.query<EntityHead>(
-    "SELECT id, label, category, kind, active FROM entities WHERE (id LIKE '%-mpp') = $1 ORDER BY id",
+    "SELECT id, label, category, kind, active FROM entities WHERE (id LIKE '%-mpp') = $1 AND kind <> 'escrow' ORDER BY id",
     [kind === "service"],
   );
   return rows;

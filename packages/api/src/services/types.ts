@@ -19,7 +19,46 @@ export type EntityKind = "service" | "agent";
  * a plain string (rows of other methodology versions may carry other kinds). Amounts are bigint; the
  * edges turn them into decimal strings.
  */
-export type EventRecord = Omit<EventDraft, "kind"> & { id: bigint; kind: string };
+export type EventRecord = Omit<EventDraft, "kind"> & {
+  id: bigint;
+  kind: string;
+  /** The registry's label of `clientFingerprint` (table `client_labels`); null when none (or no client). */
+  clientLabel: string | null;
+};
+
+/** Where and when one escrow event of a session happened. */
+export interface SessionStep {
+  txHash: string;
+  logIndex: number;
+  /** Block time. */
+  ts: Date;
+}
+
+/**
+ * A payment channel's life (methodology v0.3 session rows) as the registry's escrow logged it, from the stored raw logs:
+ * its ChannelOpened, TopUps, Settled and ChannelClosed events decoded by the escrow's ABI (core decodeEscrowLog).
+ * Only events of transactions that produced a row of the channel are stored and shown.
+ */
+export interface SessionLife {
+  channelId: string;
+  escrowAddress: string;
+  escrowLabel: string;
+  payer: string;
+  payee: string;
+  /** The channel's token: ChannelOpened's, else the escrow's registry default; null when neither is known. */
+  tokenAddress: string | null;
+  opened: (SessionStep & { tokenAddress: string; depositWei: bigint }) | null;
+  topUps: (SessionStep & { additionalDepositWei: bigint; newDepositWei: bigint })[];
+  settlements: (SessionStep & { cumulativeAmountWei: bigint; deltaPaidWei: bigint; newSettledWei: bigint })[];
+  /** settledToPayee is the channel's cumulative settled total (docs/methodology.md, v0.3). */
+  closed: (SessionStep & { settledToPayeeWei: bigint; refundedToPayerWei: bigint }) | null;
+  /** What the payer put in: the last TopUp's newDeposit, else the opening deposit; null when neither was seen. */
+  depositWei: bigint | null;
+  /** What the payee was paid in total: the close's settledToPayee, else the last Settled's newSettled, else 0. */
+  settledWei: bigint;
+  /** What went back to the payer at close; null while the channel is not closed. */
+  refundedWei: bigint | null;
+}
 
 export interface EntityHead {
   id: string;
@@ -148,6 +187,8 @@ export interface Dashboard {
 export interface EventDetail {
   event: EventRecord;
   relatedEvents: EventRecord[];
+  /** The channel's life when the row is a session row (has a channel id); else null. */
+  session: SessionLife | null;
 }
 
 export interface EntitySearchHit {

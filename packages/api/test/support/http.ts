@@ -38,9 +38,10 @@ export function schemaProblems(templatePath: string, status: number, body: unkno
   return validateJsonSchema(body, response.content["application/json"].schema, openapi as never);
 }
 
-/** The spec's Event row fields, in the spec's order. */
+/** The spec's Event row fields, in the spec's order, then the fields methodology v0.3 added (null on older rows). */
 export const EVENT_ROW_FIELDS = [
   "id", "ts", "agent_id", "agent_label", "agent_category", "counterparty_address", "counterparty_label", "counterparty_category", "kind",
   "amount_wei", "token_address", "tx_hash", "source_block", "methodology_version", "routed_to_address", "routed_to_label",
   "routed_fingerprint", "explorer_url",
+  "attribution", "client_fingerprint", "client_label", "channel_id",
 ];

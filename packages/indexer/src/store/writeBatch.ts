@@ -43,7 +43,18 @@ const RAW_LOG_COLUMNS = "block_number, block_hash, block_timestamp, tx_hash, tx_
 
 const EVENT_COLUMNS = `ts, agent_id, agent_label, agent_category, counterparty_address, counterparty_label, counterparty_category,
     kind, amount_wei, token_address, tx_hash, log_index, source_block, methodology_version, routed_to_address, routed_to_label,
-    routed_fingerprint, explorer_url`;
+    routed_fingerprint, explorer_url, attribution, client_fingerprint, channel_id`;
+
+/**
+ * The parameter arrays eventColumns builds ($1…$22, in its order) and their names in `unnest(…) AS u(…)`: shared by the
+ * small-batch insert and rematch's upsert. The last is the row's position in the matcher's output.
+ */
+export const EVENT_ARRAYS = `$1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+    $10::text[], $11::text[], $12::int[], $13::bigint[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[],
+    $19::text[], $20::text[], $21::text[], $22::int[]`;
+export const EVENT_ARRAY_NAMES = `ts, agent_id, agent_label, agent_category, cp_addr, cp_label, cp_cat, kind, amount, token, tx, li, block, version,
+      routed_addr, routed_label, routed_fp, url, attribution, client_fp, channel, ord`;
+const EVENT_ARRAY_COUNT = 22;
 
 // Small batches, and rows partly stored already: rows and their rollups in one statement from parameter arrays;
 // the rollup CTEs read exactly the rows this insert created.
@@ -51,11 +62,9 @@ const INSERT_EVENTS_WITH_ROLLUPS = `
 WITH ins AS (
   INSERT INTO agent_events (${EVENT_COLUMNS})
   SELECT timestamptz 'epoch' + u.ts * interval '1 millisecond', u.agent_id, u.agent_label, u.agent_category, u.cp_addr, u.cp_label, u.cp_cat, u.kind, u.amount::numeric,
-    u.token, u.tx, u.li, u.block, u.version, u.routed_addr, u.routed_label, u.routed_fp, u.url
-  FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-    $10::text[], $11::text[], $12::int[], $13::bigint[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::int[])
-    AS u(ts, agent_id, agent_label, agent_category, cp_addr, cp_label, cp_cat, kind, amount, token, tx, li, block, version,
-      routed_addr, routed_label, routed_fp, url, ord)
+    u.token, u.tx, u.li, u.block, u.version, u.routed_addr, u.routed_label, u.routed_fp, u.url, u.attribution, u.client_fp, u.channel
+  FROM unnest(${EVENT_ARRAYS})
+    AS u(${EVENT_ARRAY_NAMES})
   ORDER BY u.ord
   ON CONFLICT (tx_hash, log_index, agent_id, methodology_version) DO NOTHING
   RETURNING *
@@ -84,10 +93,10 @@ export function rawLogColumns(logs: readonly RawLog[]): string[] {
   return cols.map(toPgArray);
 }
 
-/** Column arrays for INSERT_EVENTS_WITH_ROLLUPS; the 19th is the row's position, so ids follow the matcher's order. */
+/** Column arrays for INSERT_EVENTS_WITH_ROLLUPS; the 22nd is the row's position, so ids follow the matcher's order. */
 export function eventColumns(rows: readonly EventDraft[]): string[] {
   const n = rows.length;
-  const cols = Array.from({ length: 19 }, () => new Array<string | number | null>(n));
+  const cols = Array.from({ length: EVENT_ARRAY_COUNT }, () => new Array<string | number | null>(n));
   for (let i = 0; i < n; i++) {
     const r = rows[i]!;
     cols[0]![i] = r.ts.getTime(); // milliseconds
@@ -108,7 +117,10 @@ export function eventColumns(rows: readonly EventDraft[]): string[] {
     cols[15]![i] = r.routedToLabel;
     cols[16]![i] = r.routedFingerprint;
     cols[17]![i] = r.explorerUrl;
-    cols[18]![i] = i;
+    cols[18]![i] = r.attribution;
+    cols[19]![i] = r.clientFingerprint;
+    cols[20]![i] = r.channelId;
+    cols[21]![i] = i;
   }
   return cols.map(toPgArray);
 }
@@ -159,7 +171,7 @@ export function eventCopyText(rows: readonly EventDraft[]): Iterable<string> {
       lastMs = r.ts.getTime();
       iso = r.ts.toISOString();
     }
-    return `${iso}\t${f(r.agentId)}\t${f(r.agentLabel)}\t${f(r.agentCategory)}\t${f(r.counterpartyAddress)}\t${f(r.counterpartyLabel)}\t${f(r.counterpartyCategory)}\t${f(r.kind)}\t${r.amountWei}\t${f(r.tokenAddress)}\t${f(r.txHash)}\t${r.logIndex}\t${r.sourceBlock}\t${f(r.methodologyVersion)}\t${f(r.routedToAddress)}\t${f(r.routedToLabel)}\t${f(r.routedFingerprint)}\t${f(r.explorerUrl)}`;
+    return `${iso}\t${f(r.agentId)}\t${f(r.agentLabel)}\t${f(r.agentCategory)}\t${f(r.counterpartyAddress)}\t${f(r.counterpartyLabel)}\t${f(r.counterpartyCategory)}\t${f(r.kind)}\t${r.amountWei}\t${f(r.tokenAddress)}\t${f(r.txHash)}\t${r.logIndex}\t${r.sourceBlock}\t${f(r.methodologyVersion)}\t${f(r.routedToAddress)}\t${f(r.routedToLabel)}\t${f(r.routedFingerprint)}\t${f(r.explorerUrl)}\t${f(r.attribution)}\t${f(r.clientFingerprint)}\t${f(r.channelId)}`;
   });
 }
 

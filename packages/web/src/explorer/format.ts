@@ -49,3 +49,11 @@ export const count = (n: number) => n.toLocaleString("en-US");
 export const tokenName = (address: string) => KNOWN_TOKEN_NAMES[address.toLowerCase()] ?? shortHex(address);
 
 export const KIND_LABEL: Record<string, string> = { payment_sent: "sent", payment_received: "received", fee_paid: "fee" };
+
+/** Methodology v0.3: which rule named a row's service (its `attribution`), in words (docs/methodology.md, v0.3). */
+export const ATTRIBUTION_TEXT: Record<string, string> = {
+  recipient_wallet: "Named by the recipient's registered wallet",
+  server_id_host: "Named by the service host's fingerprint",
+  server_id_realm: "Named by the service directory realm's fingerprint",
+  session_escrow: "Named by the session escrow's channel events",
+};
