@@ -1,6 +1,7 @@
 // `npm start [-- --verbose]`: the whole system on local defaults — PostgreSQL, Redis, a Tempo devnet with demo traffic,
 // migrations, registry, indexer, worker and API, each service running with `node` on the build output. Ctrl-C stops
-// everything. Set TEMPO_RPC_URL to follow a real Tempo node instead (no devnet, no demo traffic, registry/mainnet.json).
+// everything. Set TEMPO_RPC_URL to follow a real Tempo node instead (no devnet, no demo traffic; the indexer loads the
+// registry of the node's chain: registry/mainnet.json for 4217, registry/testnet.json for 42431, unless REGISTRY_FILE).
 //
 // Build first, when needed: `tsc -b` decides (its incremental check compares each project's sources with its
 // .tsbuildinfo; an up-to-date tree costs about a second), then the web pages are bundled (docs/web.md).
@@ -29,7 +30,8 @@ const API_PORT = process.env.API_PORT ?? "3000";
 const DEVNET_PORT = process.env.DEVNET_PORT ?? "8545";
 const externalRpc = process.env.TEMPO_RPC_URL;
 const RPC_URL = externalRpc ?? `http://127.0.0.1:${DEVNET_PORT}`;
-const REGISTRY_FILE = process.env.REGISTRY_FILE ?? (externalRpc ? "registry/mainnet.json" : "registry/demo.json");
+/** Set: the registry every run loads. Unset: the indexer loads its chain's (4217 mainnet, 42431 testnet, 31337 the demo's). */
+const REGISTRY_FILE = process.env.REGISTRY_FILE || undefined;
 const API = `http://127.0.0.1:${API_PORT}`;
 /** Where people open the pages: a passkey belongs to this host (WEBAUTHN_RP_ID = localhost), never to 127.0.0.1. */
 const PUBLIC_BASE_URL = (process.env.PUBLIC_BASE_URL ?? `http://localhost:${API_PORT}`).replace(/\/+$/, "");
@@ -200,7 +202,7 @@ if (!externalRpc) {
 const SECRETS_MASTER_KEY = process.env.SECRETS_MASTER_KEY ?? loadOrCreateDevMasterKey();
 
 // ── 6. Services ────────────────────────────────────────────────────────────────────────────────────────────────
-const common = { DATABASE_URL, REDIS_URL, TEMPO_RPC_URL: RPC_URL, REGISTRY_FILE, SECRETS_MASTER_KEY };
+const common = { DATABASE_URL, REDIS_URL, TEMPO_RPC_URL: RPC_URL, ...(REGISTRY_FILE ? { REGISTRY_FILE } : {}), SECRETS_MASTER_KEY };
 let workerReady = false;
 // The indexer starts once the worker is ready: on a fresh devnet the webhook dispatch cursor was just cleared, and a
 // first-ever cursor starts "from now on" (docs/webhooks.md) at the worker's first pass, which "ready" waits for, so

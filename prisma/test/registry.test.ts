@@ -1,4 +1,4 @@
-import type { Registry } from "@agent-ledger/core";
+import { mppFingerprint, parseRegistry, type Registry, type RegistryEntity } from "@agent-ledger/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countTokens, createPgPool, loadMatchContext, loadRegistryIntoDb } from "../src/index.ts";
 import { createTestDatabase } from "../src/testing.ts";
@@ -6,12 +6,17 @@ import { createTestDatabase } from "../src/testing.ts";
 const A = "0x" + "a".repeat(40), B = "0x" + "b".repeat(40), C = "0x" + "c".repeat(40), ESCROW = "0x" + "e".repeat(40), USDC = "0x" + "1".repeat(40);
 const TOPIC = "0x" + "f".repeat(64);
 
+/** An entity without the registry v3 fields. */
+const ent = (e: Omit<RegistryEntity, "walletSources" | "serverIds" | "categories" | "serviceUrl" | "source">): RegistryEntity => ({
+  ...e, walletSources: {}, serverIds: [], categories: [], serviceUrl: null, source: null,
+});
+
 function registry(overrides: Partial<Registry> = {}): Registry {
   return {
-    registryVersion: 2, network: "devnet", explorerBaseUrl: "https://explore.one",
+    registryVersion: 2, network: "devnet", explorerBaseUrl: "https://explore.one", chainId: null, escrows: [], clientLabels: [],
     entities: [
-      { id: "alice", label: "Alice", category: "agent", kind: "agent", active: true, trackFees: true, wallets: [A] },
-      { id: "shop-mpp", label: "Shop", category: "commerce", kind: "service", active: true, trackFees: false, wallets: [B] },
+      ent({ id: "alice", label: "Alice", category: "agent", kind: "agent", active: true, trackFees: true, wallets: [A] }),
+      ent({ id: "shop-mpp", label: "Shop", category: "commerce", kind: "service", active: true, trackFees: false, wallets: [B] }),
     ],
     addressLabels: [{ address: C, label: "Counterparty", category: null }],
     fingerprintLabels: [{ fingerprint: "0x" + "12".repeat(10), label: "Gateway provider", category: "ai", providerAddress: B }],
@@ -36,7 +41,7 @@ describe("loadRegistryIntoDb and loadMatchContext (pg)", () => {
 
   it("loads every part, and loading the same file again changes nothing", async () => {
     const result = await loadRegistryIntoDb(pool, registry(), "registry:a.json");
-    expect(result).toEqual({ entities: 2, wallets: 2, addressLabels: 1, fingerprintLabels: 1, settlementContracts: 1, tokens: 1, deactivated: [] });
+    expect(result).toEqual({ entities: 2, wallets: 2, addressLabels: 1, fingerprintLabels: 1, settlementContracts: 1, tokens: 1, serverIds: 0, escrows: 0, clientLabels: 0, deactivated: [] });
     const snapshot = async () => [
       await rows("SELECT id, label, category, kind, active, track_fees, source FROM entities ORDER BY id"),
       await rows("SELECT address, entity_id FROM entity_wallets ORDER BY address"),
@@ -62,7 +67,7 @@ describe("loadRegistryIntoDb and loadMatchContext (pg)", () => {
     await pool.query("INSERT INTO entities (id, label, category, kind, source) VALUES ('cli-bot', 'CLI bot', 'agent', 'agent', 'cli')");
     await pool.query("UPDATE address_labels SET updated_at = '2020-01-01'");
     const result = await loadRegistryIntoDb(pool, registry({
-      entities: [{ id: "alice", label: "Alice v2", category: "agent", kind: "agent", active: true, trackFees: false, wallets: [A, C] }],
+      entities: [ent({ id: "alice", label: "Alice v2", category: "agent", kind: "agent", active: true, trackFees: false, wallets: [A, C] })],
       addressLabels: [{ address: C, label: "Counterparty v2", category: "shop" }],
       settlementContracts: [{ address: ESCROW, label: "Escrow", event: null }],
     }), "registry:a.json");
@@ -96,12 +101,138 @@ describe("loadRegistryIntoDb and loadMatchContext (pg)", () => {
       client.release();
     }
     const broken = registry({
-      entities: [{ id: "ghost", label: "Ghost", category: "agent", kind: "agent", active: true, trackFees: false, wallets: ["0x" + "9".repeat(40)] }],
+      entities: [ent({ id: "ghost", label: "Ghost", category: "agent", kind: "agent", active: true, trackFees: false, wallets: ["0x" + "9".repeat(40)] })],
       tokens: [{ address: "0x" + "2".repeat(40), symbol: "BAD", decimals: "six" as unknown as number, currency: "USD" }],
     });
     await expect(loadRegistryIntoDb(pool, broken, "registry:c.json")).rejects.toThrow(/integer/);
     expect(await rows("SELECT id FROM entities WHERE id = 'ghost'")).toEqual([]);
     expect(await rows("SELECT source FROM registry_sources WHERE source = 'registry:c.json'")).toEqual([]);
     expect((await pool.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'")).rows[0].n).toBe(0);
+  });
+});
+
+describe("registry v3: server ids, escrows and client labels (pg)", () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let pool: ReturnType<typeof createPgPool>;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    pool = createPgPool(db.url, { max: 2 });
+  });
+  afterAll(async () => {
+    await pool.end();
+    await db.drop();
+  });
+  const rows = async (sql: string) => (await pool.query(sql)).rows;
+  const GATEWAY = "0xca4e835f803cb0b7c428222b3a3b98518d4779fe", LEGACY = "0x33b901018174ddabe4841042ab76ba85d4e24f25";
+  const PRECOMPILE = "0x4d50500000000000000000000000000000000000", USDC = "0x20c000000000000000000000b9537d11c60e8b50";
+  const FAL = mppFingerprint("fal.mpp.tempo.xyz"), ALCHEMY_HOST = mppFingerprint("mpp.alchemy.com"), ALCHEMY_REALM = mppFingerprint("alchemy.com");
+  const CLIENT = mppFingerprint("demo-agent-alpha");
+  const file = (over: Record<string, unknown> = {}) => parseRegistry({
+    registry_version: 3, network: "tempo-mainnet", chain_id: 4217,
+    tokens: [{ address: USDC, symbol: "USDC.e", decimals: 6, currency: "USD" }],
+    entities: [
+      { id: "tempo-gateway-mpp", label: "Tempo MPP gateway", category: "gateway", wallets: [{ address: GATEWAY, source: "two public sources" }] },
+      {
+        id: "fal-mpp", label: "fal.ai", category: "service", wallets: [], categories: ["ai", "media"], service_url: "https://fal.mpp.tempo.xyz",
+        source: "tempoxyz/mpp schemas/services.ts@2f8740e5", server_ids: [{ fingerprint: FAL, from: "host", value: "fal.mpp.tempo.xyz" }],
+      },
+      {
+        id: "alchemy-mpp", label: "Alchemy", category: "service", server_ids: [
+          { fingerprint: ALCHEMY_HOST, from: "host", value: "mpp.alchemy.com" },
+          { fingerprint: ALCHEMY_REALM, from: "realm", value: "alchemy.com", source: "discovered https://mpp.alchemy.com 2026-11-27T12:00:00.000Z" },
+        ],
+      },
+    ],
+    escrows: [
+      { id: "mpp-session-escrow", address: LEGACY, abi: "legacy", label: "MPP session escrow", source: "wevm/mppx defaults.ts" },
+      { id: "mpp-channel-reserve", address: PRECOMPILE, abi: "precompile", label: "TIP-1034 channel reserve", token: USDC },
+    ],
+    client_labels: [{ fingerprint: CLIENT, label: "Demo agent Alpha", source: "devnet" }],
+    ...over,
+  });
+
+  it("writes server ids, escrows (and their escrow entities), client labels and the facts' sources; loading again changes nothing", async () => {
+    const result = await loadRegistryIntoDb(pool, file(), "registry:mainnet.json");
+    expect(result).toMatchObject({ entities: 5, wallets: 3, serverIds: 3, escrows: 2, clientLabels: 1, deactivated: [] });
+    const snapshot = async () => [
+      await rows("SELECT id, kind, category, categories, service_url, fact_source FROM entities ORDER BY id"),
+      await rows("SELECT address, entity_id, fact_source FROM entity_wallets ORDER BY address"),
+      await rows("SELECT fingerprint, entity_id, source, value, fact_source, registry_source FROM server_ids ORDER BY value"),
+      await rows("SELECT address, entity_id, abi, label, token_address, fact_source, source FROM escrows ORDER BY address"),
+      await rows("SELECT fingerprint, label, fact_source, source FROM client_labels"),
+    ];
+    const first = await snapshot();
+    expect(first[0]).toEqual([
+      { id: "alchemy-mpp", kind: "service", category: "service", categories: [], service_url: null, fact_source: null },
+      { id: "fal-mpp", kind: "service", category: "service", categories: ["ai", "media"], service_url: "https://fal.mpp.tempo.xyz", fact_source: "tempoxyz/mpp schemas/services.ts@2f8740e5" },
+      { id: "mpp-channel-reserve", kind: "escrow", category: "escrow", categories: [], service_url: null, fact_source: null },
+      { id: "mpp-session-escrow", kind: "escrow", category: "escrow", categories: [], service_url: null, fact_source: "wevm/mppx defaults.ts" },
+      { id: "tempo-gateway-mpp", kind: "service", category: "gateway", categories: [], service_url: null, fact_source: null },
+    ]);
+    expect(first[1]).toEqual([
+      { address: LEGACY, entity_id: "mpp-session-escrow", fact_source: "wevm/mppx defaults.ts" },
+      { address: PRECOMPILE, entity_id: "mpp-channel-reserve", fact_source: null },
+      { address: GATEWAY, entity_id: "tempo-gateway-mpp", fact_source: "two public sources" },
+    ]);
+    expect(first[2]).toEqual([
+      { fingerprint: ALCHEMY_REALM, entity_id: "alchemy-mpp", source: "realm", value: "alchemy.com", fact_source: "discovered https://mpp.alchemy.com 2026-11-27T12:00:00.000Z", registry_source: "registry:mainnet.json" },
+      { fingerprint: FAL, entity_id: "fal-mpp", source: "host", value: "fal.mpp.tempo.xyz", fact_source: null, registry_source: "registry:mainnet.json" },
+      { fingerprint: ALCHEMY_HOST, entity_id: "alchemy-mpp", source: "host", value: "mpp.alchemy.com", fact_source: null, registry_source: "registry:mainnet.json" },
+    ]);
+    expect(first[3]).toEqual([
+      { address: LEGACY, entity_id: "mpp-session-escrow", abi: "legacy", label: "MPP session escrow", token_address: null, fact_source: "wevm/mppx defaults.ts", source: "registry:mainnet.json" },
+      { address: PRECOMPILE, entity_id: "mpp-channel-reserve", abi: "precompile", label: "TIP-1034 channel reserve", token_address: USDC, fact_source: null, source: "registry:mainnet.json" },
+    ]);
+    expect(first[4]).toEqual([{ fingerprint: CLIENT, label: "Demo agent Alpha", fact_source: "devnet", source: "registry:mainnet.json" }]);
+    await loadRegistryIntoDb(pool, file(), "registry:mainnet.json");
+    expect(await snapshot()).toEqual(first);
+  });
+
+  it("loadMatchContext: serverIds and escrows name one WatchedEntity per id, and each escrow's address is a wallet of its escrow entity", async () => {
+    const context = await loadMatchContext(pool, "https://explore.tempo.xyz");
+    expect([...(context.serverIds?.entries() ?? [])].sort()).toEqual([
+      [ALCHEMY_REALM, { entity: { id: "alchemy-mpp", label: "Alchemy", category: "service", trackFees: false }, source: "realm" }],
+      [FAL, { entity: { id: "fal-mpp", label: "fal.ai", category: "service", trackFees: false }, source: "host" }],
+      [ALCHEMY_HOST, { entity: { id: "alchemy-mpp", label: "Alchemy", category: "service", trackFees: false }, source: "host" }],
+    ].sort());
+    expect(context.serverIds?.get(ALCHEMY_REALM)?.entity).toBe(context.serverIds?.get(ALCHEMY_HOST)?.entity);
+    const legacy = context.escrows?.get(LEGACY);
+    expect(legacy).toEqual({ abi: "legacy", entity: { id: "mpp-session-escrow", label: "MPP session escrow", category: "escrow", trackFees: false } });
+    expect(context.escrows?.get(PRECOMPILE)?.abi).toBe("precompile");
+    expect(context.wallets.get(LEGACY)).toBe(legacy!.entity);
+    expect(context.wallets.get(PRECOMPILE)).toBe(context.escrows?.get(PRECOMPILE)?.entity);
+    expect(context.wallets.get(GATEWAY)?.id).toBe("tempo-gateway-mpp");
+    expect([...context.wallets.keys()].sort()).toEqual([LEGACY, PRECOMPILE, GATEWAY].sort());
+  });
+
+  it("a server id, escrow or client label the file no longer declares is deleted; an inactive entity's server ids and escrows are not matched", async () => {
+    const next = file({
+      entities: [
+        { id: "tempo-gateway-mpp", label: "Tempo MPP gateway", category: "gateway", wallets: [GATEWAY] },
+        { id: "fal-mpp", label: "fal.ai", category: "service", active: false, server_ids: [{ fingerprint: FAL, from: "host", value: "fal.mpp.tempo.xyz" }] },
+      ],
+      escrows: [{ id: "mpp-session-escrow", address: LEGACY, abi: "legacy", label: "MPP session escrow" }],
+      client_labels: [],
+    });
+    const result = await loadRegistryIntoDb(pool, next, "registry:mainnet.json");
+    expect(result.deactivated.sort()).toEqual(["alchemy-mpp", "mpp-channel-reserve"]);
+    expect(await rows("SELECT fingerprint FROM server_ids")).toEqual([{ fingerprint: FAL }]);
+    expect(await rows("SELECT address FROM escrows")).toEqual([{ address: LEGACY }]);
+    expect(await rows("SELECT fingerprint FROM client_labels")).toEqual([]);
+    // the wallet's fact source follows the file (now given as a plain address)
+    expect(await rows(`SELECT fact_source FROM entity_wallets WHERE address = '${GATEWAY}'`)).toEqual([{ fact_source: null }]);
+    const context = await loadMatchContext(pool, "https://explore.tempo.xyz");
+    expect(context.serverIds?.size).toBe(0); // fal-mpp is inactive
+    expect([...(context.escrows?.keys() ?? [])]).toEqual([LEGACY]);
+    expect(context.wallets.has(PRECOMPILE)).toBe(false); // its escrow entity was deactivated
+  });
+
+  it("another file's server ids and escrows are left alone", async () => {
+    await loadRegistryIntoDb(pool, parseRegistry({
+      registry_version: 3, network: "devnet", entities: [{ id: "probe-mpp", label: "Probe", category: "service", server_ids: [{ fingerprint: mppFingerprint("ledger-probe.local"), from: "realm", value: "ledger-probe.local" }] }],
+    }), "registry:demo.json");
+    await loadRegistryIntoDb(pool, file({ escrows: [], client_labels: [] }), "registry:mainnet.json");
+    expect((await rows("SELECT value, registry_source FROM server_ids ORDER BY value")).map((r) => r.value)).toEqual(["alchemy.com", "fal.mpp.tempo.xyz", "ledger-probe.local", "mpp.alchemy.com"]);
+    expect(await rows("SELECT address FROM escrows")).toEqual([]);
   });
 });

@@ -13,7 +13,8 @@ export const indexerEnvSchema = z.object({
   CONFIRMATIONS: int(0),
   /** Rows link to `${base}/tx/<hash>`. Unset: the registry file's `explorer_base_url`, else DEFAULT_EXPLORER_BASE_URL. */
   EXPLORER_BASE_URL: z.union([z.literal(""), z.string().url()]).optional().transform((v) => v || undefined),
-  REGISTRY_FILE: z.string().min(1).default("registry/demo.json"),
+  /** Unset (or empty): the default of the RPC's chain, registryFileForChain (4217 mainnet, 42431 testnet, 31337 demo). */
+  REGISTRY_FILE: z.string().optional().transform((v) => v || undefined),
   /** v0.2 for new installs; v0.1 stays selectable (docs/methodology.md, "Migration from v0.1"). */
   METHODOLOGY_VERSION: z.enum(METHODOLOGY_VERSIONS).default(DEFAULT_METHODOLOGY_VERSION),
   CHUNK_INITIAL_BLOCKS: int(100, 1),

@@ -1,8 +1,11 @@
 import { countTokens, createPgPool, loadMatchContext, loadRegistryIntoDb, startOpsServer } from "@agent-ledger/db";
 import { explorerBase, parseIndexerEnv } from "./env.ts";
+import { assertRegistryChain } from "./assertRegistryChain.ts";
 import { assertRegistryFits } from "./assertRegistryFits.ts";
 import { loadRegistryFile } from "./loadRegistryFile.ts";
 import { createLogger } from "./logger.ts";
+import { readChainId } from "./readChainId.ts";
+import { registryFileForChain } from "./registryFileForChain.ts";
 import { createRpcClient } from "./rpc/createRpcClient.ts";
 import { createIndexer } from "./sync/createIndexer.ts";
 import { createIndexerMetrics } from "./ops/createIndexerMetrics.ts";
@@ -36,9 +39,19 @@ const opsServer = env.INDEXER_METRICS_PORT >= 0
 if (opsServer) log.info({ host: env.INDEXER_METRICS_HOST, port: opsServer.port }, "metrics server listening");
 
 try {
-  const { registry, source } = await loadRegistryFile(env.REGISTRY_FILE);
+  const rpc = createRpcClient(env.TEMPO_RPC_URL, { timeoutMs: env.RPC_TIMEOUT_MS });
+  // The chain decides the default registry (REGISTRY_FILE unset) and must be the one a v3 registry names
+  // (docs/registry.md); asked only when needed, so REGISTRY_FILE with a v1/v2 file starts as before.
+  let rpcChainId: number | undefined;
+  const chainId = async () => (rpcChainId ??= await readChainId(rpc, controller.signal, (error, attempt, retryInMs) => {
+    metrics.observer.rpcError?.("eth_chainId");
+    log.warn({ err: error.message, attempt, retryInMs }, "eth_chainId failed; retrying");
+  }));
+  const registryFile = env.REGISTRY_FILE ?? registryFileForChain(await chainId(), undefined);
+  const { registry, source } = await loadRegistryFile(registryFile);
+  if (registry.chainId !== null) assertRegistryChain(registry.chainId, await chainId(), registryFile);
   const loaded = await loadRegistryIntoDb(pool, registry, source);
-  log.info({ file: env.REGISTRY_FILE, ...loaded }, "registry loaded");
+  log.info({ file: registryFile, chosenBy: env.REGISTRY_FILE ? "REGISTRY_FILE" : "chain id", chainId: rpcChainId, ...loaded }, "registry loaded");
   assertRegistryFits(env.METHODOLOGY_VERSION, await countTokens(pool));
 
   const client = await pool.connect();
@@ -46,7 +59,7 @@ try {
   try {
     const indexer = createIndexer(
       {
-        rpc: createRpcClient(env.TEMPO_RPC_URL, { timeoutMs: env.RPC_TIMEOUT_MS }),
+        rpc,
         client,
         loadContext: () => loadMatchContext(pool, explorerBase(env)),
         log,

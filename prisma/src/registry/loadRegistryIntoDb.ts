@@ -9,6 +9,10 @@ export interface RegistryLoadResult {
   fingerprintLabels: number;
   settlementContracts: number;
   tokens: number;
+  /** Registry v3. */
+  serverIds: number;
+  escrows: number;
+  clientLabels: number;
   deactivated: string[];
 }
 
@@ -16,23 +20,52 @@ export interface RegistryLoadResult {
  * Upserts a parsed registry file, idempotently: loading the same file twice changes nothing.
  * `source` names the file; entities that came from that file earlier and are no longer in it are
  * deactivated (never deleted: their ledger rows keep pointing at them). Entities from other sources
- * (e.g. added with the CLI) are left alone. One transaction on a connection of `pool`.
+ * (e.g. added with the CLI) are left alone. Registry v3: escrows arrive as entities of kind `escrow` (parseRegistry)
+ * and rows of `escrows`; server ids, escrows and client labels that the same file declared earlier and no longer
+ * declares are deleted (a dropped server id must stop attributing payments). One transaction on a connection of `pool`.
  */
 export async function loadRegistryIntoDb(pool: pg.Pool, registry: Registry, source: string): Promise<RegistryLoadResult> {
   return inTransaction(pool, async (tx) => {
     for (const e of registry.entities) {
       await tx.query(
-        `INSERT INTO entities (id, label, category, kind, active, track_fees, source) VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (id) DO UPDATE SET label = $2, category = $3, kind = $4, active = $5, track_fees = $6, source = $7, updated_at = now()`,
-        [e.id, e.label, e.category, e.kind, e.active, e.trackFees, source],
+        `INSERT INTO entities (id, label, category, kind, active, track_fees, source, categories, service_url, fact_source) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+         ON CONFLICT (id) DO UPDATE SET label = $2, category = $3, kind = $4, active = $5, track_fees = $6, source = $7, categories = $8, service_url = $9,
+           fact_source = $10, updated_at = now()`,
+        [e.id, e.label, e.category, e.kind, e.active, e.trackFees, source, e.categories, e.serviceUrl, e.source],
       );
       for (const address of e.wallets) {
         await tx.query(
-          "INSERT INTO entity_wallets (address, entity_id) VALUES ($1, $2) ON CONFLICT (address) DO UPDATE SET entity_id = $2",
-          [address, e.id],
+          "INSERT INTO entity_wallets (address, entity_id, fact_source) VALUES ($1, $2, $3) ON CONFLICT (address) DO UPDATE SET entity_id = $2, fact_source = $3",
+          [address, e.id, e.walletSources[address] ?? null],
+        );
+      }
+      for (const s of e.serverIds) {
+        await tx.query(
+          `INSERT INTO server_ids (fingerprint, entity_id, source, value, fact_source, registry_source) VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT (fingerprint) DO UPDATE SET entity_id = $2, source = $3, value = $4, fact_source = $5, registry_source = $6, updated_at = now()`,
+          [s.fingerprint, e.id, s.from, s.value, s.source, source],
         );
       }
     }
+    await tx.query("DELETE FROM server_ids WHERE registry_source = $1 AND fingerprint <> ALL($2::text[])", [
+      source, registry.entities.flatMap((e) => e.serverIds.map((s) => s.fingerprint)),
+    ]);
+    for (const x of registry.escrows) {
+      await tx.query(
+        `INSERT INTO escrows (address, entity_id, abi, label, token_address, fact_source, source) VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (address) DO UPDATE SET entity_id = $2, abi = $3, label = $4, token_address = $5, fact_source = $6, source = $7, updated_at = now()`,
+        [x.address, x.id, x.abi, x.label, x.token, x.source, source],
+      );
+    }
+    await tx.query("DELETE FROM escrows WHERE source = $1 AND address <> ALL($2::text[])", [source, registry.escrows.map((x) => x.address)]);
+    for (const l of registry.clientLabels) {
+      await tx.query(
+        `INSERT INTO client_labels (fingerprint, label, fact_source, source) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (fingerprint) DO UPDATE SET label = $2, fact_source = $3, source = $4, updated_at = now()`,
+        [l.fingerprint, l.label, l.source, source],
+      );
+    }
+    await tx.query("DELETE FROM client_labels WHERE source = $1 AND fingerprint <> ALL($2::text[])", [source, registry.clientLabels.map((l) => l.fingerprint)]);
     const { rows: stale } = await tx.query<{ id: string }>(
       "UPDATE entities SET active = false, updated_at = now() WHERE source = $1 AND active AND id <> ALL($2::text[]) RETURNING id",
       [source, registry.entities.map((e) => e.id)],
@@ -78,6 +111,9 @@ export async function loadRegistryIntoDb(pool: pg.Pool, registry: Registry, sour
       fingerprintLabels: registry.fingerprintLabels.length,
       settlementContracts: registry.settlementContracts.length,
       tokens: registry.tokens.length,
+      serverIds: registry.entities.reduce((n, e) => n + e.serverIds.length, 0),
+      escrows: registry.escrows.length,
+      clientLabels: registry.clientLabels.length,
       deactivated: stale.map((s) => s.id),
     };
   });

@@ -34,8 +34,12 @@ describe("parseRegistry: registry_version 1 files", () => {
   it("keeps the network and the entities in file order, with defaults for active and track_fees", () => {
     const r = parseRegistry(v1({ network: "tempo-mainnet" }));
     expect(r.network).toBe("tempo-mainnet");
-    expect(r.entities).toEqual([{ id: "demo-agent", label: "Agent", category: "agent", kind: "agent", active: true, trackFees: false, wallets: [wallet] }]);
-    expect(r).toMatchObject({ addressLabels: [], fingerprintLabels: [], settlementContracts: [] });
+    expect(r.entities).toEqual([{
+      id: "demo-agent", label: "Agent", category: "agent", kind: "agent", active: true, trackFees: false, wallets: [wallet],
+      // registry v3 fields, empty before v3
+      walletSources: {}, serverIds: [], categories: [], serviceUrl: null, source: null,
+    }]);
+    expect(r).toMatchObject({ addressLabels: [], fingerprintLabels: [], settlementContracts: [], chainId: null, escrows: [], clientLabels: [] });
     expect(problemsOf(v1({ entities: [{ id: "a", label: "A", category: "x", active: "yes", track_fees: 1 }] }))).toEqual([
       "entities[0].active must be true or false",
       "entities[0].track_fees must be true or false",
