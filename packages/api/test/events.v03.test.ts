@@ -141,6 +141,15 @@ describe("the session escrow's entity (registry v3, kind escrow)", () => {
     const found = await ok("/api/search?q=session%20escrow", "/api/search");
     expect(found.entities.map((e: { id: string; kind: string }) => [e.id, e.kind])).toEqual([["mpp-session-escrow", "escrow"]]);
   });
+
+  it("is not counted among the dashboard's active agents, though it has rows (deposits, refunds)", async () => {
+    const { rows } = await sql.query("SELECT count(*)::int AS n FROM agent_events WHERE agent_id = 'mpp-session-escrow'");
+    expect(rows[0].n).toBeGreaterThan(0);
+    for (const w of ["all", "30d"]) {
+      const dashboard = await ok(`/api/dashboard?w=${w}`, "/api/dashboard");
+      expect(dashboard.agentsActive, w).toBe(1); // v3-agent only
+    }
+  });
 });
 
 const STEP = "txHash logIndex ts";

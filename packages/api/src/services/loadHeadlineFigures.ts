@@ -1,6 +1,9 @@
 import type { WindowBounds } from "./resolveWindow.ts";
 import type { ServiceContext, TokenAmount } from "./types.ts";
 
+/** A registry v3 session escrow is an entity (its rows are funding and escrow-view payouts), never an agent. */
+const NOT_ESCROW = "entity_id NOT IN (SELECT id FROM entities WHERE kind = 'escrow')";
+
 /** `bucket` in the span; $1 = from (null = unbounded), $2 = to (exclusive). */
 export const IN_WINDOW = "($1::timestamptz IS NULL OR bucket >= $1) AND bucket < $2";
 
@@ -30,9 +33,9 @@ export async function loadHeadlineFigures(ctx: ServiceContext, span: Span, total
       range,
     ),
     totals
-      ? ctx.db.query<{ n: string }>("SELECT count(*)::text AS n FROM entity_activity_total WHERE entity_id NOT LIKE '%-mpp'")
+      ? ctx.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM entity_activity_total WHERE entity_id NOT LIKE '%-mpp' AND ${NOT_ESCROW}`)
       : ctx.db.query<{ n: string }>(
-          `SELECT count(DISTINCT entity_id)::text AS n FROM entity_activity_${g} WHERE ${IN_WINDOW} AND entity_id NOT LIKE '%-mpp'`,
+          `SELECT count(DISTINCT entity_id)::text AS n FROM entity_activity_${g} WHERE ${IN_WINDOW} AND entity_id NOT LIKE '%-mpp' AND ${NOT_ESCROW}`,
           range,
         ),
     totals
