@@ -5,6 +5,9 @@ import { DEVNET_CHAIN_ID } from './constants.ts'
 import { AnvilStartError } from './errors.ts'
 import { resolveAnvilBinary } from './resolveAnvilBinary.ts'
 
+/** The watchdog's first stderr line: anvil's own pid. */
+const PID_LINE = 'anvil-watchdog-pid='
+
 export type StartAnvilOptions = {
   /** 0 (default) lets anvil pick a free port. */
   port?: number
@@ -25,20 +28,44 @@ export type StartAnvilOptions = {
 
 export type AnvilInstance = { url: string; port: number; pid: number; stop(): Promise<void> }
 
+/**
+ * The watchdog (`node -e`, argv: parent pid, anvil binary, anvil args): runs anvil as its child with the same stdio,
+ * prints anvil's pid as its first stderr line, forwards SIGTERM/SIGINT/SIGHUP, polls the parent every 250 ms and kills
+ * anvil when the parent no longer exists, and exits with anvil.
+ */
+const WATCHDOG = `
+const [parent, bin, ...args] = process.argv.slice(1);
+const child = require('node:child_process').spawn(bin, args, { stdio: 'inherit' });
+child.on('error', (e) => { process.stderr.write('anvil watchdog: ' + e.message + '\\n'); process.exit(127); });
+if (child.pid) process.stderr.write('${PID_LINE}' + child.pid + '\\n');
+for (const s of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(s, () => child.kill(s));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+setInterval(() => { try { process.kill(Number(parent), 0); } catch { child.kill('SIGKILL'); } }, 250);
+`
+
 const live = new Set<ChildProcess>()
 let hooksInstalled = false
+
+/** The watchdog and anvil (its own process group, `detached`): a SIGKILL of the watchdog alone would orphan anvil. */
+function killGroup(c: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (c.pid) process.kill(-c.pid, signal)
+  } catch {
+    c.kill(signal)
+  }
+}
 
 /** Kills live anvil children when the parent exits, or on a signal nobody else handles. */
 function installExitHooks(): void {
   if (hooksInstalled) return
   hooksInstalled = true
   process.on('exit', () => {
-    for (const c of live) c.kill('SIGKILL')
+    for (const c of live) killGroup(c, 'SIGKILL')
   })
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     const handler = () => {
       if (process.listenerCount(sig) > 1) return // the application handles it (e.g. main.ts stops cleanly)
-      for (const c of live) c.kill('SIGKILL')
+      for (const c of live) killGroup(c, 'SIGKILL')
       process.off(sig, handler)
       process.kill(process.pid, sig) // keep the default "die by signal" semantics
     }
@@ -56,8 +83,13 @@ export async function startAnvil(options: StartAnvilOptions = {}): Promise<Anvil
 
   installExitHooks()
   // Own process group: a terminal Ctrl-C reaches only the parent, which can stop its users first and then
-  // anvil. The exit/signal hooks above still kill it when the parent goes away.
-  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  // anvil. The exit/signal hooks above kill the group when the parent exits; a parent killed outright (SIGKILL, a
+  // test runner's worker torn down) runs no hook, so anvil runs under a watchdog that kills it once the parent is gone.
+  const child = spawn(process.execPath, ['-e', WATCHDOG, String(process.pid), binary, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+    env: { ...process.env, NODE_OPTIONS: '' }, // the watchdog is plain CommonJS: no loaders
+  })
   live.add(child)
   // A running devnet does not keep the parent alive by itself; the exit hook kills it when the parent exits.
   child.unref()
@@ -73,10 +105,15 @@ export async function startAnvil(options: StartAnvilOptions = {}): Promise<Anvil
   // Always drain both pipes (a full pipe would block anvil) and look for the listening port.
   const tail: string[] = []
   let listenPort: number | undefined
+  let anvilPid: number | undefined
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => {
       tail.push(line)
       if (tail.length > 20) tail.shift()
+      if (line.startsWith(PID_LINE)) {
+        anvilPid = Number(line.slice(PID_LINE.length))
+        return
+      }
       const m = /Listening on [^\s:]+:(\d+)/.exec(line)
       if (m) listenPort = Number(m[1])
       log?.(line)
@@ -90,8 +127,8 @@ export async function startAnvil(options: StartAnvilOptions = {}): Promise<Anvil
 
   const stop = async (): Promise<void> => {
     if (!dead) {
-      child.kill('SIGTERM')
-      const timer = setTimeout(() => child.kill('SIGKILL'), stopGraceMs)
+      child.kill('SIGTERM') // the watchdog passes it to anvil and exits with it
+      const timer = setTimeout(() => killGroup(child, 'SIGKILL'), stopGraceMs)
       await exited
       clearTimeout(timer)
     }
@@ -112,7 +149,7 @@ export async function startAnvil(options: StartAnvilOptions = {}): Promise<Anvil
       const chainId = await rpcChainId(url)
       if (chainId !== undefined) {
         if (chainId !== DEVNET_CHAIN_ID) return fail(`answered chain id ${chainId}, expected ${DEVNET_CHAIN_ID}`)
-        return { url, port: listenPort, pid: child.pid!, stop }
+        return { url, port: listenPort, pid: anvilPid ?? child.pid!, stop }
       }
     }
     await new Promise((r) => setTimeout(r, 25))

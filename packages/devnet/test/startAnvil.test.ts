@@ -63,7 +63,7 @@ describe('startAnvil', () => {
     await a.stop()
   })
 
-  for (const mode of ['exit', 'sigterm', 'throw'] as const) {
+  for (const mode of ['exit', 'sigterm', 'throw', 'sigkill'] as const) {
     it(`kills anvil when the parent process ends (${mode})`, async () => {
       const fixture = fileURLToPath(new URL('./fixtures/startAnvilThenExit.ts', import.meta.url))
       const child = spawn(process.execPath, ['--import', 'tsx', fixture, mode], { stdio: ['ignore', 'pipe', 'ignore'] })
@@ -74,6 +74,7 @@ describe('startAnvil', () => {
       const { pid } = JSON.parse(first) as { pid: number }
       expect(alive(pid)).toBe(true)
       if (mode === 'sigterm') child.kill('SIGTERM')
+      if (mode === 'sigkill') child.kill('SIGKILL') // no exit hook runs: only the watchdog can stop anvil
       await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once('exit', r)))
       expect(await waitDead(pid)).toBe(true)
     })
