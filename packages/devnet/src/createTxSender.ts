@@ -29,7 +29,11 @@ export function createTxSender({ client, privateKey }: { client: DevnetClient; p
   let maxFeePerGas: Promise<bigint> | undefined
   let queue: Promise<unknown> = Promise.resolve()
 
-  const readNonce = () => client.getTransactionCount({ address: account.address, blockTag: 'pending' })
+  // 'latest', not 'pending': anvil 1.7.1 (T4) counts the account's pending expiring-nonce transactions (mppx payments
+  // from the same key) into its 'pending' nonce, so a nonceKey-0 transaction signed with it waits forever for a gap.
+  // Our own in-flight transactions are covered by the local counter; a resync after a failure may briefly reuse a
+  // still-pending nonce, which the node refuses, and the next resync reads past it.
+  const readNonce = () => client.getTransactionCount({ address: account.address, blockTag: 'latest' })
   const resync = async () => {
     nonce = readNonce()
     await nonce

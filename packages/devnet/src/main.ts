@@ -4,7 +4,7 @@
 import { createDevnetClient } from './chain.ts'
 import { createSenderPool } from './createSenderPool.ts'
 import { demoKeys } from './demo/demoKeys.ts'
-import { setupDemo } from './demo/setupDemo.ts'
+import { setupMppDemo } from './demo/setupMppDemo.ts'
 import { startDemoTraffic } from './demo/startDemoTraffic.ts'
 import { startAnvil, type AnvilInstance } from './startAnvil.ts'
 
@@ -49,10 +49,13 @@ try {
   anvil = await startAnvil({ port, ...(blockTime > 0 ? { blockTime } : {}), ...(anvilLog ? { log: anvilLog } : {}) })
   line({ event: 'devnet_started', url: anvil.url, port: anvil.port, pid: anvil.pid, chainId: 31337, hardfork: 'T4', blockTime })
   if (shuttingDown) await anvil.stop()
-  else if (txPerSecond > 0) traffic = await startDemoTraffic({ rpcUrl: anvil.url, txPerSecond, log: line, adversarial: process.env.DEMO_ADVERSARIAL !== '0' })
+  else if (txPerSecond > 0) {
+    // npm start gives the devnet 8 s to exit: in-flight steps and closing the open sessions get 6 of them
+    traffic = await startDemoTraffic({ rpcUrl: anvil.url, txPerSecond, log: line, adversarial: process.env.DEMO_ADVERSARIAL !== '0', stopTimeoutMs: 6_000 })
+  }
   else {
     const client = createDevnetClient({ url: anvil.url })
-    line({ event: 'demo_setup', ...(await setupDemo({ client, keys: demoKeys(), sender: createSenderPool(client), log: line })) })
+    line({ event: 'demo_setup', ...(await setupMppDemo({ client, keys: demoKeys(), sender: createSenderPool(client), log: line })) })
   }
   if (!shuttingDown) line({ event: 'ready', rpcUrl: anvil.url, txPerSecond })
 } catch (e) {

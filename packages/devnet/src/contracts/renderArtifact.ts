@@ -1,4 +1,4 @@
-import type { CompiledContract } from './compileGatewayEscrow.ts'
+import type { CompiledContract } from './compileContract.ts'
 
 /** TypeScript source of a committed contract artifact (`abi` as const, `bytecode`). Deterministic. */
 export function renderArtifact(name: string, compiled: CompiledContract): string {

@@ -14,6 +14,8 @@ export type FundDemoAccountsParams = {
   sender: (privateKey: `0x${string}`) => TxSender
   /** Also fund the escrow deployer (only needed before the deploy). */
   includeDeployer?: boolean
+  /** More accounts that need the fee token (pathUSD) only, e.g. session payees that sign settle/close. */
+  alsoFund?: readonly Address[]
   /** Top up when a balance is below this (default 1,000 tokens). */
   minBalance?: bigint
   /** Amount sent per top-up (default 100,000 tokens). */
@@ -23,8 +25,8 @@ export type FundDemoAccountsParams = {
 
 /**
  * Idempotent funding: every faucet (anvil dev account, one per token) sends `amount` of its token to each demo
- * account whose balance is below `minBalance`. Agents get every faucet token; gateway and deployer only the
- * first (pathUSD, the fee token). Returns the funded `{ token, to }` pairs.
+ * account whose balance is below `minBalance`. Agents get every faucet token; gateway, deployer and `alsoFund` only
+ * the first (pathUSD, the fee token). Returns the funded `{ token, to }` pairs.
  */
 export async function fundDemoAccounts(p: FundDemoAccountsParams): Promise<{ token: Address; to: Address }[]> {
   const { client, keys, sender, minBalance = 1_000_000_000n, amount = 100_000_000_000n, log } = p
@@ -34,6 +36,7 @@ export async function fundDemoAccounts(p: FundDemoAccountsParams): Promise<{ tok
     if (faucet === feeFaucet) {
       targets.push(keys.gateway.address)
       if (p.includeDeployer) targets.push(keys.deployer.address)
+      targets.push(...(p.alsoFund ?? []))
     }
     return targets.map((to) => ({ faucet, to }))
   })

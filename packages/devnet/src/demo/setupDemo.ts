@@ -20,10 +20,12 @@ export async function setupDemo(p: {
   keys: DemoKeys
   sender: (privateKey: `0x${string}`) => TxSender
   log?: (event: Record<string, unknown>) => void
+  /** More accounts to give the fee token in the same funding pass (setupMppDemo's session payees and deployer). */
+  alsoFund?: readonly Address[]
 }): Promise<SetupDemoResult> {
   const { client, keys, sender, log } = p
   const hasEscrow = !!(await client.getCode({ address: keys.escrowAddress }))
-  const funded = await fundDemoAccounts({ client, keys, sender, log, includeDeployer: !hasEscrow })
+  const funded = await fundDemoAccounts({ client, keys, sender, log, includeDeployer: !hasEscrow, ...(p.alsoFund ? { alsoFund: p.alsoFund } : {}) })
 
   const approve = async (): Promise<boolean> => {
     const allowance = await client.readContract({
