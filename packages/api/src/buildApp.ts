@@ -8,11 +8,13 @@ import { GRAPHQL_STREAM_PATH } from "./feed/createGraphqlStreamHandler.ts";
 import type { FeedOptions } from "./feed/types.ts";
 import { createOps } from "./ops/createOps.ts";
 import type { ReadinessOptions } from "./ops/createReadiness.ts";
+import { ERROR_STATUS } from "./errors.ts";
 import { sendError } from "./http/sendError.ts";
 import { answerClientError } from "./http/answerClientError.ts";
 import { sendJson } from "./http/sendJson.ts";
 import { createRestHandler } from "./rest/createRestHandler.ts";
 import { authenticate } from "./auth/authenticate.ts";
+import { checkDuplicateAuthorization } from "./auth/checkDuplicateAuthorization.ts";
 import { checkRequestOrigin, ownOrigins } from "./auth/checkRequestOrigin.ts";
 import { createWebhookRestHandler } from "./webhooks/createWebhookRestHandler.ts";
 import { createWebhookService } from "./webhooks/createWebhookService.ts";
@@ -125,14 +127,18 @@ export function buildApp(deps: AppDeps): App {
       } catch {
         return sendError(res, "not_found", "unparsable request target");
       }
+      const isGraphql = url.pathname === "/graphql" || url.pathname === GRAPHQL_STREAM_PATH;
+      // Refusals before routing, on every path: GraphQL's in its error shape, the others in the error body.
+      const refuse = (code: "duplicate_authorization" | "cross_site_request", message: string) =>
+        isGraphql
+          ? sendJson(res, ERROR_STATUS[code], { errors: [{ message, extensions: { code } }] }, { "cache-control": "no-store" })
+          : sendError(res, code, message);
+      // Two Authorization headers: which one counts would depend on who reads them (auth/checkDuplicateAuthorization.ts).
+      const duplicate = checkDuplicateAuthorization(req);
+      if (duplicate) return refuse("duplicate_authorization", duplicate);
       // CSRF: a state-changing request carrying the passkey session cookie must come from our origin (auth/checkRequestOrigin.ts).
       const crossSite = checkRequestOrigin(req.method, req.headers, origins);
-      if (crossSite) {
-        if (url.pathname === "/graphql" || url.pathname === GRAPHQL_STREAM_PATH) {
-          return sendJson(res, 403, { errors: [{ message: crossSite, extensions: { code: "cross_site_request" } }] }, { "cache-control": "no-store" });
-        }
-        return sendError(res, "cross_site_request", crossSite);
-      }
+      if (crossSite) return refuse("cross_site_request", crossSite);
       if (url.pathname === MCP_PATH) return await mcp.handle(req, res);
       if (url.pathname === "/api/feed" || url.pathname === "/api/feed/") return await feed.handleSse(req, res, url);
       if (url.pathname === GRAPHQL_STREAM_PATH) return await feed.handleGraphqlStream(req, res);

@@ -45,6 +45,7 @@ export const ERROR_STATUS = {
   invalid_datetime: 400,
   subscription_only: 400,
   use_graphql_stream: 400,
+  duplicate_authorization: 400,
   // 401: who is calling is not known
   unauthorized: 401,
   webauthn_verification_failed: 401,

@@ -6,13 +6,13 @@ import { startAnvil, type AnvilInstance } from "@agent-ledger/devnet";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, type App } from "../src/buildApp.ts";
-import { getNamedType, isInputObjectType, isLeafType, isObjectType, type GraphQLField, type GraphQLInputType } from "graphql/index.js";
+import { getNamedType, isInputObjectType, isLeafType, isNonNullType, isObjectType, type GraphQLField, type GraphQLInputType } from "graphql/index.js";
 import { ROUTES as REST_ROUTES } from "../src/rest/routes.ts";
 import { buildSchema } from "../src/schema/index.ts";
 import { createWalletHandler } from "../src/wallet/createWalletHandler.ts";
 import { ROUTES as WEBHOOK_ROUTES } from "../src/webhooks/createWebhookRestHandler.ts";
 import { BAD_BODIES, BAD_STRINGS, BAD_VALUES, leafPaths, replaceAt, toJsonText, urlEncode } from "./support/fuzzValues.ts";
-import { getJson, gql } from "./support/http.ts";
+import { getJson, gql, openapi } from "./support/http.ts";
 import { openapiProblems } from "./support/openapiCheck.ts";
 import { SoftAuthenticator } from "./support/softAuthenticator.ts";
 import { silentLog } from "./support/startTestApp.ts";
@@ -126,6 +126,13 @@ const REST_CASES: [string, number, string][] = [
   ["/api/search?q", 400, "invalid_query"],
   ["/api/agents/x/events?cursor=%00", 400, "invalid_cursor"],
   ["/api/agents/x/events?limit=1e3", 400, "invalid_limit"],
+  // a provider key is validated before any query: a NUL byte once reached PostgreSQL (22021) and answered 500
+  ["/api/series?w=24h&bucket=hour&provider=%00", 400, "invalid_query"],
+  ["/api/series?provider=0x%00", 400, "invalid_query"],
+  [`/api/series?provider=0x${"a".repeat(39)}%00`, 400, "invalid_query"],
+  ["/api/series?provider=0x12", 400, "invalid_query"],
+  ["/api/series?provider=", 400, "invalid_query"],
+  ["/api/series?entity=a%00b", 404, "not_found"],
   ["/api/nope", 404, "not_found"],
   ["/api//services", 404, "not_found"],
   ["/api/events", 404, "not_found"],
@@ -133,7 +140,7 @@ const REST_CASES: [string, number, string][] = [
   ["/%00", 404, "not_found"],
 ];
 
-const REST_OK = ["/api/search?q=%25%25", "/api/search?q=__", "/api/search?q=%5C%5C", "/api/search?q=%27%3B%20DROP%20TABLE%20entities%3B--", "/api/search?q=%F0%9F%98%80%F0%9F%98%80", "/api/search?q=%ff%fe", "/api/search?q=0x", "/api/search?q=0X" + "F".repeat(40), "/api/dashboard?w=all", "/api/dashboard?w=24h&w=bogus"];
+const REST_OK = ["/api/search?q=%25%25", "/api/search?q=__", "/api/search?q=%5C%5C", "/api/search?q=%27%3B%20DROP%20TABLE%20entities%3B--", "/api/search?q=%F0%9F%98%80%F0%9F%98%80", "/api/search?q=%ff%fe", "/api/search?q=0x", "/api/search?q=0X" + "F".repeat(40), "/api/dashboard?w=all", "/api/dashboard?w=24h&w=bogus", `/api/series?w=7d&provider=%200X${"B2".repeat(20)}`, `/api/series?provider=0x${"0a".repeat(10)}`];
 
 describe("REST read paths: invalid input is the documented 4xx with the error body", () => {
   it.each(REST_CASES)("GET %s → %i %s", async (path, status, code) => {
@@ -205,6 +212,12 @@ describe("GraphQL: invalid input is an error, never a 500 or a masked internal e
     expect(res.body).toEqual({ data: { agent: null, service: null } });
   });
 
+  it.each(["\u0000", "0x\u0000", `0x${"a".repeat(39)}\u0000`, "nope"])("activitySeries(providerKey: %j) is the field error invalid_query (was a masked internal_error)", async (providerKey) => {
+    const res = await gql(t.url, "query($k: String) { activitySeries(window: \"24h\", bucket: hour, providerKey: $k) { window } }", { k: providerKey });
+    // an error inside a field: the partial result's 200 (docs/api.md, Errors), the code in extensions.code
+    expect([res.status, res.body.data, res.body.errors?.map((e: { extensions: { code: string } }) => e.extensions.code)], JSON.stringify(res.body)).toEqual([200, null, ["invalid_query"]]);
+  });
+
   it("a GET query string and a malformed JSON body are rejected cleanly", async () => {
     expect((await getJson(t.url, `/graphql?query=${encodeURIComponent("{ services { id } }")}`)).status).toBe(200);
     expect((await getJson(t.url, "/graphql", { method: "POST", headers: { "content-type": "application/json" }, body: "[" })).status).toBe(400);
@@ -213,7 +226,9 @@ describe("GraphQL: invalid input is an error, never a 500 or a masked internal e
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// The fuzz over every route.
+// The fuzz over every operation of the OpenAPI document (/api/openapi.json): a path added to the document is walked
+// (and fails "every operation has a fuzz sample" until it gets one); a route of a route table missing from the
+// document fails "every route of the route tables is an operation of the document".
 
 type Auth = "none" | "bearer" | "cookie" | "throwaway-bearer" | "throwaway-cookie";
 
@@ -222,6 +237,8 @@ interface Sample {
   auth: Auth;
   params?: Record<string, string>;
   query?: Record<string, string>;
+  /** Headers the operation needs (MCP's Accept) or documents as parameters (the feed's Last-Event-ID). */
+  headers?: Record<string, string>;
   body?: unknown;
   /** Per request: a body (and cookie) that must be fresh each time (WebAuthn ceremonies consume their challenge). */
   prepare?: () => Promise<{ body: unknown; cookie?: string }>;
@@ -240,21 +257,21 @@ async function challengeRow(purpose: "register" | "auth"): Promise<{ cookie: str
   return { cookie: `al_webauthn=${rows[0].id}`, challenge, userId };
 }
 
-/** Samples by "METHOD /template" (webhook templates name their parameters :p1, :p2 in order). */
+/** Samples by "METHOD /template" of the OpenAPI document (path parameters by their documented names). */
 const SAMPLES: Record<string, (f: Fixtures) => Sample> = {
   "GET /api/dashboard": () => ({ auth: "none", query: { w: "24h" } }),
   "GET /api/services": () => ({ auth: "none" }),
-  "GET /api/services/:id": () => ({ auth: "none", params: { id: "weather-api-mpp" } }),
-  "GET /api/services/:id/events": () => ({ auth: "none", params: { id: "weather-api-mpp" }, query: { limit: "10" } }),
+  "GET /api/services/{id}": () => ({ auth: "none", params: { id: "weather-api-mpp" } }),
+  "GET /api/services/{id}/events": () => ({ auth: "none", params: { id: "weather-api-mpp" }, query: { limit: "10" } }),
   "GET /api/agents": () => ({ auth: "none" }),
-  "GET /api/agents/:id": () => ({ auth: "none", params: { id: "demo-agent" } }),
-  "GET /api/agents/:id/events": () => ({ auth: "none", params: { id: "demo-agent" }, query: { limit: "10" } }),
-  "GET /api/events/:id": () => ({ auth: "none", params: { id: "1" } }),
+  "GET /api/agents/{id}": () => ({ auth: "none", params: { id: "demo-agent" } }),
+  "GET /api/agents/{id}/events": () => ({ auth: "none", params: { id: "demo-agent" }, query: { limit: "10" } }),
+  "GET /api/events/{id}": () => ({ auth: "none", params: { id: "1" } }),
   "GET /api/search": () => ({ auth: "none", query: { q: "demo" } }),
   "GET /api/openapi.json": () => ({ auth: "none" }),
   "GET /api/dashboard/previous": () => ({ auth: "none", query: { w: "24h" } }),
   "GET /api/series": () => ({ auth: "none", query: { w: "7d", bucket: "day", entity: "demo-agent" } }),
-  "GET /api/providers/:key": () => ({ auth: "none", params: { key: "0x00000000000000000000000000000000000000b2" } }),
+  "GET /api/providers/{key}": () => ({ auth: "none", params: { key: "0x00000000000000000000000000000000000000b2" } }),
 
   "POST /api/wallet/webauthn/register/options": () => ({ auth: "none", body: { display_name: "Alice" } }),
   "POST /api/wallet/webauthn/register/verify": () => ({
@@ -288,10 +305,10 @@ const SAMPLES: Record<string, (f: Fixtures) => Sample> = {
   "POST /api/wallet/relay": () => ({ auth: "bearer", body: { jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] } }),
   "GET /api/wallet/sessions": () => ({ auth: "cookie" }),
   "GET /api/wallet/balances": () => ({ auth: "cookie" }),
-  "GET /api/wallet/sessions/:id": (f) => ({ auth: "cookie", params: { id: f.user.walletSessionId } }),
-  "GET /api/wallet/sessions/:id/payments": (f) => ({ auth: "cookie", params: { id: f.user.walletSessionId }, query: { limit: "10" } }),
+  "GET /api/wallet/sessions/{id}": (f) => ({ auth: "cookie", params: { id: f.user.walletSessionId } }),
+  "GET /api/wallet/sessions/{id}/payments": (f) => ({ auth: "cookie", params: { id: f.user.walletSessionId }, query: { limit: "10" } }),
   // the throwaway user's own sessions: revoking them must not end the main user's
-  "POST /api/wallet/sessions/:id/revoke": (f) => ({ auth: "throwaway-cookie", params: { id: f.throwaway.walletSessionId }, body: {} }),
+  "POST /api/wallet/sessions/{id}/revoke": (f) => ({ auth: "throwaway-cookie", params: { id: f.throwaway.walletSessionId }, body: {} }),
   "POST /api/wallet/sessions/revoke-all": () => ({ auth: "throwaway-cookie", body: {} }),
   "POST /api/wallet/sessions/revoke-confirm": (f) => ({ auth: "throwaway-cookie", body: { session_ids: [f.throwaway.walletSessionId], tx_hash: `0x${"ab".repeat(32)}`, error: "user rejected" } }),
 
@@ -303,46 +320,80 @@ const SAMPLES: Record<string, (f: Fixtures) => Sample> = {
     },
   }),
   "GET /api/webhooks": () => ({ auth: "bearer" }),
-  "GET /api/webhooks/:p1": (f) => ({ auth: "bearer", params: { p1: f.subscriptionId } }),
-  "DELETE /api/webhooks/:p1": (f) => ({ auth: "bearer", params: { p1: f.subscriptionId } }),
-  "POST /api/webhooks/:p1/verify": (f) => ({ auth: "bearer", params: { p1: f.subscriptionId }, body: { verify_token: f.verifyToken } }),
-  "POST /api/webhooks/:p1/rotate-secret": (f) => ({ auth: "bearer", params: { p1: f.subscriptionId }, body: {} }),
-  "POST /api/webhooks/:p1/pause": (f) => ({ auth: "bearer", params: { p1: f.subscriptionId }, body: {} }),
-  "POST /api/webhooks/:p1/resume": (f) => ({ auth: "bearer", params: { p1: f.subscriptionId }, body: {} }),
-  "GET /api/webhooks/:p1/deliveries": (f) => ({ auth: "bearer", params: { p1: f.subscriptionId }, query: { limit: "10" } }),
-  "POST /api/webhooks/:p1/deliveries/:p2/redeliver": (f) => ({ auth: "bearer", params: { p1: f.subscriptionId, p2: f.deliveryId }, body: {} }),
-  "POST /api/webhooks/:p1/recover": (f) => ({ auth: "bearer", params: { p1: f.subscriptionId }, body: { since: new Date(Date.now() - 3_600_000).toISOString() } }),
-  "POST /api/webhooks/:p1/test": (f) => ({ auth: "bearer", params: { p1: f.subscriptionId }, body: {} }),
+  "GET /api/webhooks/{id}": (f) => ({ auth: "bearer", params: { id: f.subscriptionId } }),
+  "DELETE /api/webhooks/{id}": (f) => ({ auth: "bearer", params: { id: f.subscriptionId } }),
+  "POST /api/webhooks/{id}/verify": (f) => ({ auth: "bearer", params: { id: f.subscriptionId }, body: { verify_token: f.verifyToken } }),
+  "POST /api/webhooks/{id}/rotate-secret": (f) => ({ auth: "bearer", params: { id: f.subscriptionId }, body: {} }),
+  "POST /api/webhooks/{id}/pause": (f) => ({ auth: "bearer", params: { id: f.subscriptionId }, body: {} }),
+  "POST /api/webhooks/{id}/resume": (f) => ({ auth: "bearer", params: { id: f.subscriptionId }, body: {} }),
+  "GET /api/webhooks/{id}/deliveries": (f) => ({ auth: "bearer", params: { id: f.subscriptionId }, query: { limit: "10" } }),
+  "POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver": (f) => ({ auth: "bearer", params: { id: f.subscriptionId, deliveryId: f.deliveryId }, body: {} }),
+  "POST /api/webhooks/{id}/recover": (f) => ({ auth: "bearer", params: { id: f.subscriptionId }, body: { since: new Date(Date.now() - 3_600_000).toISOString() } }),
+  "POST /api/webhooks/{id}/test": (f) => ({ auth: "bearer", params: { id: f.subscriptionId }, body: {} }),
+
+  // Paths served outside the three route tables: the live feed, MCP, the operations endpoints.
+  "GET /api/feed": () => ({ auth: "none", query: { agent_id: "demo-agent", min_amount_wei: "1", last_event_id: "0" }, headers: { "last-event-id": "0" } }),
+  "POST /mcp": () => ({
+    auth: "bearer", headers: { accept: "application/json, text/event-stream" },
+    body: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_provider", arguments: { key: "0x00000000000000000000000000000000000000b2" } } },
+  }),
+  "GET /healthz": () => ({ auth: "none" }),
+  "GET /readyz": () => ({ auth: "none" }),
+  "GET /metrics": () => ({ auth: "none" }),
 };
 
-/** Query parameters tried on every GET route besides its own (a handler must ignore or refuse them cleanly). */
+/** Query parameters tried on every GET operation besides its own (a handler must ignore or refuse them cleanly). */
 const GENERIC_QUERY = ["limit", "cursor", "w", "q", "code", "device_id", "since", "bucket", "entity", "provider"];
 
-interface RouteRef {
+/** One operation of the OpenAPI document: what the walk sends hostile input to. */
+interface Operation {
   method: string;
-  /** `/api/…/:name/…` */
+  /** The document's path template: `/api/…/{name}/…` */
   template: string;
+  pathParams: string[];
+  queryParams: string[];
+  headerParams: string[];
+  hasBody: boolean;
 }
 
-/** The webhook handler's regex routes as templates: each `([^/]+)` becomes :p1, :p2… */
+type DocParameter = { name: string; in: string };
+type DocOperation = { parameters?: DocParameter[]; requestBody?: unknown };
+
+/** Every (path, method) of the OpenAPI document the API serves at /api/openapi.json. */
+function documentOperations(): Operation[] {
+  const out: Operation[] = [];
+  for (const [template, item] of Object.entries(openapi.paths as Record<string, Record<string, DocOperation>>)) {
+    for (const [method, op] of Object.entries(item)) {
+      const named = (where: string) => (op.parameters ?? []).filter((p) => p.in === where).map((p) => p.name);
+      out.push({
+        method: method.toUpperCase(), template, pathParams: named("path"), queryParams: named("query"), headerParams: named("header"),
+        hasBody: op.requestBody !== undefined,
+      });
+    }
+  }
+  return out;
+}
+
+const OPERATIONS = documentOperations();
+const operationKey = (o: { method: string; template: string }) => `${o.method} ${o.template}`;
+
+// The three route tables, as document templates: each route must be one of the document's operations.
+/** The webhook handler's regex routes as templates: its groups are {id} then {deliveryId}. */
 function webhookTemplate(pattern: RegExp): string {
+  const names = ["{id}", "{deliveryId}"];
   let n = 0;
-  return pattern.source.replace(/^\^|\$$/g, "").replace(/\\\//g, "/").replace(/\(\[\^\/\]\+\)/g, () => `:p${++n}`);
+  return pattern.source.replace(/^\^|\$$/g, "").replace(/\\\//g, "/").replace(/\(\[\^\/\]\+\)/g, () => names[n++]!);
 }
-
 // The wallet handler keeps its table inside the factory; one built without a database only lists it.
 const listing = createWalletHandler({ db: null as never, log: silentLog });
 const walletRoutes = listing.routes;
 void listing.close();
-
-const ALL_ROUTES: RouteRef[] = [
-  ...REST_ROUTES.map((r) => ({ method: r.method, template: r.path })),
-  ...walletRoutes.map((r) => ({ method: r.method, template: r.path })),
+const colonTemplate = (path: string) => path.replace(/:([a-zA-Z0-9]+)/g, "{$1}");
+const TABLE_ROUTES = [
+  ...REST_ROUTES.map((r) => ({ method: r.method, template: colonTemplate(r.path) })),
+  ...walletRoutes.map((r) => ({ method: r.method, template: colonTemplate(r.path) })),
   ...WEBHOOK_ROUTES.map((r) => ({ method: r.method, template: webhookTemplate(r.pattern) })),
 ];
-const routeKey = (r: RouteRef) => `${r.method} ${r.template}`;
-/** The OpenAPI template of a route: `:id` → `{id}`; the webhook table's :p1 / :p2 → {id} / {deliveryId}. */
-const documentTemplate = (template: string) => template.replace(":p1", "{id}").replace(":p2", "{deliveryId}").replace(/:([a-zA-Z0-9]+)/g, "{$1}");
 
 interface FuzzRequest {
   label: string;
@@ -358,9 +409,15 @@ interface Answer {
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
+/** One request; an answer that is an event stream (the feed accepted it) is closed at once: its status is the answer. */
 async function send(r: FuzzRequest): Promise<Answer> {
+  const abort = new AbortController();
   try {
-    const res = await fetch(t.url + r.path, { method: r.method, headers: r.headers, body: typeof r.body === "string" || r.body === undefined ? r.body : new Uint8Array(r.body) });
+    const res = await fetch(t.url + r.path, { method: r.method, headers: r.headers, body: typeof r.body === "string" || r.body === undefined ? r.body : new Uint8Array(r.body), signal: abort.signal });
+    if ((res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+      abort.abort();
+      return { status: res.status, text: "(event stream)", body: null };
+    }
     const text = await res.text();
     let body: unknown = null;
     try {
@@ -408,53 +465,65 @@ function authHeaders(auth: Auth, f: Fixtures): Record<string, string> {
   }
 }
 
-/** Every request the fuzz sends for one route (a function: some bodies are prepared per request). */
-function fuzzRequests(route: RouteRef, sample: Sample, f: Fixtures): (() => Promise<FuzzRequest>)[] {
+/** A header value fetch can send: visible ASCII and spaces (control characters, non-Latin-1 and lone surrogates are refused before sending). */
+const sendableHeader = (value: string) => /^[\x20-\x7e]*$/.test(value);
+
+/** Every request the fuzz sends for one operation (a function: some bodies are prepared per request). */
+function fuzzRequests(op: Operation, sample: Sample, f: Fixtures): (() => Promise<FuzzRequest>)[] {
   const out: (() => Promise<FuzzRequest>)[] = [];
-  const path = (params: Record<string, string>) => route.template.replace(/:([a-z0-9]+)/g, (_m, name: string) => params[name] ?? urlEncode(sample.params?.[name] ?? "x"));
+  const path = (params: Record<string, string>) => op.template.replace(/\{([a-zA-Z0-9]+)\}/g, (_m, name: string) => params[name] ?? urlEncode(sample.params?.[name] ?? "x"));
   const query = (q: Record<string, string>) => {
     const entries = Object.entries(q);
     return entries.length ? `?${entries.map(([k, v]) => `${k}=${v}`).join("&")}` : "";
   };
   const baseQuery = Object.fromEntries(Object.entries(sample.query ?? {}).map(([k, v]) => [k, urlEncode(v)]));
-  const hasBody = route.method !== "GET" && (sample.body !== undefined || sample.prepare !== undefined);
+  const hasBody = op.method !== "GET" && (sample.body !== undefined || sample.prepare !== undefined || op.hasBody);
   const make = (label: string, parts: { params?: Record<string, string>; query?: Record<string, string>; headers?: Record<string, string>; body?: (b: unknown) => string | Buffer; contentType?: string }) => async (): Promise<FuzzRequest> => {
-    const prepared = sample.prepare ? await sample.prepare() : { body: sample.body };
-    const headers: Record<string, string> = { ...authHeaders(sample.auth, f), ...parts.headers };
+    const prepared = sample.prepare ? await sample.prepare() : { body: sample.body ?? {} };
+    const headers: Record<string, string> = { ...authHeaders(sample.auth, f), ...sample.headers, ...parts.headers };
     if (prepared.cookie) headers.cookie = headers.cookie ? `${headers.cookie}; ${prepared.cookie}` : prepared.cookie;
     let body: string | Buffer | undefined;
     if (hasBody) {
       body = parts.body ? parts.body(prepared.body) : toJsonText(prepared.body);
       headers["content-type"] = parts.contentType ?? "application/json";
     }
-    return { label: `${route.method} ${label}`, method: route.method, path: path(parts.params ?? {}) + query(parts.query ?? baseQuery), headers, body };
+    return { label: `${op.method} ${label}`, method: op.method, path: path(parts.params ?? {}) + query(parts.query ?? baseQuery), headers, body };
   };
 
   // path parameters
-  for (const name of route.template.match(/:([a-z0-9]+)/g)?.map((m) => m.slice(1)) ?? []) {
-    for (const [what, value] of BAD_STRINGS) if (value !== "") out.push(make(`${route.template} with :${name} = ${what}`, { params: { [name]: urlEncode(value) } }));
-    for (const raw of ["%", "%E0%A4%A", "%ED%A0%80", "%C0%80", "%00%00", "..", "%2F"]) out.push(make(`${route.template} with :${name} = raw ${raw}`, { params: { [name]: raw } }));
+  for (const name of op.pathParams) {
+    for (const [what, value] of BAD_STRINGS) if (value !== "") out.push(make(`${op.template} with {${name}} = ${what}`, { params: { [name]: urlEncode(value) } }));
+    for (const raw of ["%", "%E0%A4%A", "%ED%A0%80", "%C0%80", "%00%00", "..", "%2F"]) out.push(make(`${op.template} with {${name}} = raw ${raw}`, { params: { [name]: raw } }));
   }
-  // query parameters (GET only: the others change state)
-  if (route.method === "GET") {
-    for (const key of new Set([...Object.keys(sample.query ?? {}), ...GENERIC_QUERY])) {
-      for (const [what, value] of BAD_STRINGS) out.push(make(`${route.template}?${key} = ${what}`, { query: { ...baseQuery, [key]: urlEncode(value) } }));
-      out.push(make(`${route.template}?${key} twice`, { query: { ...baseQuery, [`${key}=a&${key}`]: "b" } }));
-      out.push(make(`${route.template}?${key} = raw %ED%A0%80`, { query: { ...baseQuery, [key]: "%ED%A0%80" } }));
+  // query parameters (GET only: the others change state): each bad value with the sample's other parameters, and alone
+  // (a sample's other parameter may refuse the request before this one is read: series' entity= before provider=)
+  if (op.method === "GET") {
+    for (const key of new Set([...op.queryParams, ...Object.keys(sample.query ?? {}), ...GENERIC_QUERY])) {
+      const others = Object.keys(baseQuery).some((k) => k !== key);
+      for (const [what, value] of BAD_STRINGS) {
+        out.push(make(`${op.template}?${key} = ${what}`, { query: { ...baseQuery, [key]: urlEncode(value) } }));
+        if (others) out.push(make(`${op.template}?${key} = ${what} (alone)`, { query: { [key]: urlEncode(value) } }));
+      }
+      out.push(make(`${op.template}?${key} twice`, { query: { ...baseQuery, [`${key}=a&${key}`]: "b" } }));
+      out.push(make(`${op.template}?${key} = raw %ED%A0%80`, { query: { ...baseQuery, [key]: "%ED%A0%80" } }));
     }
   }
-  // bodies
+  // header parameters: the bad values a header can carry
+  for (const name of op.headerParams) {
+    for (const [what, value] of BAD_STRINGS) if (sendableHeader(value)) out.push(make(`${op.template} with header ${name} = ${what}`, { headers: { [name.toLowerCase()]: value } }));
+  }
+  // bodies: malformed and hostile whole bodies, then every bad value (deep nesting included) at every leaf of the sample's
   if (hasBody) {
-    for (const [what, raw, contentType] of BAD_BODIES) out.push(make(`${route.template} body ${what}`, { body: () => raw, contentType }));
+    for (const [what, raw, contentType] of BAD_BODIES) out.push(make(`${op.template} body ${what}`, { body: () => raw, contentType }));
     const shape = sample.body ?? { id: "", rawId: "", type: "", response: { clientDataJSON: "", attestationObject: "", authenticatorData: "", signature: "", userHandle: "", transports: [""] }, clientExtensionResults: {} };
     for (const at of leafPaths(shape)) {
       for (const [what, value] of BAD_VALUES) {
-        out.push(make(`${route.template} body.${at.join(".") || "(root)"} = ${what}`, { body: (b) => toJsonText(replaceAt(b, at, value)) }));
+        out.push(make(`${op.template} body.${at.join(".") || "(root)"} = ${what}`, { body: (b) => toJsonText(replaceAt(b, at, value)) }));
       }
     }
     for (const [what, value] of [["unknown field", "x"], ["unknown field with a NUL name", "x"]] as const) {
       const key = what.includes("NUL") ? "a\u0000b" : "not_a_field";
-      out.push(make(`${route.template} body with an ${what}`, { body: (b) => toJsonText(b && typeof b === "object" && !Array.isArray(b) ? { ...b, [key]: value } : b) }));
+      out.push(make(`${op.template} body with an ${what}`, { body: (b) => toJsonText(b && typeof b === "object" && !Array.isArray(b) ? { ...b, [key]: value } : b) }));
     }
   }
   // credentials
@@ -466,27 +535,35 @@ function fuzzRequests(route: RouteRef, sample: Sample, f: Fixtures): (() => Prom
     ["a malformed cookie", { cookie: "al_session=%ff%00; al_webauthn=%%%; al_session=x" }],
     ["a huge cookie", { cookie: `al_session=${"x".repeat(8_000)}` }],
   ] as const) {
-    out.push(make(`${route.template} with ${what}`, { headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== "")) }));
+    out.push(make(`${op.template} with ${what}`, { headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== "")) }));
   }
   return out;
 }
 
-describe("fuzz: every REST, wallet and webhook route answers hostile input with a 4xx and the error body", () => {
-  it("every route has a fuzz sample, and every sample a route", () => {
-    const keys = new Set(ALL_ROUTES.map(routeKey));
-    expect(ALL_ROUTES.length).toBeGreaterThan(30);
-    expect([...keys].filter((k) => !SAMPLES[k]), "routes without a sample in SAMPLES (add one)").toEqual([]);
-    expect(Object.keys(SAMPLES).filter((k) => !keys.has(k)), "samples of routes that no longer exist").toEqual([]);
+describe("fuzz: every operation of the OpenAPI document answers hostile input with a 4xx and the error body", () => {
+  it("every operation has a fuzz sample, every sample an operation, and every route of the route tables is an operation", () => {
+    const keys = new Set(OPERATIONS.map(operationKey));
+    expect(OPERATIONS.length).toBeGreaterThan(40);
+    expect([...keys].filter((k) => !SAMPLES[k]), "operations without a sample in SAMPLES (add one)").toEqual([]);
+    expect(Object.keys(SAMPLES).filter((k) => !keys.has(k)), "samples of operations the document no longer has").toEqual([]);
+    expect(TABLE_ROUTES.map(operationKey).filter((k) => !keys.has(k)), "routes missing from the OpenAPI document").toEqual([]);
+    expect(TABLE_ROUTES.length).toBeGreaterThan(30);
   });
 
-  // A route without a sample is fuzzed all the same (with the cookie and an empty object body) besides failing above.
-  it.each(ALL_ROUTES.map((r) => [routeKey(r), r] as const))("%s", async (_key, route) => {
-    const sample = SAMPLES[routeKey(route)]?.(fx) ?? { auth: "cookie", body: route.method === "GET" ? undefined : {}, params: {} };
-    const requests = fuzzRequests(route, sample, fx);
+  it("the document walked is the one the API serves at /api/openapi.json", async () => {
+    const served = await getJson(t.url, "/api/openapi.json");
+    expect(served.status).toBe(200);
+    expect(served.body).toEqual(JSON.parse(JSON.stringify(openapi)));
+  });
+
+  // An operation without a sample is fuzzed all the same (with the cookie and an empty object body) besides failing above.
+  it.each(OPERATIONS.map((o) => [operationKey(o), o] as const))("%s", async (_key, op) => {
+    const sample = SAMPLES[operationKey(op)]?.(fx) ?? { auth: "cookie", body: op.method === "GET" ? undefined : {}, params: {} };
+    const requests = fuzzRequests(op, sample, fx);
     const problems = await runAll(requests, async (build) => {
       const r = await build();
       const answer = await send(r);
-      const problem = restProblem(answer) ?? (answer.status === 0 ? null : openapiProblems(r.method, documentTemplate(route.template), answer.status, answer.body)[0] ?? null);
+      const problem = restProblem(answer) ?? (answer.status === 0 ? null : openapiProblems(r.method, op.template, answer.status, answer.body)[0] ?? null);
       return problem && `${r.label} → ${problem}`;
     });
     expect(problems).toEqual([]);
@@ -627,48 +704,39 @@ async function sendGraphql(root: GraphqlField["root"], bodyText: string, auth: R
   }
 }
 
-describe("fuzz: the live feed's SSE endpoint (not in a route table) answers hostile parameters with a 4xx and the error body", () => {
-  /** The first answer of /api/feed: a refusal is a JSON body; an accepted request is a stream (closed at once). */
-  async function openFeed(path: string, headers: Record<string, string> = {}): Promise<Answer> {
-    const abort = new AbortController();
-    try {
-      const res = await fetch(t.url + path, { headers: { accept: "text/event-stream", ...headers }, signal: abort.signal });
-      if ((res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-        abort.abort();
-        return { status: res.status, text: "", body: null };
-      }
-      const text = await res.text();
-      let body: unknown = null;
-      try {
-        body = text ? JSON.parse(text) : null;
-      } catch {
-        // not JSON
-      }
-      return { status: res.status, text, body };
-    } catch (error) {
-      return { status: 0, text: `request failed: ${(error as Error).cause ?? error}`, body: null };
-    }
-  }
+describe("JSON nested deeper than the bound is 400 invalid_body on every surface that reads JSON (a 4,000-deep relay method was a 500: the stack ran out)", () => {
+  const deep = (n = 4_000) => `${"[".repeat(n)}${"]".repeat(n)}`;
+  const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+    getJson(t.url, path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
 
-  it("agent_id, min_amount_wei, last_event_id and Last-Event-ID", async () => {
-    const valid: Record<string, string> = { agent_id: "demo-agent", min_amount_wei: "1", last_event_id: "0" };
-    const cases: [string, string, Record<string, string>][] = [];
-    for (const key of Object.keys(valid)) {
-      for (const [what, value] of BAD_STRINGS) {
-        const q = { ...valid, [key]: urlEncode(value) };
-        cases.push([`${key} = ${what}`, `/api/feed?${Object.entries(q).map(([k, v]) => `${k}=${v}`).join("&")}`, {}]);
-      }
-    }
-    for (const [what, value] of BAD_STRINGS) {
-      // a header cannot carry control characters or lone surrogates: fetch refuses them before sending
-      if (/[\u0000-\u001f\u007f-\uffff]/.test(value)) continue;
-      cases.push([`Last-Event-ID = ${what}`, "/api/feed", { "last-event-id": value }]);
-    }
-    const problems = await runAll(cases, async ([label, path, headers]) => {
-      const problem = restProblem(await openFeed(path, headers));
-      return problem && `${label} → ${problem}`;
-    });
-    expect(problems).toEqual([]);
+  it("the wallet relay: a nested array as the JSON-RPC method", async () => {
+    const res = await post("/api/wallet/relay", `{"jsonrpc":"2.0","id":1,"method":${deep()},"params":[]}`, { authorization: `Bearer ${fx.user.bearer}` });
+    expect([res.status, res.body]).toEqual([400, { error: { code: "invalid_body", message: expect.any(String) } }]);
+    // a method that is not a string but shallow is the relay's own JSON-RPC refusal, naming no value
+    const shallow = await post("/api/wallet/relay", '{"jsonrpc":"2.0","id":1,"method":[["x"]],"params":[]}');
+    expect([shallow.status, shallow.body.error]).toEqual([200, { code: -32601, message: "method not offered by this relay: (not a string)" }]);
+  });
+
+  it("a wallet and a webhook body, and /mcp", async () => {
+    const pairing = await post("/api/wallet/device/start", `{"agent_label":${deep()}}`);
+    expect([pairing.status, pairing.body.error?.code]).toEqual([400, "invalid_body"]);
+    const webhook = await post("/api/webhooks", `{"callback_url":"http://127.0.0.1:9/hook","filters":{"agent_id":${deep()}}}`, { authorization: `Bearer ${fx.user.bearer}` });
+    expect([webhook.status, webhook.body.error?.code]).toEqual([400, "invalid_body"]);
+    const mcp = await post("/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"q":${deep()}}}}`, { accept: "application/json, text/event-stream" });
+    expect([mcp.status, mcp.body.error?.code]).toEqual([400, "invalid_body"]);
+  });
+
+  it("GraphQL: variables in a JSON POST (both lanes), a GET and /graphql/stream", async () => {
+    const query = "query($q: String!) { search(q: $q) { q } }";
+    const codes = (body: { errors?: { extensions?: { code?: string } }[] }) => body.errors?.map((e) => e.extensions?.code);
+    const direct = await post("/graphql", `{"query":${JSON.stringify(query)},"variables":{"q":${deep()}}}`, { accept: "application/json" });
+    expect([direct.status, codes(direct.body)]).toEqual([400, ["invalid_body"]]);
+    const viaYoga = await post("/graphql", `{"query":${JSON.stringify(query)},"variables":{"q":${deep()}}}`, { accept: "application/graphql-response+json" });
+    expect([viaYoga.status, codes(viaYoga.body)]).toEqual([400, ["invalid_body"]]);
+    const get = await getJson(t.url, `/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(`{"q":${deep(2_000)}}`)}`, { headers: { accept: "application/json" } });
+    expect([get.status, codes(get.body)]).toEqual([400, ["invalid_body"]]);
+    const stream = await post("/graphql/stream", `{"query":"subscription { ledgerEvents { id } }","variables":{"x":${deep()}}}`, { accept: "text/event-stream" });
+    expect([stream.status, codes(stream.body)]).toEqual([400, ["invalid_body"]]);
   });
 });
 
@@ -721,9 +789,16 @@ describe("fuzz: every GraphQL field with arguments answers hostile variables wit
     const args = sample.args(fx);
     const auth = authHeaders(sample.auth ?? "bearer", fx);
     const cases: [string, string][] = [];
+    // the sample with its optional arguments null: a bad value alone (the sample's entityId would refuse activitySeries
+    // before its providerKey is read)
+    const bare = Object.fromEntries(f.field.args.map((a) => [a.name, isNonNullType(a.type) ? args[a.name] : null]));
+    const hasOptional = f.field.args.some((a) => !isNonNullType(a.type) && args[a.name] != null);
     for (const at of leafPaths(args)) {
       if (at.length === 0) continue;
-      for (const [what, value] of BAD_VALUES) cases.push([`$${at.join(".")} = ${what}`, toJsonText({ query, variables: replaceAt(args, at, value) })]);
+      for (const [what, value] of BAD_VALUES) {
+        cases.push([`$${at.join(".")} = ${what}`, toJsonText({ query, variables: replaceAt(args, at, value) })]);
+        if (hasOptional) cases.push([`$${at.join(".")} = ${what} (alone)`, toJsonText({ query, variables: replaceAt(bare, at, value) })]);
+      }
     }
     for (const [what, value] of BAD_VALUES) cases.push([`variables = ${what}`, toJsonText({ query, variables: value })]);
     cases.push(["without credentials", toJsonText({ query, variables: args })]);

@@ -7,6 +7,7 @@ import { createWalletHandler } from "../src/wallet/createWalletHandler.ts";
 import { ROUTES as WEBHOOK_ROUTES } from "../src/webhooks/createWebhookRestHandler.ts";
 import { silentLog, startTestApp, type TestApp } from "./support/startTestApp.ts";
 import { SPONSOR_KEY } from "./support/walletApp.ts";
+import { createTestUser, type TestUser } from "./support/walletFixtures.ts";
 
 // A 500 was once seen on POST /api/wallet/webauthn/register/options with an odd bearer header. Every authenticated
 // route family (wallet, owner console, webhooks, GraphQL) gets every odd Authorization value, sent as raw bytes on a
@@ -37,6 +38,8 @@ const ODD_AUTHORIZATION: [string, string][] = [
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let t: TestApp;
+/** A real user: its bearer token and session cookie are accepted when sent once. */
+let user: TestUser;
 /** Routes that answer 401 without credentials: the authenticated ones, which must refuse every odd header too. */
 const authenticated = new Set<string>();
 
@@ -49,12 +52,17 @@ const webhookRoutes = WEBHOOK_ROUTES.map((r) => ({
 }));
 const ROUTES = [...walletRoutes, ...webhookRoutes, { method: "POST", path: "/graphql" }];
 
-/** One raw HTTP/1.1 request whose Authorization header is `authorization` byte for byte (latin1). */
-function rawRequest(method: string, path: string, authorization: string | null): Promise<{ status: number; body: string }> {
+/**
+ * One raw HTTP/1.1 request whose Authorization header is `authorization` byte for byte (latin1); an array sends one
+ * Authorization header per value, and `extraHeaders` are further raw header lines (two Cookie lines).
+ */
+function rawRequest(method: string, path: string, authorization: string | string[] | null, extraHeaders: string[] = []): Promise<{ status: number; body: string }> {
   const { port } = new URL(t.url);
-  const body = path === "/graphql" ? JSON.stringify({ query: "{ __typename }" }) : method === "POST" ? "{}" : "";
+  const body = path === "/graphql" ? JSON.stringify({ query: "{ __typename }" }) : path === "/mcp" ? JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) : method === "POST" ? "{}" : "";
+  const authorizations = authorization === null ? [] : Array.isArray(authorization) ? authorization : [authorization];
   const head = [
-    `${method} ${path} HTTP/1.1`, `host: 127.0.0.1:${port}`, ...(authorization === null ? [] : [`authorization: ${authorization}`]), "content-type: application/json",
+    `${method} ${path} HTTP/1.1`, `host: 127.0.0.1:${port}`, ...authorizations.map((a) => `authorization: ${a}`), ...extraHeaders, "content-type: application/json",
+    ...(path === "/mcp" ? ["accept: application/json, text/event-stream"] : []),
     `content-length: ${Buffer.byteLength(body)}`, "connection: close", "", "",
   ].join("\r\n");
   return new Promise((resolve, reject) => {
@@ -99,6 +107,7 @@ beforeAll(async () => {
   for (const route of ROUTES) {
     if ((await rawRequest(route.method, route.path, null)).status === 401) authenticated.add(`${route.method} ${route.path}`);
   }
+  user = await createTestUser(db.url);
 }, 120_000);
 
 afterAll(async () => {
@@ -135,4 +144,43 @@ describe("odd Authorization headers", () => {
     }
     expect(failures).toEqual([]);
   }, 120_000);
+});
+
+// Two Authorization headers: Node keeps the first in req.headers and drops the others, while a proxy in front may act
+// on the last one — the two would authenticate different callers. Every path refuses them, before routing.
+describe("two Authorization headers on one request", () => {
+  const valid = () => `Bearer ${user.bearer}`;
+  const other = "Bearer " + "a".repeat(43);
+  /** Every route family, the read API, MCP, the feed, the operations endpoints and GraphQL (both endpoints). */
+  const EVERY_PATH = [...ROUTES, { method: "GET", path: "/api/dashboard" }, { method: "POST", path: "/mcp" }, { method: "GET", path: "/api/feed" }, { method: "GET", path: "/healthz" }, { method: "POST", path: "/graphql/stream" }];
+
+  it("the user's bearer token alone is accepted (the control: it is the duplicate that is refused)", async () => {
+    expect((await rawRequest("GET", "/api/wallet/session", valid())).status).toBe(200);
+    expect((await rawRequest("GET", "/api/webhooks", valid())).status).toBe(200);
+  });
+
+  it.each([
+    ["a valid token first, another last", () => [valid(), other]],
+    ["another first, the valid token last", () => [other, valid()]],
+    ["the same valid token twice", () => [valid(), valid()]],
+    ["an empty one and the valid token", () => ["", valid()]],
+  ] as const)("%s: 400 duplicate_authorization with the error body on every path", async (_name, headers) => {
+    const failures: string[] = [];
+    for (const route of EVERY_PATH) {
+      const answer = await rawRequest(route.method, route.path, [...headers()]);
+      let code: unknown;
+      try {
+        code = codeOf(answer.body);
+      } catch {
+        code = `(no JSON body: ${answer.body.slice(0, 80)})`;
+      }
+      if (answer.status !== 400 || code !== "duplicate_authorization") failures.push(`${route.method} ${route.path} → ${answer.status} ${String(code)}`);
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+
+  it("two Cookie headers are one cookie list (joined with \"; \", as HTTP/2 splits them): the session cookie in the second is read", async () => {
+    const answer = await rawRequest("GET", "/api/wallet/me", null, ["cookie: theme=dark", `cookie: al_session=${user.cookie}`]);
+    expect(answer.status, answer.body).toBe(200);
+  });
 });

@@ -6,7 +6,9 @@ import { ROUTES } from "../src/rest/routes.ts";
 import { decodeIdCursor, decodeOffsetCursor, encodeCursor, encodeIdCursor, encodeOffsetCursor } from "../src/services/cursor.ts";
 import { createTtlCache } from "../src/services/createTtlCache.ts";
 import { escapeLike } from "../src/services/likePattern.ts";
+import { exceedsJsonDepth, MAX_JSON_DEPTH, parseJsonText } from "../src/http/readBody.ts";
 import { parseEventId } from "../src/services/parseEventId.ts";
+import { normalizeProviderKey, parseProviderKey } from "../src/services/parseProviderKey.ts";
 import { parseLimit } from "../src/services/parseLimit.ts";
 import { parseSearchQuery } from "../src/services/parseSearchQuery.ts";
 import { resolveWindow } from "../src/services/resolveWindow.ts";
@@ -74,6 +76,32 @@ describe("input parsing", () => {
     for (const bad of ["0", "101", "1.5", "-1", "abc", "1e2", 0, 1.5]) expect(codeOf(() => parseLimit(bad, 50, 100)), String(bad)).toBe("invalid_limit");
   });
   it("LIKE wildcards are escaped", () => expect(escapeLike("100%_\\x")).toBe("100\\%\\_\\\\x"));
+
+  it("provider keys are an address or a memo fingerprint, trimmed and lowercased; anything else is invalid_query", () => {
+    expect(parseProviderKey(` 0X${"AB".repeat(20)} `)).toBe(`0x${"ab".repeat(20)}`);
+    expect(parseProviderKey(`0x${"0a".repeat(10)}`)).toBe(`0x${"0a".repeat(10)}`);
+    for (const bad of ["", "0x", "0x\u0000", `0x${"a".repeat(39)}\u0000`, `0x${"a".repeat(30)}`, `0x${"g".repeat(40)}`, "x".repeat(20_000)]) {
+      expect(codeOf(() => parseProviderKey(bad)), JSON.stringify(bad.slice(0, 50))).toBe("invalid_query");
+      expect(normalizeProviderKey(bad)).toBeNull();
+    }
+  });
+});
+
+describe("JSON depth bound", () => {
+  const nested = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+  it(`allows ${MAX_JSON_DEPTH} levels and refuses one more, at any depth without recursion`, () => {
+    expect(exceedsJsonDepth(JSON.parse(nested(MAX_JSON_DEPTH)))).toBe(false);
+    expect(exceedsJsonDepth(JSON.parse(nested(MAX_JSON_DEPTH + 1)))).toBe(true);
+    expect(exceedsJsonDepth({ a: [{ b: 1 }], c: "x" }, 3)).toBe(false);
+    expect(exceedsJsonDepth({ a: [{ b: {} }] }, 3)).toBe(true);
+    for (const scalar of [null, 1, "x", true]) expect(exceedsJsonDepth(scalar, 0)).toBe(false);
+    expect(exceedsJsonDepth(JSON.parse(nested(200_000)))).toBe(true);
+  });
+  it("parseJsonText refuses malformed and over-deep JSON with invalid_body", () => {
+    expect(parseJsonText('{"a":[1]}')).toEqual({ a: [1] });
+    expect(codeOf(() => parseJsonText("{"))).toBe("invalid_body");
+    expect(codeOf(() => parseJsonText(`{"method":${nested(4_000)}}`))).toBe("invalid_body");
+  });
 });
 
 describe("cursors", () => {

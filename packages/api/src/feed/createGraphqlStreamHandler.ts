@@ -9,6 +9,7 @@ import {
 } from "../graphql/graphqlJs.ts";
 import { createMaskError } from "../graphql/maskError.ts";
 import { rejectedBy } from "../graphql/rejectedBy.ts";
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from "../http/readBody.ts";
 import { sendError } from "../http/sendError.ts";
 import { ERROR_STATUS, type ErrorCode } from "../errors.ts";
 import type { GraphqlContext } from "../schema/builder.ts";
@@ -124,6 +125,10 @@ export function createGraphqlStreamHandler(core: FeedCore | null, deps: { log: L
         new GraphQLError(e.message.replace(/ Did you mean .+\?$/, ""), { nodes: e.nodes, extensions: { code: "graphql_validation_failed", ...e.extensions } }),
       ),
     onSubscribe(req, params) {
+      // the bound of every JSON the API reads (http/readBody.ts), before graphql-js coerces the variables
+      if (exceedsJsonDepth(params.variables) || exceedsJsonDepth(params.extensions)) {
+        return refuse("invalid_body", `the request is nested more than ${MAX_JSON_DEPTH} levels deep`);
+      }
       let document: DocumentNode;
       try {
         document = parse(params.query, { maxTokens: limits.maxTokens });

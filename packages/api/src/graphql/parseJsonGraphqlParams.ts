@@ -1,3 +1,5 @@
+import { exceedsJsonDepth } from "../http/readBody.ts";
+
 /** The GraphQL-over-HTTP parameters of one plain JSON POST. */
 export interface JsonGraphqlParams {
   query: string;
@@ -11,8 +13,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 
 /**
  * The parameters when the body is exactly what yoga accepts without comment — one JSON object with a string `query`,
- * optional object `variables` / `extensions`, optional string `operationName`, nothing else — else null (yoga then
- * answers the body itself, with its own error for what is wrong: batching, bad JSON, unknown parameters…).
+ * optional object `variables` / `extensions` (at most MAX_JSON_DEPTH deep), optional string `operationName`, nothing
+ * else — else null (yoga then answers the body itself, with its own error for what is wrong: batching, bad JSON,
+ * unknown parameters, nesting too deep…).
  */
 export function parseJsonGraphqlParams(body: Buffer): JsonGraphqlParams | null {
   let parsed: unknown;
@@ -27,5 +30,6 @@ export function parseJsonGraphqlParams(body: Buffer): JsonGraphqlParams | null {
   if (variables != null && !isObject(variables)) return null;
   if (extensions != null && !isObject(extensions)) return null;
   if (operationName != null && typeof operationName !== "string") return null;
+  if (exceedsJsonDepth(variables) || exceedsJsonDepth(extensions)) return null; // yoga's parser refuses it (useRequestErrors)
   return parsed as unknown as JsonGraphqlParams;
 }

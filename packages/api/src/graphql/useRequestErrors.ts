@@ -1,6 +1,7 @@
 import { GraphQLError } from "./graphqlJs.ts";
 import type { Plugin } from "graphql-yoga";
 import { ERROR_STATUS } from "../errors.ts";
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from "../http/readBody.ts";
 import { applyTableCode } from "./maskError.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -10,6 +11,8 @@ const JSON_TYPE = "application/json; charset=utf-8";
  * - a request parser that throws something other than a GraphQL error (a GET whose `variables` or `extensions` is not
  *   JSON: yoga's parser lets JSON.parse's SyntaxError through, which would be masked as `internal_error`) → 400
  *   `invalid_request`;
+ * - parameters nested more than MAX_JSON_DEPTH levels deep (variables, extensions, a batch; POST or GET) → 400
+ *   `invalid_body`, before graphql-js or armor walk them recursively;
  * - a request no parser takes (a POST that is neither JSON, GraphQL, form nor multipart; yoga answers a bare 415) →
  *   415 `unsupported_media_type` with a JSON body.
  * - armor's token limit is a parse error, and yoga marks parse errors as GraphQL-over-HTTP "spec" errors, which it
@@ -36,14 +39,22 @@ export function useRequestErrors(): Plugin {
         return endResponse(new fetchAPI.Response(body, { status: ERROR_STATUS.unsupported_media_type, headers: { "content-type": JSON_TYPE } }));
       }
       setRequestParser(async (request) => {
+        let params: Awaited<ReturnType<typeof requestParser>>;
         try {
-          return await requestParser(request);
+          params = await requestParser(request);
         } catch (error) {
           if (error instanceof GraphQLError) throw error;
           throw new GraphQLError("the request's parameters could not be read: variables and extensions must be JSON objects", {
             extensions: { code: "invalid_request", http: { status: ERROR_STATUS.invalid_request } },
           });
         }
+        // The bound of every JSON the API reads (http/readBody.ts): a body, or a GET's variables / extensions.
+        if (exceedsJsonDepth(params)) {
+          throw new GraphQLError(`the request is nested more than ${MAX_JSON_DEPTH} levels deep`, {
+            extensions: { code: "invalid_body", http: { status: ERROR_STATUS.invalid_body } },
+          });
+        }
+        return params;
       });
     },
   };

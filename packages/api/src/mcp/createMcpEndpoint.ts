@@ -1,8 +1,9 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { createLedgerMcpServer } from "@agent-ledger/mcp";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
-import { BodyError, readBodyText } from "../http/readBody.ts";
+import { BodyError, parseJsonText, readBodyText } from "../http/readBody.ts";
 import { sendApiError, sendError } from "../http/sendError.ts";
 import { createLoopbackRegistry, type LoopbackRegistry } from "./createLoopbackFetch.ts";
 
@@ -52,10 +53,16 @@ export function createMcpEndpoint(deps: { log: Logger; server: () => Server }): 
       }
       let body: unknown;
       try {
-        body = JSON.parse(await readBodyText(req, MAX_BODY));
+        body = parseJsonText(await readBodyText(req, MAX_BODY)); // 400 invalid_body: not JSON, or nested too deep
       } catch (error) {
         if (error instanceof BodyError) return sendApiError(res, error);
-        return sendError(res, "invalid_body", "the body is not valid JSON");
+        return sendError(res, "invalid_body", "the body could not be read");
+      }
+      // What the transport would refuse with its own JSON-RPC error body (400 "Invalid JSON-RPC message"): the API's
+      // error body instead, as for every other body. Its own schema decides, so the two cannot disagree.
+      const messages = Array.isArray(body) ? body : [body];
+      if (messages.length === 0 || !messages.every((m) => JSONRPCMessageSchema.safeParse(m).success)) {
+        return sendError(res, "invalid_body", "the body must be a JSON-RPC 2.0 message (or a non-empty batch of them)");
       }
 
       const authorization = req.headers.authorization;

@@ -38,20 +38,28 @@ function errors(codes: readonly ErrorCode[], descriptions: Record<string, string
 }
 /**
  * Answers every operation can give whatever its handler: 431 request_header_too_large (Node's parser, before any
- * handler: http/answerClientError.ts) and, on a state-changing method, 403 cross_site_request (a request carrying the
- * session cookie without our Origin: auth/checkRequestOrigin.ts, checked in buildApp before routing).
+ * handler: http/answerClientError.ts), 400 duplicate_authorization (two Authorization headers:
+ * auth/checkDuplicateAuthorization.ts) and, on a state-changing method, 403 cross_site_request (a request carrying the
+ * session cookie without our Origin: auth/checkRequestOrigin.ts); both checked in buildApp before routing.
  */
 export function addCommonErrors(paths: Record<string, Record<string, { responses: Record<string, unknown> }>>): void {
+  type ErrorResponse = { description: string; content: { "application/json": { schema: { properties?: { error: { properties: { code: { enum: string[] } } } } } } } };
+  /** `code` added to the operation's response of its status (created when absent; its description kept). */
+  const addCode = (op: { responses: Record<string, unknown> }, code: ErrorCode) => {
+    const status = String(ERROR_STATUS[code]);
+    const existing = op.responses[status] as ErrorResponse | undefined;
+    if (!existing) return void (op.responses[status] = errors([code])[status]);
+    // the read paths' responses refer to the Error schema, which allows every code: only the description names it
+    const codes = existing.content["application/json"].schema.properties?.error.properties.code.enum;
+    if (!codes) return void (op.responses[status] = { ...existing, description: `${existing.description}; ${code}` });
+    if (!codes.includes(code)) op.responses[status] = { ...errors([...(codes as ErrorCode[]), code])[status], description: `${existing.description}; ${code}` };
+  };
   for (const item of Object.values(paths)) {
     for (const [method, op] of Object.entries(item)) {
-      op.responses["431"] ??= errors(["request_header_too_large"])["431"];
+      addCode(op, "request_header_too_large");
+      addCode(op, "duplicate_authorization");
       if (method === "get" || method === "head") continue;
-      const forbidden = op.responses["403"] as { content: { "application/json": { schema: { properties: { error: { properties: { code: { enum: string[] } } } } } } } } | undefined;
-      if (!forbidden) op.responses["403"] = errors(["cross_site_request"])["403"];
-      else {
-        const codes = forbidden.content["application/json"].schema.properties.error.properties.code.enum;
-        if (!codes.includes("cross_site_request")) op.responses["403"] = errors([...(codes as ErrorCode[]), "cross_site_request"])["403"];
-      }
+      addCode(op, "cross_site_request");
     }
   }
 }
@@ -543,7 +551,7 @@ const opsPaths = {
       ],
       responses: {
         "200": { description: "text/event-stream: `event: ledger` frames whose data is an EventRow", content: { "text/event-stream": { schema: str } } },
-        ...errors(["invalid_query", "invalid_cursor", "not_found", "method_not_allowed", "not_ready"]),
+        ...errors(["invalid_amount", "invalid_last_event_id", "not_found", "feed_disabled", "method_not_allowed", "feed_unavailable"]),
       },
     },
   },
@@ -552,7 +560,11 @@ const opsPaths = {
       operationId: "mcp", tags: ["mcp"], security: [{ bearer: [] }, {}],
       summary: "Model Context Protocol over Streamable HTTP (stateless, JSON answers; docs/mcp.md): ledger, wallet and webhook tools acting as the caller",
       requestBody: jsonBody({ type: "object", description: "a JSON-RPC 2.0 message of MCP" }),
-      responses: { "200": ok({ type: "object", description: "the JSON-RPC answer" }), ...errors(["invalid_body", "method_not_allowed", "not_acceptable", "unsupported_media_type", "payload_too_large"]) },
+      responses: {
+        "200": ok({ type: "object", description: "the JSON-RPC answer" }),
+        "202": { description: "Accepted: the body held only notifications or responses (no answer body)" },
+        ...errors(["invalid_body", "method_not_allowed", "not_acceptable", "unsupported_media_type", "payload_too_large"]),
+      },
     },
   },
   "/healthz": {

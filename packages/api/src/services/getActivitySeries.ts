@@ -1,4 +1,6 @@
+import { ENTITY_ID } from "@agent-ledger/core";
 import { ApiError } from "../errors.ts";
+import { parseProviderKey } from "./parseProviderKey.ts";
 import { DAY_MS, floorToDay, HOUR_MS, resolveWindow } from "./resolveWindow.ts";
 import { byAmountThenToken } from "./loadTokenBreakdowns.ts";
 import type { ServiceContext, TokenAmount } from "./types.ts";
@@ -42,20 +44,24 @@ export const MAX_SERIES_POINTS = 720;
  * a payment between two watched entities counts once), one entity (entity_activity_*: sent + received) or one
  * provider (provider_activity_*). Read from the rollup tables only — one range scan, never agent_events.
  * `all` starts at the scope's first daily bucket (one bucket when it has none). Hourly buckets are allowed up to
- * 30 days (`invalid_window` otherwise: too many points).
+ * 30 days (`invalid_window` otherwise: too many points). The scope is validated before any query: an entity id that is
+ * not one (core ENTITY_ID) is `not_found`, a provider key that is not one (parseProviderKey) `invalid_query`.
  */
 export async function getActivitySeries(ctx: ServiceContext, window: string, bucket: SeriesBucket | null, scope: SeriesScope = {}): Promise<ActivitySeries> {
   const w = resolveWindow(window, ctx.now());
   const b = bucket ?? defaultBucket(w.name);
   if (b !== "hour" && b !== "day") throw new ApiError("invalid_window", "bucket must be hour or day");
   if (b === "hour" && w.name === "all") throw new ApiError("invalid_window", "hourly buckets are served for windows up to 30d; use bucket day for all");
-  if (scope.entityId && scope.providerKey) throw new ApiError("invalid_query", "give entityId or providerKey, not both");
+  const entityId = scope.entityId ?? null;
+  const providerKey = scope.providerKey == null ? null : parseProviderKey(scope.providerKey);
+  if (entityId !== null && providerKey !== null) throw new ApiError("invalid_query", "give entityId or providerKey, not both");
+  if (entityId !== null && !ENTITY_ID.test(entityId)) throw new ApiError("not_found", "no entity with that id");
   const step = b === "hour" ? HOUR_MS : DAY_MS;
   const grain = b === "hour" ? "hourly" : "daily";
-  const [table, count, sum, keyColumn, key, tokenTable] = scope.entityId
-    ? [`entity_activity_${grain}`, "sent_count + received_count", "sent_sum_wei + received_sum_wei", "entity_id", scope.entityId, `entity_token_activity_${grain}`]
-    : scope.providerKey
-      ? [`provider_activity_${grain}`, "payments_count", "amount_sum_wei", "provider_key", scope.providerKey.toLowerCase(), `provider_token_activity_${grain}`]
+  const [table, count, sum, keyColumn, key, tokenTable] = entityId !== null
+    ? [`entity_activity_${grain}`, "sent_count + received_count", "sent_sum_wei + received_sum_wei", "entity_id", entityId, `entity_token_activity_${grain}`]
+    : providerKey !== null
+      ? [`provider_activity_${grain}`, "payments_count", "amount_sum_wei", "provider_key", providerKey, `provider_token_activity_${grain}`]
       : [`ledger_activity_${grain}`, "payments_count", "amount_sum_wei", null, null, `ledger_token_activity_${grain}`];
   const to = b === "day" ? new Date(floorToDay(new Date(w.to.getTime() - 1)).getTime() + DAY_MS) : w.to;
   let from: Date;

@@ -1,8 +1,7 @@
 import { labelProvider, type ProviderLabels } from "./labelProvider.ts";
 import { loadTokenBreakdowns } from "./loadTokenBreakdowns.ts";
+import { normalizeProviderKey } from "./parseProviderKey.ts";
 import type { ProviderDetail, ProviderPattern, ServiceContext } from "./types.ts";
-
-const KEY = /^0x[0-9a-f]{20}(?:[0-9a-f]{20})?$/;
 
 /**
  * One gateway provider by its key — the provider address (Pattern A) or the memo fingerprint (Pattern B) — with its
@@ -12,8 +11,8 @@ const KEY = /^0x[0-9a-f]{20}(?:[0-9a-f]{20})?$/;
  * An exact key wins. Case-insensitive; null when unknown or not a key.
  */
 export async function getProvider(ctx: ServiceContext, key: string): Promise<ProviderDetail | null> {
-  const k = key.trim().toLowerCase();
-  if (!KEY.test(k)) return null;
+  const k = normalizeProviderKey(key);
+  if (k === null) return null;
   const { rows } = await ctx.db.query<ProviderLabels & { provider_key: string; pattern: ProviderPattern; n: string; s: string; first_seen: Date; last_seen: Date }>(
     `SELECT t.provider_key, t.pattern, t.payments_count::text AS n, t.amount_sum_wei::text AS s, t.first_seen, t.last_seen,
             e.label AS entity_label, al.label AS address_label, fl.label AS fp_label, fl.provider_address AS fp_address

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { checkRevokeSponsorship, checkSponsorship, type SponsorCandidate } from "@agent-ledger/core";
 import type { WalletContext } from "./context.ts";
-import { readBodyText } from "../http/readBody.ts";
+import { exceedsJsonDepth, readBodyText, tooDeep } from "../http/readBody.ts";
 
 /** Only what a `withRelay` client sends to the relay (plus eth_chainId); the relay is not an open RPC proxy. */
 const RELAY_METHODS = new Set(["eth_chainId", "eth_fillTransaction", "eth_signRawTransaction", "eth_sendRawTransaction", "eth_sendRawTransactionSync"]);
@@ -83,12 +83,16 @@ export function createRelayHandler(ctx: WalletContext) {
     } catch {
       return rpcError(res, null, -32700, "parse error");
     }
+    // Refused by the body reader like every JSON body (400 invalid_body), before anything recursive sees it.
+    if (exceedsJsonDepth(parsed)) throw tooDeep();
     const calls = Array.isArray(parsed) ? parsed : [parsed];
     if (calls.length === 0 || calls.length > 10) return rpcError(res, null, -32600, "invalid request");
     for (const call of calls) {
       const method = (call as { method?: unknown } | null)?.method;
       if (typeof method !== "string" || !RELAY_METHODS.has(method)) {
-        return rpcError(res, (call as { id?: unknown } | null)?.id, -32601, `method not offered by this relay: ${String(method).slice(0, 60)}`);
+        // named only when it is a string: String() of any other value (a nested array) would convert all of it
+        const named = typeof method === "string" ? method.slice(0, 60) : "(not a string)";
+        return rpcError(res, (call as { id?: unknown } | null)?.id, -32601, `method not offered by this relay: ${named}`);
       }
     }
     const relayImpl = await ctx.chain.relay(validate as never);

@@ -59,6 +59,9 @@ export const BAD_VALUES: readonly (readonly [name: string, value: unknown])[] = 
   ["empty object", {}],
   ["object", { a: 1 }],
   ["object with a NUL key", { "\u0000": "\u0000" }],
+  // deep enough to exhaust the stack of anything recursive (String() of an array, a schema check, a converter)
+  ["array nested 4,000 deep", { raw: `${"[".repeat(4_000)}${"]".repeat(4_000)}` } satisfies RawJson],
+  ["object nested 4,000 deep", { raw: `${'{"a":'.repeat(4_000)}1${"}".repeat(4_000)}` } satisfies RawJson],
 ];
 
 /** Bodies that are not the JSON object a handler expects (content type application/json unless said). */

@@ -18,12 +18,16 @@ interface ProviderData {
   byToken: TokenPart[];
 }
 
+/** A provider key: an address or a memo fingerprint (the API refuses any other `providerKey` with `invalid_query`). */
+const PROVIDER_KEY = /^0x[0-9a-f]{20}(?:[0-9a-f]{20})?$/i;
+
 export function ProviderPage({ providerKey }: { providerKey: string }) {
   const [p, setP] = useState<ProviderData | null | undefined>(undefined);
   const [series, setSeries] = useState<SeriesPoint[]>([]);
   const [error, setError] = useState<unknown>(null);
   const recoveries = useStore(apiRecoveries);
   useEffect(() => {
+    if (!PROVIDER_KEY.test(providerKey.trim())) return void setP(null); // no provider has such a key: not found
     gql<{ provider: ProviderData | null; activitySeries: { points: SeriesPoint[] } | null }>(
       `query($k: String!) { provider(key: $k) { key pattern address fingerprint label txCount amountSumWei firstSeenAt lastSeenAt byToken { tokenAddress amountSumWei } }
         activitySeries(window: "30d", providerKey: $k) { points { t txCount amountSumWei byToken { tokenAddress amountSumWei } } } }`,
