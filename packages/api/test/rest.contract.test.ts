@@ -1,3 +1,4 @@
+import { buildDemoRegistry } from "@agent-ledger/devnet";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROUTES } from "../src/rest/routes.ts";
@@ -117,7 +118,11 @@ describe("GET /api/services and /api/agents", () => {
     expect(headers.get("cache-control")).toBe("no-cache");
     expect(body.every((s: { id: string; kind: string }) => s.id.endsWith("-mpp") && s.kind === "service")).toBe(true);
     const ids = body.map((s: { id: string }) => s.id);
-    expect(new Set(ids)).toEqual(new Set([...seeded.keys.directServices.map((s) => s.id), "tempo-gateway-mpp", RETIRED_SERVICE.id]));
+    // every curated service of the demo registry (those paid directly, the gateway, the services named only by their MPP
+    // server ids, the session services), and the retired one the seed adds; never an escrow
+    const registryServices = buildDemoRegistry(seeded.keys).entities.filter((e) => e.id.endsWith("-mpp")).map((e) => e.id);
+    expect(registryServices).toEqual(expect.arrayContaining([...seeded.keys.directServices.map((s) => s.id), "tempo-gateway-mpp"]));
+    expect(new Set(ids)).toEqual(new Set([...registryServices, RETIRED_SERVICE.id]));
     const retired = body.find((s: { id: string }) => s.id === RETIRED_SERVICE.id);
     expect(retired).toMatchObject({ active: false, txCount24h: 0, amountSumWei24h: "0", txCount7d: 0, amountSumWei7d: "0", lastEventAt: null, wallets: [RETIRED_SERVICE.wallet] });
     for (let i = 1; i < body.length; i++) {
