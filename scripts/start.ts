@@ -64,7 +64,7 @@ function progress(text: string) {
 const COLORS: Record<string, number> = { api: 36, worker: 35, indexer: 33, devnet: 32 };
 const RANK: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 };
 /** Devnet events that are one line per transaction: shown at debug only. */
-const DEVNET_DEBUG_EVENTS = new Set(["tx", "adversarial_tx", "tick_skipped", "funded", "escrow_approved", "anvil"]);
+const DEVNET_DEBUG_EVENTS = new Set(["tx", "voucher", "session_closed", "session_empty", "adversarial_tx", "tick_skipped", "funded", "escrow_approved", "anvil"]);
 
 function fail(message: string): never {
   clearProgress();
@@ -88,6 +88,11 @@ async function shutdown(code = 0) {
 }
 process.on("SIGINT", () => void shutdown());
 process.on("SIGTERM", () => void shutdown());
+// Whatever ends this process (fail(), an exception, shutdown's own exit), no service outlives it: a service still
+// running is killed outright (the devnet's anvil runs under a watchdog that follows its parent, packages/devnet startAnvil).
+process.on("exit", () => {
+  for (const { child } of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+});
 
 /** Starts `file` (build output) as service `name`; `watch` sees every parsed line (readiness signals). */
 function startService(name: string, file: string, env: NodeJS.ProcessEnv, watch?: (msg: string, fields: Record<string, unknown>) => void) {
@@ -184,15 +189,18 @@ if (!externalRpc) {
   await client.end();
   let devnetReady = false;
   let txPerSecond: unknown = 0;
+  let mppRealms = 0;
   startService("devnet", "packages/devnet/dist/main.js", { DEVNET_PORT }, (msg, fields) => {
+    if (msg === "mpp_servers" && Array.isArray(fields.servers)) mppRealms = (fields.servers as { realms?: unknown[] }[]).reduce((n, s) => n + (s.realms?.length ?? 0), 0);
     if (msg === "ready") {
       devnetReady = true;
       txPerSecond = fields.txPerSecond;
     }
   });
-  progress("  starting the devnet (anvil, contracts, demo accounts)…");
+  progress("  starting the devnet (anvil, contracts, demo accounts, mppx services)…");
   await until("the devnet did not become ready", 120_000, () => devnetReady);
-  ok("devnet", `${RPC_URL}, chain 31337, demo traffic ${txPerSecond} tx/s (the previous devnet's ledger rows were cleared)`);
+  const through = mppRealms ? ` through ${mppRealms} MPP realms (mppx servers on 127.0.0.1)` : "";
+  ok("devnet", `${RPC_URL}, chain 31337, demo traffic ${txPerSecond} tx/s${through} (the previous devnet's ledger rows were cleared)`);
 } else {
   await until(`the Tempo RPC at ${RPC_URL} did not answer`, 30_000, async () => (await rpc(RPC_URL, "eth_chainId")) !== null, 500);
   ok("RPC", RPC_URL);
