@@ -1,6 +1,7 @@
 import { createTestDatabase } from "@agent-ledger/db/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { mppFingerprint } from "@agent-ledger/core";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EVENT_ROW_FIELDS, getJson, gql, schemaProblems } from "./support/http.ts";
@@ -149,6 +150,17 @@ describe("the session escrow's entity (registry v3, kind escrow)", () => {
       const dashboard = await ok(`/api/dashboard?w=${w}`, "/api/dashboard");
       expect(dashboard.agentsActive, w).toBe(1); // v3-agent only
     }
+  });
+});
+
+describe("providers named by the directory (registry v3 server_ids)", () => {
+  it("a charge's serverId group carries its service's name, in the provider read, the list and the dashboard", async () => {
+    const fal = mppFingerprint(V03.FAL_HOST);
+    expect(await ok(`/api/providers/${fal}`, "/api/providers/{key}")).toMatchObject({ key: fal, pattern: "fingerprint", label: "fal.ai" });
+    const dashboard = await ok("/api/dashboard?w=all", "/api/dashboard");
+    expect(dashboard.topProviders.find((p: { key: string }) => p.key === fal)).toMatchObject({ label: "fal.ai" });
+    const list = await gql(t.url, `{ providers(first: 20) { items { key label } } }`);
+    expect(list.body.data.providers.items.find((p: { key: string }) => p.key === fal)).toEqual({ key: fal, label: "fal.ai" });
   });
 });
 

@@ -15,12 +15,14 @@ export async function getProvider(ctx: ServiceContext, key: string): Promise<Pro
   if (k === null) return null;
   const { rows } = await ctx.db.query<ProviderLabels & { provider_key: string; pattern: ProviderPattern; n: string; s: string; first_seen: Date; last_seen: Date }>(
     `SELECT t.provider_key, t.pattern, t.payments_count::text AS n, t.amount_sum_wei::text AS s, t.first_seen, t.last_seen,
-            e.label AS entity_label, al.label AS address_label, fl.label AS fp_label, fl.provider_address AS fp_address
+            e.label AS entity_label, al.label AS address_label, coalesce(fl.label, se.label) AS fp_label, fl.provider_address AS fp_address
      FROM provider_activity_total t
      LEFT JOIN entity_wallets w ON w.address = t.provider_key
      LEFT JOIN entities e ON e.id = w.entity_id
      LEFT JOIN address_labels al ON al.address = t.provider_key
      LEFT JOIN fingerprint_labels fl ON fl.fingerprint = t.provider_key
+     LEFT JOIN server_ids si ON si.fingerprint = t.provider_key
+     LEFT JOIN entities se ON se.id = si.entity_id
      WHERE t.provider_key = $1 OR t.provider_key IN (SELECT fingerprint FROM fingerprint_labels WHERE provider_address = $1)
         OR t.provider_key IN (SELECT provider_address FROM fingerprint_labels WHERE fingerprint = $1)
      ORDER BY (t.provider_key = $1) DESC, t.amount_sum_wei DESC LIMIT 1`,

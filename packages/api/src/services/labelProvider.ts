@@ -19,7 +19,8 @@ export interface ProviderLabels {
 /**
  * Address, fingerprint and label of a provider aggregate. Pattern A (`address`): the key is the provider address,
  * labelled by its entity, else its address_labels entry. Pattern B (`fingerprint`): the key is the memo fingerprint,
- * labelled by fingerprint_labels (whose provider_address, when known, is the address).
+ * labelled by fingerprint_labels (whose provider_address, when known, is the address), else by the service the
+ * registry's MPP server id names (registry v3 `server_ids`: the directory's service name).
  */
 export function labelProvider(a: ProviderAggregate, r: ProviderLabels | undefined): ProviderSummary {
   const { key, pattern, txCount, amountSumWei, byToken } = a;

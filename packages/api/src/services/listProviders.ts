@@ -10,7 +10,7 @@ const providerCursor = z.object({ a: z.string().regex(/^(0|[1-9][0-9]{0,77})$/),
 const pageSql = (afterCursor: boolean) => `
   SELECT t.provider_key, t.pattern, t.payments_count::text AS n, t.amount_sum_wei::text AS s,
          (extract(epoch FROM t.first_seen) * 1000)::int8::text AS first_ms, (extract(epoch FROM t.last_seen) * 1000)::int8::text AS last_ms,
-         e.label AS entity_label, al.label AS address_label, fl.label AS fp_label, fl.provider_address AS fp_address
+         e.label AS entity_label, al.label AS address_label, coalesce(fl.label, se.label) AS fp_label, fl.provider_address AS fp_address
   FROM (SELECT * FROM provider_activity_total
         ${afterCursor ? "WHERE amount_sum_wei <= $2 AND (amount_sum_wei < $2 OR payments_count < $3 OR (payments_count = $3 AND provider_key > $4))" : ""}
         ORDER BY amount_sum_wei DESC, payments_count DESC, provider_key LIMIT $1) t
@@ -18,6 +18,8 @@ const pageSql = (afterCursor: boolean) => `
   LEFT JOIN entities e ON e.id = w.entity_id
   LEFT JOIN address_labels al ON al.address = t.provider_key
   LEFT JOIN fingerprint_labels fl ON fl.fingerprint = t.provider_key
+     LEFT JOIN server_ids si ON si.fingerprint = t.provider_key
+     LEFT JOIN entities se ON se.id = si.entity_id
   ORDER BY t.amount_sum_wei DESC, t.payments_count DESC, t.provider_key`;
 // Named (prepared once per connection): the plan of this five-table join is reused instead of made per request.
 const FIRST_PAGE = { name: "listProviders.first", text: pageSql(false) };
