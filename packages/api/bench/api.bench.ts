@@ -7,8 +7,11 @@
 //    separate app instance, where it cannot help) and cached, /api/services/{id} (identical reads in flight share one
 //    computation — request coalescing, docs/api.md — so the gateway's detail is also measured with 1 connection, every
 //    request computed), /api/search, and the equivalent GraphQL queries (same fields as the REST bodies).
-// 3. Live feed: 1,000 SSE subscribers on the API as its own process, rows inserted with writeBatch (bench/feedBench.ts),
-//    or "feed: not available yet".
+// 3. Live feed: 1,000 SSE subscribers on the API as its own process, rows inserted with writeBatch (bench/feedBench.ts).
+//    A feed that is not available or in which no inserted row is recognized fails the run (exit code 1).
+//
+// Every row (seed, feed inserts) is of BENCH_METHODOLOGY_VERSION and every app and API process serves that version
+// (the API serves only its configured one; its default, v0.3, is not the ledger's).
 //
 // Env: BENCH_API_ROWS (1,000,000), BENCH_API_DAYS (90), BENCH_API_DURATION_S (10), BENCH_API_WARMUP_S (2),
 // BENCH_API_CONNECTIONS (10), BENCH_API_FEED_CLIENTS (1,000), BENCH_API_FEED_BATCHES (20), BENCH_API_ONLY (comma list
@@ -23,7 +26,7 @@ import pg from "pg";
 import { pino, destination } from "pino";
 import { buildApp, type App } from "../src/buildApp.ts";
 import { runFeedBench, type FeedBenchResult } from "./feedBench.ts";
-import { seedBenchLedger } from "./seedBenchLedger.ts";
+import { BENCH_METHODOLOGY_VERSION, seedBenchLedger } from "./seedBenchLedger.ts";
 
 const num = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
 const ROWS = num("BENCH_API_ROWS", 1_000_000);
@@ -129,7 +132,8 @@ async function main() {
   console.log(
     `ledger: ${size.rows.toLocaleString("en-US")} agent_events (${seed.rawLogs.toLocaleString("en-US")} raw logs, ${seed.txs.toLocaleString("en-US")} txs) from ${seed.firstTs.slice(0, 10)} to ${seed.lastTs.slice(0, 10)}, ` +
       `${size.entities} entities, ${size.daily.toLocaleString("en-US")} daily / ${size.hourly.toLocaleString("en-US")} hourly entity rollup rows, database ${size.size}; ` +
-      (seed.reused ? `reused (seeded ${seed.seededAt})` : `seeded in ${seed.seedSeconds} s through prepareBatch + writeBatch`),
+      (seed.reused ? `reused (seeded ${seed.seededAt})` : `seeded in ${seed.seedSeconds} s through prepareBatch + writeBatch`) +
+      `; methodology ${BENCH_METHODOLOGY_VERSION} (rows and every app)`,
   );
 
   // 2. The app, in this process: three instances over their own pools (as main.ts: 10 connections each).
@@ -137,7 +141,7 @@ async function main() {
   const apps: Record<Case["app"], { app: App; url: string; pool: pg.Pool }> = {} as never;
   for (const [name, ttl] of [["uncached", 0], ["uncachedSolo", 0], ["cached", 5_000]] as const) {
     const pool = createPgPool(DATABASE_URL, { max: 10, applicationName: `bench-api-${name}` });
-    const app = buildApp({ pool, log: quiet, dashboardCacheTtlMs: ttl, graphqlLimits: { maxCost: GRAPHQL_MAX_COST } });
+    const app = buildApp({ pool, log: quiet, methodologyVersion: BENCH_METHODOLOGY_VERSION, dashboardCacheTtlMs: ttl, graphqlLimits: { maxCost: GRAPHQL_MAX_COST } });
     apps[name] = { app, url: await app.start(0), pool };
   }
 
@@ -167,7 +171,7 @@ async function main() {
   {
     // Does the product's default cost limit accept the REST-equivalent service query?
     const pool = createPgPool(DATABASE_URL, { max: 2 });
-    const app = buildApp({ pool, log: quiet });
+    const app = buildApp({ pool, log: quiet, methodologyVersion: BENCH_METHODOLOGY_VERSION });
     const url = await app.start(0);
     const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: GQL.service, variables: { id: seed.gatewayId } }) });
     const errors = ((await res.json()) as { errors?: { message: string }[] }).errors;
@@ -205,18 +209,24 @@ async function main() {
 
   // 3. The feed.
   let feed: FeedBenchResult | null = null;
+  /** Why the feed measured nothing (the run then exits with code 1). */
+  let feedFailure: string | null = null;
   if (!ONLY || ONLY.has("feed")) {
-    console.log(`\nfeed: ${FEED_CLIENTS} SSE subscribers on the API process (main.ts, NEXT_PUBLIC_LIVE_FEED=1); ${FEED_BATCHES} writeBatch inserts of 5 payments, 250 ms apart`);
-    feed = await runFeedBench({ databaseUrl: DATABASE_URL, agents: AGENTS, clients: FEED_CLIENTS, batches: FEED_BATCHES, txsPerBatch: 5, intervalMs: 250, log });
-    if (!feed.available) console.log(`feed: not available yet (${feed.reason})`);
-    else {
+    console.log(`\nfeed: ${FEED_CLIENTS} SSE subscribers on the API process (main.ts, NEXT_PUBLIC_LIVE_FEED=1, METHODOLOGY_VERSION=${BENCH_METHODOLOGY_VERSION}); ${FEED_BATCHES} writeBatch inserts of 5 payments, 250 ms apart`);
+    try {
+      feed = await runFeedBench({ databaseUrl: DATABASE_URL, agents: AGENTS, clients: FEED_CLIENTS, batches: FEED_BATCHES, txsPerBatch: 5, intervalMs: 250, methodologyVersion: BENCH_METHODOLOGY_VERSION, log });
+    } catch (error) {
+      feedFailure = error instanceof Error ? error.message : String(error);
+    }
+    if (feed && !feed.available) feedFailure = `the feed is not available: ${feed.reason}`;
+    if (feedFailure) console.log(`feed: FAILED — ${feedFailure}`);
+    else if (feed?.available) {
       console.log(
         `  ${feed.connected}/${feed.clients} connected; ${feed.rowsInserted} rows inserted; ${feed.deliveries.toLocaleString("en-US")}/${feed.expectedDeliveries.toLocaleString("en-US")} deliveries\n` +
           `  event-to-client from the insert call: p50 ${feed.fromInsert.p50} ms, p99 ${feed.fromInsert.p99} ms, max ${feed.fromInsert.max} ms (write transaction p50 ${feed.writeMs.p50} ms)\n` +
           `  event-to-client from the commit:      p50 ${feed.fromCommit.p50} ms, p99 ${feed.fromCommit.p99} ms, max ${feed.fromCommit.max} ms\n` +
           `  per row: commit → first subscriber p50 ${feed.firstClient.p50} ms (max ${feed.firstClient.max}); first → last subscriber p50 ${feed.fanOut.p50} ms (max ${feed.fanOut.max})`,
       );
-      if (feed.deliveries === 0) console.log(`  no inserted row was recognized in the stream; first message: ${feed.sample}`);
     }
   }
 
@@ -252,8 +262,8 @@ async function main() {
     const worst = ratios.reduce((w, r) => (Math.max(r.p99, r.rps) > Math.max(w.p99, w.rps) ? r : w));
     verdicts.push(`GraphQL within 1.5× of REST: worst ${worst.pair} (p99 ${worst.p99.toFixed(2)}×, throughput ${worst.rps.toFixed(2)}×) — ${meets(ratios.every((r) => r.p99 <= 1.5 && r.rps <= 1.5))}`);
   }
-  if (feed?.available) verdicts.push(`feed event-to-client p99 ≤ 100 ms with ${feed.connected} subscribers: ${feed.fromInsert.p99} ms — ${meets(feed.fromInsert.p99 <= 100 && feed.connected === feed.clients && feed.deliveries === feed.expectedDeliveries)}`);
-  else if (feed) verdicts.push("feed: not available yet");
+  if (feedFailure) verdicts.push(`feed: FAILED, measured nothing — ${feedFailure}`);
+  else if (feed?.available) verdicts.push(`feed event-to-client p99 ≤ 100 ms with ${feed.connected} subscribers: ${feed.fromInsert.p99} ms — ${meets(feed.fromInsert.p99 <= 100 && feed.connected === feed.clients && feed.deliveries === feed.expectedDeliveries)}`);
   console.log("\ntargets:\n" + verdicts.map((v) => `  ${v}`).join("\n"));
   let uptime = "";
   try {
@@ -262,7 +272,11 @@ async function main() {
     uptime = `load average ${loadAvg()}`;
   }
   console.log(`\nuptime at the end: ${uptime}`);
-  if (process.env.BENCH_API_JSON) writeFileSync(process.env.BENCH_API_JSON, JSON.stringify({ seed, size, results, ratios, feed, verdicts, uptime }, null, 2));
+  if (process.env.BENCH_API_JSON) writeFileSync(process.env.BENCH_API_JSON, JSON.stringify({ seed, size, results, ratios, feed, feedFailure, verdicts, uptime }, null, 2));
+  if (feedFailure) {
+    console.error(`\nbench:api FAILED: the feed phase measured nothing — ${feedFailure}`);
+    process.exitCode = 1;
+  }
 }
 
 await main();

@@ -5,8 +5,13 @@
 //
 // The subscribers are real TCP connections in this process that send a plain HTTP/1.1 GET and read the raw bytes
 // (`onread`: one callback per read, which only copies the bytes out and notes the time); the HTTP response (head,
-// chunked body) and the SSE stream are decoded after the run. Arrival = when this process's JS sees the bytes of the
-// read that completed the message. Times come from one monotonic clock (process.hrtime), the same in every process.
+// chunked body) and the SSE stream are decoded after the run (bench/feedFrames.ts). Arrival = when this process's JS
+// sees the bytes of the read that completed the message. Times come from one monotonic clock (process.hrtime), the same
+// in every process.
+//
+// The rows are matched under `methodologyVersion` and the API process is started with METHODOLOGY_VERSION set to it
+// (it streams no other version's rows), from the sources (`--conditions=agent-ledger-source`, as the bench itself
+// runs). A run in which no inserted row is recognized in any stream throws FeedBenchError: a 0 measures nothing.
 //
 // Env: BENCH_API_FEED_WARMUP (unmeasured inserts first, default 1), BENCH_API_FEED_CPU_PROF=<dir> (a V8 CPU profile
 // of the API process), BENCH_API_FEED_MAIN=<path of a main.ts> (run another checkout's API under the same harness,
@@ -20,6 +25,7 @@ import { matchLogs, FEE_MANAGER_ADDRESS, TRANSFER_TOPIC, type MatchContext, type
 import { createPgPool, loadMatchContext } from "@agent-ledger/db";
 import { prepareBatch, writeBatch } from "@agent-ledger/indexer";
 import pg from "pg";
+import { decodeSseResponse, describeMessageTypes, rowIdOfMessage, type SseMessage } from "./feedFrames.ts";
 import { BENCH_CHAIN_ID, EXPLORER, TOKEN, buildBenchRegistry } from "./seedBenchLedger.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -35,7 +41,19 @@ export interface FeedBenchOptions {
   intervalMs: number;
   /** Unmeasured inserts before the measured ones (default BENCH_API_FEED_WARMUP, else 1). */
   warmupBatches?: number;
+  /** The version the inserted rows are matched under and the API process serves (METHODOLOGY_VERSION): the ledger's. */
+  methodologyVersion: string;
+  /** More environment for the API process, applied last (tests: a mismatched METHODOLOGY_VERSION). */
+  apiEnv?: Record<string, string>;
   log: (line: string) => void;
+}
+
+/** The feed measured nothing: no inserted row was recognized in any subscriber's stream. */
+export class FeedBenchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "FeedBenchError";
+  }
 }
 
 export type FeedBenchResult =
@@ -78,25 +96,6 @@ const stats = (values: number[]) => {
   const r = (x: number) => Math.round(x * 10) / 10;
   return { p50: r(percentile(sorted, 50)), p99: r(percentile(sorted, 99)), max: r(sorted.at(-1) ?? Number.NaN) };
 };
-
-/** Event ids in one SSE message: `data:` JSON (a row, `{event|row|data: row}`, or lists of rows), else the `id:` field. */
-export function idsOfMessage(data: string, sseId: string | null): string[] {
-  const ids: string[] = [];
-  const visit = (v: unknown, depth: number) => {
-    if (depth > 3 || v === null || typeof v !== "object") return;
-    if (Array.isArray(v)) return void v.forEach((x) => visit(x, depth + 1));
-    const o = v as Record<string, unknown>;
-    if ((typeof o.id === "number" || typeof o.id === "string") && ("tx_hash" in o || "txHash" in o || "kind" in o)) ids.push(String(o.id));
-    for (const k of ["event", "row", "data", "payload", "events", "items", "rows"]) if (k in o) visit(o[k], depth + 1);
-  };
-  try {
-    visit(JSON.parse(data), 0);
-  } catch {
-    // not JSON
-  }
-  if (ids.length === 0 && sseId && /^\d+$/.test(sseId)) ids.push(sseId);
-  return ids;
-}
 
 /** A monotonic clock in ms shared by every process on the machine (CLOCK_MONOTONIC), for arrival and insert times. */
 export const now = (): number => Number(process.hrtime.bigint()) / 1e6;
@@ -170,74 +169,21 @@ function subscribe(port: number, path: string): Promise<Subscriber | null> {
   });
 }
 
-/**
- * The SSE messages of a subscriber's stream: data, id, and the arrival time of the read that completed them. Decodes
- * the HTTP/1.1 response first (head, then `Transfer-Encoding: chunked` framing, or the raw body without it).
- */
-function messages(sub: Subscriber): { data: string; id: string | null; at: number }[] {
-  // 1. The response body as latin1 text pieces with the arrival time of their read.
-  const pieces: { at: number; text: string }[] = [];
-  let state: "head" | "size" | "data" | "crlf" | "raw" | "done" = "head";
-  let line = "";
-  let remaining = 0;
-  const all = received(sub).toString("latin1");
-  for (let r = 0; r < sub.ends.length; r++) {
-    const at = sub.ats[r]!;
-    const text = all.slice(r === 0 ? 0 : sub.ends[r - 1], sub.ends[r]);
-    let i = 0;
-    while (i < text.length && state !== "done") {
-      if (state === "data" || state === "raw") {
-        const n = state === "raw" ? text.length - i : Math.min(remaining, text.length - i);
-        pieces.push({ at, text: text.slice(i, i + n) });
-        i += n;
-        remaining -= n;
-        if (state === "data" && remaining === 0) state = "crlf";
-        continue;
-      }
-      const c = text[i++]!;
-      if (state === "head") {
-        line += c;
-        if (line.endsWith("\r\n\r\n")) {
-          state = /\r\ntransfer-encoding: chunked\r\n/i.test(line) ? "size" : "raw";
-          line = "";
-        }
-      } else if (c === "\n") {
-        if (state === "size") {
-          remaining = parseInt(line, 16); // chunk extensions (";…") are ignored by parseInt
-          state = remaining === 0 ? "done" : "data";
-        } else state = "size"; // the CRLF after a chunk's data
-        line = "";
-      } else if (c !== "\r") line += c;
-    }
-  }
-  // 2. The SSE stream (lines ending in \n; a blank line ends a message).
-  const out: { data: string; id: string | null; at: number }[] = [];
-  let buffer = "";
-  let data: string[] = [];
-  let sseId: string | null = null;
-  for (const { at, text } of pieces) {
-    buffer += text;
-    let nl: number;
-    while ((nl = buffer.indexOf("\n")) >= 0) {
-      const l = buffer.slice(0, nl).replace(/\r$/, "");
-      buffer = buffer.slice(nl + 1);
-      if (l === "") {
-        if (data.length) out.push({ data: Buffer.from(data.join("\n"), "latin1").toString("utf8"), id: sseId, at });
-        data = [];
-        sseId = null;
-      } else if (l.startsWith("data:")) data.push(l.slice(l[5] === " " ? 6 : 5));
-      else if (l.startsWith("id:")) sseId = l.slice(l[3] === " " ? 4 : 3);
-    }
-  }
-  return out;
+/** The SSE messages of a subscriber's stream, each with the arrival time of the read that completed it. */
+function messages(sub: Subscriber): SseMessage[] {
+  return decodeSseResponse(received(sub), sub.ends, sub.ats);
 }
 
-function startApiProcess(databaseUrl: string, port: number): ChildProcess {
+function startApiProcess(databaseUrl: string, port: number, methodologyVersion: string, extraEnv: Record<string, string> = {}): ChildProcess {
   // BENCH_API_FEED_CPU_PROF=<dir>: write a V8 CPU profile of the API process there (node --cpu-prof).
   const prof = process.env.BENCH_API_FEED_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_API_FEED_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...prof, "--import", "tsx", process.env.BENCH_API_FEED_MAIN ?? path.join(ROOT, "packages/api/src/main.ts")], {
+  // The sources, as this process runs them (without the condition the workspace packages resolve to dist/, maybe stale).
+  const child = spawn(process.execPath, ["--conditions=agent-ledger-source", ...prof, "--import", "tsx", process.env.BENCH_API_FEED_MAIN ?? path.join(ROOT, "packages/api/src/main.ts")], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, API_HOST: "127.0.0.1", API_PORT: String(port), NEXT_PUBLIC_LIVE_FEED: "1", LOG_LEVEL: "warn" },
+    env: {
+      ...process.env, DATABASE_URL: databaseUrl, API_HOST: "127.0.0.1", API_PORT: String(port), NEXT_PUBLIC_LIVE_FEED: "1", LOG_LEVEL: "warn",
+      METHODOLOGY_VERSION: methodologyVersion, ...extraEnv,
+    },
     stdio: ["ignore", "ignore", "pipe"],
   });
   child.stderr!.setEncoding("utf8");
@@ -278,7 +224,7 @@ export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBench
   const { log } = options;
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = startApiProcess(options.databaseUrl, port);
+  const child = startApiProcess(options.databaseUrl, port, options.methodologyVersion, options.apiEnv);
   const subscribers: Subscriber[] = [];
   try {
     // 1. The API process is up?
@@ -339,7 +285,7 @@ export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBench
       const runSalt = Date.now().toString(36);
       for (let b = -warmup; b < options.batches; b++) {
         const logs = feedLogs(registry, previous + 1n, Math.floor(Date.now() / 1000), options.txsPerBatch, `${runSalt}:${b}`);
-        const prepared = prepareBatch(logs, matchLogs(logs, context));
+        const prepared = prepareBatch(logs, matchLogs(logs, context, options.methodologyVersion));
         const toBlock = previous + BigInt(options.txsPerBatch);
         const start = now();
         const result = await writeBatch(writer, { streamId: FEED_STREAM, chainId: BENCH_CHAIN_ID, startBlock: 100_000_001n, previousBlock: previous, toBlock, toBlockHash: logs.at(-1)!.blockHash, prepared });
@@ -361,20 +307,23 @@ export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBench
     const delivered = (final: boolean) => {
       const seen = new Map<string, number>(); // `${client}:${id}` → arrival
       let sample = "";
+      const all: SseMessage[] = [];
       subscribers.forEach((sub, client) => {
         for (const m of messages(sub)) {
-          if (!sample) sample = m.data.slice(0, 300);
-          for (const id of idsOfMessage(m.data, m.id)) if (insertedAt.has(id) && !seen.has(`${client}:${id}`)) seen.set(`${client}:${id}`, m.at);
+          if (final) all.push(m);
+          if (!sample) sample = `event: ${m.type}, data: ${m.data.slice(0, 300)}`;
+          const id = rowIdOfMessage(m);
+          if (id !== null && insertedAt.has(id) && !seen.has(`${client}:${id}`)) seen.set(`${client}:${id}`, m.at);
         }
       });
-      return final ? { seen, sample } : { seen, sample: "" };
+      return { seen, sample, types: final ? describeMessageTypes(all) : "" };
     };
     const waitUntil = performance.now() + 5_000;
     while (performance.now() < waitUntil) {
       await new Promise((r) => setTimeout(r, 500));
       if (delivered(false).seen.size >= expectedDeliveries) break;
     }
-    const { seen: received, sample } = delivered(true);
+    const { seen: received, sample, types } = delivered(true);
     const fromInsert: number[] = [];
     const fromCommit: number[] = [];
     const perRow = new Map<string, { first: number; last: number }>();
@@ -397,6 +346,15 @@ export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBench
         r.first = Math.min(r.first, at - t.end);
         r.last = Math.max(r.last, at - t.end);
       }
+    }
+    if (deliveries === 0) {
+      const ids = [...insertedAt.entries()].filter(([, t]) => t.batch >= 0).map(([id]) => id);
+      throw new FeedBenchError(
+        `no inserted row was recognized in the stream: ${ids.length} rows inserted (ids ${ids[0]}–${ids.at(-1)}, methodology ` +
+          `${options.methodologyVersion}, after ${received.size} warm-up deliveries); ${subscribers.length} subscribers received ${types}; ` +
+          `the API process was started with METHODOLOGY_VERSION=${options.apiEnv?.METHODOLOGY_VERSION ?? options.methodologyVersion} and ` +
+          `streams only that version's rows; first message: ${sample || "(none)"}`,
+      );
     }
     const rowsSeen = [...perRow.values()];
     const f1 = (x: number) => x.toFixed(1);

@@ -16,6 +16,14 @@ export const SEED_STREAM = "bench-api-seed";
 export const BENCH_CHAIN_ID = 31337;
 export const EXPLORER = "https://explore.tempo.xyz";
 export const TOKEN = "0x20c0000000000000000000000000000000000000";
+/**
+ * The methodology version of every row the API benchmarks write (the seed, the feed's and the explorer's inserts) and
+ * the version every app and API process they start is told to serve. The API serves only its configured version
+ * (METHODOLOGY_VERSION, default DEFAULT_METHODOLOGY_VERSION = v0.3): an API left at its default next to v0.1 rows
+ * streams none of them. v0.1 because the synthetic registry has no token allowlist, without which v0.2 and v0.3 derive
+ * no rows; the read and feed paths do not depend on the version beyond that filter.
+ */
+export const BENCH_METHODOLOGY_VERSION = "v0.1";
 const SEED_VERSION = 1;
 const TXS_PER_BATCH = 16_000; // ~40k logs per write: seeding has no fetch to overlap, so large writes are fine
 
@@ -164,14 +172,27 @@ async function readMarker(databaseUrl: string, key: string): Promise<SeedInfo | 
   }
 }
 
-/** Seeds (or reuses) the benchmark ledger. */
+/** The methodology version of the newest row (null: no rows). */
+async function latestRowVersion(databaseUrl: string): Promise<string | null> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query("SELECT methodology_version FROM agent_events ORDER BY id DESC LIMIT 1");
+    return (rows[0]?.methodology_version as string | undefined) ?? null;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Seeds (or reuses) the benchmark ledger: rows of BENCH_METHODOLOGY_VERSION. */
 export async function seedBenchLedger(config: SeedConfig): Promise<SeedInfo> {
   const log = config.log ?? console.log;
   const key = `v${SEED_VERSION}:rows=${config.rows}:days=${config.days}:agents=${config.agents}`;
   await ensureDatabase(config.databaseUrl);
   if (!config.reseed) {
     const existing = await readMarker(config.databaseUrl, key);
-    if (existing) {
+    // A complete seed of another methodology version (BENCH_METHODOLOGY_VERSION changed since) is seeded again.
+    if (existing && (await latestRowVersion(config.databaseUrl)) === BENCH_METHODOLOGY_VERSION) {
       // Migrations added since the seed (they backfill what they add from the rows or rollups already there).
       await migrateDeploy(config.databaseUrl, { quiet: true });
       return { ...existing, reused: true };
@@ -274,7 +295,7 @@ export async function seedBenchLedger(config: SeedConfig): Promise<SeedInfo> {
       for (let i = first; i <= last; i++) expected += transactionLogs(i, logs);
       // The indexer's own steps: keep the logs of watched transactions, match, serialize.
       const kept = selectWatchedLogs(logs, (a) => context.wallets.has(a));
-      const matched = matchLogs(kept, context);
+      const matched = matchLogs(kept, context, BENCH_METHODOLOGY_VERSION);
       if (matched.length !== expected) throw new Error(`generator and matcher disagree: ${matched.length} rows for transactions ${first}..${last}, expected ${expected}`);
       const prepared = prepareBatch(kept, matched);
       if (writing) await writing;

@@ -19,7 +19,7 @@ import pg from "pg";
 import { chromium, type Page } from "playwright-core";
 import { pino } from "pino";
 import { buildApp } from "../src/buildApp.ts";
-import { BENCH_CHAIN_ID, EXPLORER, TOKEN, buildBenchRegistry, seedBenchLedger } from "./seedBenchLedger.ts";
+import { BENCH_CHAIN_ID, BENCH_METHODOLOGY_VERSION, EXPLORER, TOKEN, buildBenchRegistry, seedBenchLedger } from "./seedBenchLedger.ts";
 
 const num = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
 const ROWS = num("BENCH_API_ROWS", 1_000_000);
@@ -59,12 +59,12 @@ async function main() {
   await counter.end();
   log(`ledger: ${size.n.toLocaleString("en-US")} rows; ${os.cpus().length} CPUs, ${os.cpus()[0]?.model}`);
   const pool = createPgPool(DATABASE_URL, { max: 10, applicationName: "bench-web" });
-  const app = buildApp({ pool, log: pino({ level: "silent" }), feed: { enabled: true } });
+  const app = buildApp({ pool, log: pino({ level: "silent" }), methodologyVersion: BENCH_METHODOLOGY_VERSION, feed: { enabled: true } });
   const base = await app.start(0);
   // BENCH_WEB_BASELINE_DIST=<an older build's dist>: first paint alternates A (that build, no inlined first answer) and
   // B (this one), load by load, so both see the same machine load.
   const baselineDist = process.env.BENCH_WEB_BASELINE_DIST;
-  const appA = baselineDist ? buildApp({ pool, log: pino({ level: "silent" }), feed: { enabled: true }, web: { distDir: baselineDist, firstAnswer: false } }) : null;
+  const appA = baselineDist ? buildApp({ pool, log: pino({ level: "silent" }), methodologyVersion: BENCH_METHODOLOGY_VERSION, feed: { enabled: true }, web: { distDir: baselineDist, firstAnswer: false } }) : null;
   const baseA = appA ? await appA.start(0) : null;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   try {
@@ -156,7 +156,7 @@ async function main() {
         { ...base0, logIndex: 0, address: TOKEN, topics: [TRANSFER_TOPIC, pad(agent), pad(service)], data: `0x${(1_000_000 + i + 2).toString(16).padStart(64, "0")}` },
         { ...base0, logIndex: 1, address: TOKEN, topics: [TRANSFER_TOPIC, pad(agent), pad(FEE_MANAGER_ADDRESS)], data: `0x${(2_000).toString(16).padStart(64, "0")}` },
       ];
-      const result = await writeBatch(writer, { streamId: STREAM, chainId: BENCH_CHAIN_ID, startBlock: 200_000_001n, previousBlock: previous, toBlock: block, toBlockHash: base0.blockHash, prepared: prepareBatch(logs, matchLogs(logs, ctx)) });
+      const result = await writeBatch(writer, { streamId: STREAM, chainId: BENCH_CHAIN_ID, startBlock: 200_000_001n, previousBlock: previous, toBlock: block, toBlockHash: base0.blockHash, prepared: prepareBatch(logs, matchLogs(logs, ctx, BENCH_METHODOLOGY_VERSION)) });
       const at = Date.now();
       previous = block;
       if (i >= 0 && result.firstEventId != null) for (let id = result.firstEventId; id <= result.lastEventId!; id++) committed.set(String(id), at);

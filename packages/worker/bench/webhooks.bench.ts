@@ -9,7 +9,11 @@
 //   event-to-receiver latency = receiver arrival − the indexer transaction's COMMIT returning.
 // Phase 2 (throughput): events offered faster than the engine can deliver (BENCH_OFFER deliveries/s)
 //   for BENCH_SECONDS; sustained rate = deliveries received per second in the steady window.
-import { spawn, type ChildProcess } from "node:child_process";
+//
+// Before phase 1: each worker's own "webhook worker ready" line (its dispatch cursor exists: a first-ever cursor
+// starts "from now on", so an event written earlier would never be delivered), then one warm-up event whose 10
+// deliveries must arrive. Every wait has a limit and names what it waited for when it gives up (the run then fails);
+// the workers are stopped on normal exit, on error and on SIGINT/SIGTERM (bench/benchWorkers.ts).
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -21,6 +25,7 @@ import { createPgPool, resetDatabase } from "@agent-ledger/db";
 import { prepareBatch, writeBatch } from "@agent-ledger/indexer";
 import { Redis } from "ioredis";
 import { encodeAbiParameters, encodeEventTopics, parseAbiItem, type Address } from "viem";
+import { BENCH_METHODOLOGY_VERSION, WORKER_READY_MSG, spawnBenchWorker, stopChildren, stopChildrenOnExit, waitUntil, type LoggedChild } from "./benchWorkers.ts";
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const BENCH_DB = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/agent_ledger_webhooks_bench";
@@ -34,6 +39,13 @@ const LATENCY_SECONDS = env("BENCH_LATENCY_SECONDS", 20);
 const OFFER = env("BENCH_OFFER", 3_000);
 const SECONDS = env("BENCH_SECONDS", 30);
 const TICK_MS = 100;
+/** How long a worker may take to log its ready line (tsx compiles the sources first; the machine may be loaded). */
+const READY_TIMEOUT_MS = env("BENCH_READY_TIMEOUT_S", 120) * 1000;
+/** How long the warm-up event's deliveries may take once the workers are ready. */
+const WARMUP_TIMEOUT_MS = 30_000;
+/** SIGTERM → SIGKILL: at the end (in-flight deliveries finish) and on SIGINT/SIGTERM (stop promptly). */
+const STOP_GRACE_MS = 20_000;
+const SIGNAL_GRACE_MS = 5_000;
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const nowMs = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -58,7 +70,25 @@ function percentile(sorted: number[], p: number): number {
 }
 
 console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}; load average at start: ${loadAverage()}`);
-console.log(`config: ${WORKERS} worker process(es) × concurrency ${CONCURRENCY}, ${AGENTS * SUBS_PER_AGENT} subscriptions, latency phase ${LATENCY_RATE}/s × ${LATENCY_SECONDS}s, throughput phase offered ${OFFER}/s × ${SECONDS}s`);
+console.log(`config: ${WORKERS} worker process(es) × concurrency ${CONCURRENCY}, ${AGENTS * SUBS_PER_AGENT} subscriptions, latency phase ${LATENCY_RATE}/s × ${LATENCY_SECONDS}s, throughput phase offered ${OFFER}/s × ${SECONDS}s, methodology ${BENCH_METHODOLOGY_VERSION}`);
+
+// ── Cleanup, whatever happens from here on: the worker processes, then this run's Redis keys ─────────────────────
+const prefix = `bench-${process.pid}-${randomBytes(3).toString("hex")}`;
+const children: LoggedChild[] = [];
+async function deleteQueueKeys(): Promise<void> {
+  const redis = new Redis(REDIS_URL);
+  try {
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== "0");
+  } finally {
+    redis.disconnect();
+  }
+}
+stopChildrenOnExit(children, { graceMs: SIGNAL_GRACE_MS, cleanup: deleteQueueKeys });
 
 // ── Database: fresh schema, an owner, 100 active subscriptions ─────────────────────────────────────
 await resetDatabase(BENCH_DB);
@@ -136,7 +166,7 @@ async function writeEvents(n: number): Promise<void> {
       data: encodeAbiParameters([{ type: "uint256" }], [BigInt(1_000 + i)]),
     };
   });
-  const rows = matchLogs(logs, context);
+  const rows = matchLogs(logs, context, BENCH_METHODOLOGY_VERSION);
   const r = await writeBatch(writer, { streamId: "bench", chainId: 31337, startBlock: 1n, previousBlock: previous, toBlock: block, toBlockHash: null, prepared: prepareBatch(logs, rows) });
   const at = nowMs();
   if (r.firstEventId !== null) for (let id = r.firstEventId; id <= r.lastEventId!; id++) commitAt.set(id.toString(), at);
@@ -160,31 +190,50 @@ async function offer(deliveriesPerSecond: number, seconds: number): Promise<{ ev
   return { events: written };
 }
 
-// ── Workers ────────────────────────────────────────────────────────────────────────────────────────
-const prefix = `bench-${process.pid}-${randomBytes(3).toString("hex")}`;
-const children: ChildProcess[] = [];
+// ── Workers: started, then each one's own ready line before any event is written ────────────────────────────────
+const redisInfo = new Redis(REDIS_URL); // CPU accounting (below)
+const startedAt = performance.now();
 for (let i = 0; i < WORKERS; i++) {
-  const extra = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(" ") : [];
-  const child = spawn(process.execPath, [...extra, "--import", "tsx", "packages/worker/src/main.ts"], {
-    cwd: repoRoot,
-    env: {
-      ...process.env, DATABASE_URL: BENCH_DB, REDIS_URL, QUEUE_PREFIX: prefix, SECRETS_MASTER_KEY: masterKey.toString("base64"), NODE_ENV: "development",
-      WORKER_CONCURRENCY: String(CONCURRENCY), WORKER_METRICS_PORT: "-1", LOG_LEVEL: "warn", DISPATCH_POLL_MS: "1000", DISPATCH_PAGE_SIZE: "2000",
+  children.push(spawnBenchWorker({
+    name: `worker ${i + 1}`, repoRoot, databaseUrl: BENCH_DB, redisUrl: REDIS_URL, prefix, masterKey: masterKey.toString("base64"), concurrency: CONCURRENCY,
+    nodeArgs: process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(" ") : [],
+  }));
+}
+let warm = 0;
+try {
+  await Promise.all(children.map((c) => c.waitForLog(WORKER_READY_MSG, READY_TIMEOUT_MS)));
+  const { rows: [cursor] } = await pool.query("SELECT last_event_id::text AS id FROM event_cursors WHERE id = 'webhook-dispatch'");
+  if (!cursor) throw new Error("the workers logged ready but there is no dispatch cursor (event_cursors 'webhook-dispatch')");
+  console.log(`workers ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s (dispatch cursor at ${cursor.id})`);
+  // Warm-up: one event, one delivery per subscription of its agent.
+  await writeEvents(1);
+  await waitUntil(`the warm-up event's ${SUBS_PER_AGENT} deliveries at the receiver`, WARMUP_TIMEOUT_MS, () => received >= SUBS_PER_AGENT, {
+    detail: async () => {
+      const { rows: [state] } = await pool.query(
+        `SELECT (SELECT last_event_id::text FROM event_cursors WHERE id = 'webhook-dispatch') AS cursor, (SELECT max(id)::text FROM agent_events) AS max_event,
+                (SELECT string_agg(status || ' ' || n, ', ') FROM (SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status) s) AS deliveries`,
+      );
+      return `${received} received, ${verifyFailures} signature failures; dispatch cursor ${state.cursor}, newest event ${state.max_event}, deliveries: ${state.deliveries ?? "none"}`;
     },
-    stdio: ["ignore", "inherit", "inherit"],
   });
-  children.push(child);
+  await sleep(500);
+  warm = arrivals.size;
+} catch (error) {
+  await shutDown();
+  throw error;
 }
-// Ready when the dispatcher cursor exists and a probe event comes back.
-for (let i = 0; i < 200; i++) {
-  const { rowCount } = await pool.query("SELECT 1 FROM event_cursors WHERE id = 'webhook-dispatch'");
-  if (rowCount) break;
-  await sleep(100);
+
+/** Stops the workers (in-flight deliveries finish, ≤ STOP_GRACE_MS), closes the receiver and connections, deletes this run's Redis keys. */
+async function shutDown(): Promise<void> {
+  const killed = await stopChildren(children, STOP_GRACE_MS);
+  if (killed.length) console.error(`killed (no exit within ${STOP_GRACE_MS / 1000} s of SIGTERM): ${killed.join(", ")}`);
+  writer.release();
+  redisInfo.disconnect();
+  await pool.end();
+  receiver.closeAllConnections();
+  receiver.close();
+  await deleteQueueKeys();
 }
-await writeEvents(1);
-while (received < SUBS_PER_AGENT) await sleep(50);
-await sleep(500);
-const warm = arrivals.size;
 
 function latencies(from: number): number[] {
   const out: number[] = [];
@@ -195,14 +244,18 @@ function latencies(from: number): number[] {
   return out.sort((a, b) => a - b);
 }
 
-async function drain(expected: number, timeoutMs: number): Promise<number> {
+/** Waits (≤ timeoutMs) until `expected` deliveries in all have arrived; says so when it gives up (the figures then show the shortfall). */
+async function drain(what: string, expected: number, timeoutMs: number): Promise<number> {
   const start = performance.now();
+  const before = arrivals.size;
   while (arrivals.size < expected && performance.now() - start < timeoutMs) await sleep(50);
+  if (arrivals.size < expected) {
+    console.log(`  gave up after ${(timeoutMs / 1000).toFixed(0)} s waiting for ${what}: ${expected - arrivals.size} of them had not arrived (${arrivals.size - before} arrived while waiting)`);
+  }
   return arrivals.size;
 }
 
 // CPU accounting per component, so the result can be read independently of what else runs on the machine.
-const redisInfo = new Redis(REDIS_URL);
 async function cpuSnapshot(): Promise<Record<string, number>> {
   const info = await redisInfo.info("cpu");
   const redisCpu = Number(/used_cpu_sys:([\d.]+)/.exec(info)?.[1] ?? 0) + Number(/used_cpu_user:([\d.]+)/.exec(info)?.[1] ?? 0);
@@ -210,7 +263,7 @@ async function cpuSnapshot(): Promise<Record<string, number>> {
   const bench = process.cpuUsage();
   const pgBy = (pred: (r: { application_name: string; backend_type: string }) => boolean) => rows.filter(pred).reduce((n, r) => n + processCpu(r.pid as number), 0);
   return {
-    worker: children.reduce((n, c) => n + processCpu(c.pid!), 0),
+    worker: children.reduce((n, c) => n + processCpu(c.child.pid!), 0),
     "postgres (worker sessions)": pgBy((r) => r.application_name.startsWith("agent-ledger-worker")),
     "postgres (event writer)": pgBy((r) => r.application_name === "webhooks-bench"),
     "postgres (background: wal writer, checkpointer, autovacuum…)": pgBy((r) => r.backend_type !== "client backend"),
@@ -223,7 +276,7 @@ try {
   // Phase 1: latency at a fixed rate.
   const p1Start = arrivals.size;
   const p1 = await offer(LATENCY_RATE, LATENCY_SECONDS);
-  await drain(warm + p1.events * SUBS_PER_AGENT, 30_000);
+  await drain("the latency phase's deliveries", warm + p1.events * SUBS_PER_AGENT, 30_000);
   const lat = latencies(p1Start);
   console.log(`\nlatency phase: ${p1.events} events → ${lat.length} deliveries at ${LATENCY_RATE}/s offered; load average ${loadAverage()}`);
   console.log(`  event-to-receiver latency: p50 ${percentile(lat, 50).toFixed(1)} ms, p95 ${percentile(lat, 95).toFixed(1)} ms, p99 ${percentile(lat, 99).toFixed(1)} ms, max ${lat.at(-1)?.toFixed(1)} ms (target p99 ≤ 250 ms)`);
@@ -247,7 +300,7 @@ try {
   const p2 = await offer(OFFER, SECONDS);
   const offeredEnd = nowMs();
   const expected = p2Start + p2.events * SUBS_PER_AGENT;
-  await drain(expected, 180_000);
+  await drain("the throughput phase's backlog to drain", expected, 180_000);
   clearInterval(sampler);
   const drainedAt = nowMs();
   const cpuAfter = await cpuSnapshot();
@@ -267,19 +320,5 @@ try {
   const { rows: [db] } = await pool.query("SELECT count(*) FILTER (WHERE status = 'succeeded')::int AS ok, count(*)::int AS all FROM webhook_deliveries");
   console.log(`\nchecks: received ${received} POSTs, ${arrivals.size} distinct Svc-Delivery, ${duplicates} duplicates, ${verifyFailures} signature failures; database: ${db.ok}/${db.all} succeeded`);
 } finally {
-  for (const c of children) c.kill("SIGTERM");
-  await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once("exit", r)))));
-  writer.release();
-  redisInfo.disconnect();
-  await pool.end();
-  receiver.closeAllConnections();
-  receiver.close();
-  const redis = new Redis(REDIS_URL);
-  let cursor = "0";
-  do {
-    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
-    cursor = next;
-    if (keys.length) await redis.del(...keys);
-  } while (cursor !== "0");
-  redis.disconnect();
+  await shutDown();
 }
