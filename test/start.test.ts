@@ -93,6 +93,19 @@ describe("npm start", () => {
     await expect.poll(balance, { timeout: 30_000, interval: 500 }).toBe(1_000_000_000n);
     await expect.poll(() => out, { timeout: 5_000 }).toContain(`the passkey account ${user.managed_address} got 1,000 pathUSD`);
 
+    // the demo pays through mppx and the ledger reads it under v0.3: a charge to the gateway is the named service's (by its
+    // server id), and a session's payout is the session service's, paid by the agent (never by the escrow)
+    const rows = async (service: string) => {
+      const body = await (await fetch(`${api}/api/services/${service}/events?limit=100`)).json();
+      return (Array.isArray(body) ? body : body.items) as { kind: string; attribution: string | null; counterparty_label: string; channel_id: string | null; routed_to_label: string }[];
+    };
+    await expect
+      .poll(async () => (await rows("image-generation-mpp")).some((r) => r.kind === "payment_received" && r.attribution === "server_id_host"), { timeout: 120_000, interval: 2_000 })
+      .toBe(true);
+    await expect
+      .poll(async () => (await rows("llm-inference-mpp")).some((r) => r.kind === "payment_received" && r.attribution === "session_escrow" && r.channel_id !== null && r.counterparty_label.startsWith("Demo agent")), { timeout: 240_000, interval: 2_000 })
+      .toBe(true);
+
     // a few seconds of demo traffic later: still one ready block, and no per-transaction or per-batch lines
     await new Promise((r) => setTimeout(r, 4_000));
     expect(out.split("Agent Ledger is ready").length - 1).toBe(1);
