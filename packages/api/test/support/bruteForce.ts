@@ -50,7 +50,7 @@ function withProviderLabels(inner: string): string {
 export async function bruteDashboard(db: Q, now: Date, w: string, version = "v0.1") {
   const p = [now, version];
   const ledger = (await db.query(`SELECT count(*)::int AS n, coalesce(sum(amount_wei), 0)::text AS s FROM ${PAYMENTS} p WHERE ${inWindow(w)}`, p)).rows[0];
-  const agents = (await db.query(`SELECT count(DISTINCT agent_id)::int AS n FROM agent_events WHERE methodology_version = $2 AND agent_id NOT LIKE '%-mpp' AND ${inWindow(w)}`, p)).rows[0];
+  const agents = (await db.query(`SELECT count(DISTINCT agent_id)::int AS n FROM agent_events WHERE methodology_version = $2 AND agent_id NOT LIKE '%-mpp' AND agent_id NOT IN (SELECT id FROM entities WHERE kind = 'escrow') AND ${inWindow(w)}`, p)).rows[0];
   const providerKey = "CASE WHEN routed_to_address <> '' THEN routed_to_address ELSE routed_fingerprint END";
   const providers = (await db.query(
     `SELECT count(DISTINCT ${providerKey})::int AS n FROM ${PAYMENTS} p WHERE (routed_to_address <> '' OR routed_fingerprint IS NOT NULL) AND ${inWindow(w)}`, p,
@@ -109,7 +109,7 @@ export async function bruteEntityList(db: Q, now: Date, kind: "service" | "agent
             ${tokensOf(`agent_events a WHERE a.agent_id = e.id AND a.methodology_version = $2 AND a.kind <> 'fee_paid' AND ${inWindow("24h", "a.ts")}`)} AS "byToken24h",
             ${tokensOf(`agent_events a WHERE a.agent_id = e.id AND a.methodology_version = $2 AND a.kind <> 'fee_paid' AND ${inWindow("7d", "a.ts")}`)} AS "byToken7d",
             (SELECT ts FROM agent_events a WHERE a.agent_id = e.id AND a.methodology_version = $2 ORDER BY a.id DESC LIMIT 1) AS "lastEventAt"
-     FROM entities e WHERE (e.id LIKE '%-mpp') = $3`,
+     FROM entities e WHERE (e.id LIKE '%-mpp') = $3 AND e.kind <> 'escrow'`, // a session escrow is neither (registry v3)
     [now, version, kind === "service"],
   );
   return rows
