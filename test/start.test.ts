@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "@agent-ledger/db/testing";
 import { PATH_USD } from "@agent-ledger/devnet";
@@ -26,6 +27,12 @@ afterAll(async () => {
 describe("npm start", () => {
   it("prints a line per service, then one ready block whose URLs answer; stops on SIGINT", async () => {
     db = await createTestDatabase();
+    // a ledger whose rollups were last built under another methodology version (an earlier run with v0.2): a new devnet
+    // clears them, so their version claim goes too, and the indexer starts under today's default
+    const seed = new pg.Client({ connectionString: db.url });
+    await seed.connect();
+    await seed.query("INSERT INTO rollups_version (id, methodology_version) VALUES (true, 'v0.2')");
+    await seed.end();
     const [apiPort, devnetPort] = [await freePort(), await freePort()];
     child = spawn("npm", ["start"], {
       cwd: ROOT,
