@@ -2,7 +2,7 @@ import type { Address } from 'viem'
 import type { DevnetClient } from '../chain.ts'
 import { bytecode } from '../contracts/GatewayEscrow.artifact.ts'
 import type { TxSender } from '../createTxSender.ts'
-import { DevnetError } from '../errors.ts'
+import { deployAtNonceZero } from './deployAtNonceZero.ts'
 import type { DemoKeys } from './demoKeys.ts'
 
 /** Escrow deployment used 1,971,673 gas on T4 (incl. 250k for the deployer's first tx). */
@@ -19,13 +19,5 @@ export async function deployGatewayEscrow(p: {
   log?: (event: Record<string, unknown>) => void
 }): Promise<{ address: Address; deployed: boolean }> {
   const { client, keys, sender, log } = p
-  const address = keys.escrowAddress
-  if (await client.getCode({ address })) return { address, deployed: false }
-  const nonce = await client.getTransactionCount({ address: keys.deployer.address, blockTag: 'pending' })
-  if (nonce !== 0) throw new DevnetError(`escrow deployer ${keys.deployer.address} already used nonce ${nonce - 1} but ${address} has no code`)
-  const receipt = await sender(keys.deployer.privateKey).sendAndWait([{ data: bytecode }], { gas: DEPLOY_GAS })
-  if (receipt.contractAddress?.toLowerCase() !== address)
-    throw new DevnetError(`escrow deployed at ${receipt.contractAddress}, expected ${address}`)
-  log?.({ event: 'escrow_deployed', address, tx: receipt.transactionHash, gasUsed: receipt.gasUsed })
-  return { address, deployed: true }
+  return deployAtNonceZero({ client, deployer: keys.deployer, address: keys.escrowAddress, bytecode, gas: DEPLOY_GAS, name: 'escrow', sender, log })
 }

@@ -2,7 +2,7 @@ import type { Address } from 'viem'
 import type { DevnetClient } from '../chain.ts'
 import { bytecode } from '../contracts/StreamChannelEscrow.artifact.ts'
 import type { TxSender } from '../createTxSender.ts'
-import { DevnetError } from '../errors.ts'
+import { deployAtNonceZero } from './deployAtNonceZero.ts'
 import type { DemoKeys } from './demoKeys.ts'
 
 /**
@@ -23,14 +23,5 @@ export async function deployStreamChannelEscrow(p: {
   log?: (event: Record<string, unknown>) => void
 }): Promise<{ address: Address; deployed: boolean }> {
   const { client, keys, sender, log } = p
-  const address = keys.sessionEscrowAddress
-  if (await client.getCode({ address })) return { address, deployed: false }
-  const deployer = keys.sessionEscrowDeployer
-  const nonce = await client.getTransactionCount({ address: deployer.address, blockTag: 'pending' })
-  if (nonce !== 0) throw new DevnetError(`session escrow deployer ${deployer.address} already used nonce ${nonce - 1} but ${address} has no code`)
-  const receipt = await sender(deployer.privateKey).sendAndWait([{ data: bytecode }], { gas: SESSION_ESCROW_DEPLOY_GAS, timeoutMs: 60_000 })
-  if (receipt.contractAddress?.toLowerCase() !== address)
-    throw new DevnetError(`session escrow deployed at ${receipt.contractAddress}, expected ${address}`)
-  log?.({ event: 'session_escrow_deployed', address, tx: receipt.transactionHash, gasUsed: receipt.gasUsed })
-  return { address, deployed: true }
+  return deployAtNonceZero({ client, deployer: keys.sessionEscrowDeployer, address: keys.sessionEscrowAddress, bytecode, gas: SESSION_ESCROW_DEPLOY_GAS, name: 'session_escrow', sender, log, timeoutMs: 60_000 })
 }
