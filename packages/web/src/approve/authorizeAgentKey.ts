@@ -1,7 +1,7 @@
 import { createClient, http, publicActions, walletActions, type Hex } from "viem";
 import { Account, tempoActions, withRelay } from "viem/tempo";
 import type { ApproveInit } from "./api.ts";
-import { chainFor } from "./chainFor.ts";
+import { chainFor } from "../shared/chainFor.ts";
 
 /** Gas for a key authorization: node estimates leave out the attached authorization's intrinsic cost. */
 export const AUTHORIZE_GAS = 2_000_000n;

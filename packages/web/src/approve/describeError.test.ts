@@ -1,4 +1,4 @@
-import { PasskeyHostError } from "./passkeyHost.ts";
+import { PasskeyHostError } from "../shared/passkeyHost.ts";
 import { describe, expect, it } from "vitest";
 import { ApiError, describeError } from "./describeError.ts";
 

@@ -1,4 +1,4 @@
-import { PasskeyHostError } from "./passkeyHost.ts";
+import { PasskeyHostError } from "../shared/passkeyHost.ts";
 
 /** An error answer of our API: `{ error: { code, message } }` with its HTTP status. */
 export class ApiError extends Error {

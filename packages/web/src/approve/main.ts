@@ -6,7 +6,7 @@ import { formatTokenAmount, parseTokenAmount, tokenName } from "./amounts.ts";
 import { api, unwrapOptions, type ApproveInit, type Lookup, type WalletUser } from "./api.ts";
 import { authorizeAgentKey } from "./authorizeAgentKey.ts";
 import { ApiError, describeError } from "./describeError.ts";
-import { checkPasskeyHost, rpIdOf } from "./passkeyHost.ts";
+import { checkPasskeyHost, rpIdOf } from "../shared/passkeyHost.ts";
 import { formatCountdown, normalizePairingCode } from "./pairingCode.ts";
 
 type State = "loading" | "code" | "signin" | "review" | "working" | "done" | "error";

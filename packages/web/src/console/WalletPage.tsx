@@ -4,12 +4,12 @@
 // passkey (gas sponsored by our relay), each step shown with its outcome; a failed on-chain step can be retried.
 import type { ComponentChildren } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import { Amount, Time } from "../explorer/components.tsx";
-import { shortHex } from "../explorer/format.ts";
+import { Amount, Time } from "../shared/components.tsx";
+import { shortHex } from "../shared/format.ts";
 import { ApiError, onSignedOut, walletApi, type Me, type OwnerPayment, type OwnerSession, type RevokeAnswer } from "./api.ts";
 import { balanceText, type Balance } from "./balance.ts";
 import { PageHead, TableCard } from "./parts.tsx";
-import { checkPasskeyHost, PasskeyHostError, rpIdOf } from "../approve/passkeyHost.ts";
+import { checkPasskeyHost, PasskeyHostError, rpIdOf } from "../shared/passkeyHost.ts";
 import "./console.css";
 
 const loadSigner = () => import("./signer.ts");

@@ -1,7 +1,7 @@
 // How the owner console writes one balance of GET /api/wallet/balances: the chain's raw units in that token's own
 // decimals (the API reads them from the token), exactly (bigint, core formatTokenUnits), and the token's name.
 import { formatTokenUnits } from "@agent-ledger/core/formatTokenUnits";
-import { tokenName } from "../explorer/format.ts";
+import { tokenName } from "../shared/format.ts";
 
 export interface Balance { token: string; symbol: string | null; decimals: number; balance_wei: string }
 

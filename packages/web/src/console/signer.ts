@@ -4,7 +4,7 @@
 import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
 import { createClient, custom, publicActions, walletActions, type Hex } from "viem";
 import { Account, Actions, tempoActions, withRelay } from "viem/tempo";
-import { chainFor } from "../approve/chainFor.ts";
+import { chainFor } from "../shared/chainFor.ts";
 import type { RevokeRequest } from "./api.ts";
 
 /** Runs the passkey prompt for the options the API gave; returns the AuthenticationResponseJSON to verify. */

@@ -6,7 +6,7 @@ import { EntityList, EntityPage } from "./pages/Entity.tsx";
 import { EventPage } from "./pages/Event.tsx";
 import { ProviderPage } from "./pages/Provider.tsx";
 import { TxPage } from "./pages/Tx.tsx";
-import { useLocation } from "./router.tsx";
+import { useLocation } from "../shared/router.tsx";
 import { matchRoute } from "./routes.ts";
 
 // The owner console (/wallet, /webhooks) is a separate chunk, loaded when one of its pages opens: the public pages

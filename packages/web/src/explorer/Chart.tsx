@@ -4,9 +4,9 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import uPlot from "uplot";
 import { formatTokenUnits } from "@agent-ledger/core/formatTokenUnits";
-import { count, localDateTime, localDay, utcTitle } from "./format.ts";
-import { useStore } from "./store.ts";
-import { commonUnit, tokenAmountText, tokens, type TokenInfo } from "./tokens.ts";
+import { count, localDateTime, localDay, utcTitle } from "../shared/format.ts";
+import { useStore } from "../shared/store.ts";
+import { commonUnit, tokenAmountText, tokens, type TokenInfo } from "../shared/tokens.ts";
 
 export interface SeriesPoint {
   t: string;

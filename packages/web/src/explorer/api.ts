@@ -2,7 +2,7 @@
 // client calls it. A network failure or a 5xx marks the API as down (the layout shows a banner) until a call works.
 import { BOOT_GLOBAL, FIRST_ANSWER_ID, firstRequest, firstRequestTag, type BootRequests, type FirstRequest } from "./dashboardQuery.ts";
 import { ROW_FIELDS } from "./rowFields.ts";
-import { createStore } from "./store.ts";
+import { createStore } from "../shared/store.ts";
 
 /** The inlined answer to `r` (the POST's JSON body, parsed), taken once: the element is removed. */
 function takeInlineAnswer(r: FirstRequest): unknown {

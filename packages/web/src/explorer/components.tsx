@@ -1,26 +1,12 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { apiDown, apiRecoveries, gql, ROW_FIELDS, type Row } from "./api.ts";
-import { amount, barWidth, change, count, KIND_LABEL, localTime, shortHex, utcTitle } from "./format.ts";
+import { barWidth, change, count, KIND_LABEL, shortHex } from "../shared/format.ts";
 import { formatTokenUnits } from "@agent-ledger/core/formatTokenUnits";
-import { commonUnit, loadTokens, sumText, tokenAmountText, tokens, unitsSentence } from "./tokens.ts";
-import { navigate, useLocation } from "./router.tsx";
-import { useStore } from "./store.ts";
-
-export function Time({ iso }: { iso: string }) {
-  return <time dateTime={iso} title={utcTitle(iso)}>{localTime(iso)}</time>;
-}
-
-/**
- * An exact amount of one token, in that token's decimals with its symbol (from the registry's allowlist). Without
- * `token`: token units of 6 decimals and no unit (the caller writes it).
- */
-export function Amount({ units, token }: { units: string; token?: string }) {
-  const list = useStore(tokens);
-  if (!token) return <span class="num">{amount(units)}</span>;
-  const a = tokenAmountText(units, token, list);
-  return <span class="num" data-token={token.toLowerCase()}>{a.value}<span class="unit"> {a.unit}</span></span>;
-}
+import { commonUnit, loadTokens, sumText, tokenAmountText, tokens, unitsSentence } from "../shared/tokens.ts";
+import { navigate, useLocation } from "../shared/router.tsx";
+import { useStore } from "../shared/store.ts";
+import { Amount, Time } from "../shared/components.tsx";
 
 /** One exact line per token (a read's `byToken` split), each in that token's decimals with its symbol. */
 export function TokenLines({ items, label }: { items: { tokenAddress: string; amountSumWei: string }[]; label: string }) {

@@ -1,12 +1,12 @@
-import { useStore } from "../store.ts";
+import { useStore } from "../../shared/store.ts";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { apiRecoveries, gql, takeFirstAnswer, type Row } from "../api.ts";
 import { DASHBOARD_QUERY, WINDOWS, windowOf, type Window } from "../dashboardQuery.ts";
-import { setTokens, type TokenInfo } from "../tokens.ts";
+import { setTokens, type TokenInfo } from "../../shared/tokens.ts";
 import { ChartPair, type SeriesPoint } from "../Chart.tsx";
 import { Empty, ErrorNote, EventsTable, Figure, LiveBadge, Loading, TopTable, VolumeFigure, type TokenPart } from "../components.tsx";
-import { count, shortHex } from "../format.ts";
-import { navigate, useLocation } from "../router.tsx";
+import { count, shortHex } from "../../shared/format.ts";
+import { navigate, useLocation } from "../../shared/router.tsx";
 import { useLive } from "../useLive.ts";
 
 const WINDOW_LABEL: Record<Window, string> = { "24h": "24 hours", "7d": "7 days", "30d": "30 days", all: "All time" };

@@ -1,10 +1,11 @@
-import { useStore } from "../store.ts";
-import { commonUnit, sumText, tokens } from "../tokens.ts";
+import { useStore } from "../../shared/store.ts";
+import { commonUnit, sumText, tokens } from "../../shared/tokens.ts";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { apiRecoveries, gql, ROW_FIELDS, type Row } from "../api.ts";
 import { ChartPair } from "../Chart.tsx";
-import { Amount, Empty, ErrorNote, EventsTable, Figure, LiveBadge, Loading, NotFound, Time, TokenSum, useSoleTokenUnit, VolumeFigure, type TokenPart } from "../components.tsx";
-import { barWidth, count, share, shortHex } from "../format.ts";
+import { Empty, ErrorNote, EventsTable, Figure, LiveBadge, Loading, NotFound, TokenSum, useSoleTokenUnit, VolumeFigure, type TokenPart } from "../components.tsx";
+import { Amount, Time } from "../../shared/components.tsx";
+import { barWidth, count, share, shortHex } from "../../shared/format.ts";
 import { useLive } from "../useLive.ts";
 
 interface ProviderRow { key: string; pattern: string; label: string | null; address: string | null; fingerprint: string | null; txCount: number; amountSumWei: string; byToken: TokenPart[] }

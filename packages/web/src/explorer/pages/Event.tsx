@@ -1,9 +1,10 @@
-import { useStore } from "../store.ts";
+import { useStore } from "../../shared/store.ts";
 import { useEffect, useState } from "preact/hooks";
 import { apiRecoveries, gql, ROW_FIELDS, type Row } from "../api.ts";
-import { Amount, ErrorNote, EventsTable, Loading, NotFound, Time } from "../components.tsx";
-import { ATTRIBUTION_TEXT, KIND_LABEL, shortHex, utcTitle } from "../format.ts";
-import { tokens } from "../tokens.ts";
+import { ErrorNote, EventsTable, Loading, NotFound } from "../components.tsx";
+import { Amount, Time } from "../../shared/components.tsx";
+import { ATTRIBUTION_TEXT, KIND_LABEL, shortHex, utcTitle } from "../../shared/format.ts";
+import { tokens } from "../../shared/tokens.ts";
 
 interface Step {
   txHash: string;

@@ -1,9 +1,10 @@
-import { useStore } from "../store.ts";
+import { useStore } from "../../shared/store.ts";
 import { useEffect, useState } from "preact/hooks";
 import { apiRecoveries, gql } from "../api.ts";
 import { ChartPair, type SeriesPoint } from "../Chart.tsx";
-import { ErrorNote, Figure, Loading, NotFound, Time, VolumeFigure, type TokenPart } from "../components.tsx";
-import { count } from "../format.ts";
+import { ErrorNote, Figure, Loading, NotFound, VolumeFigure, type TokenPart } from "../components.tsx";
+import { Time } from "../../shared/components.tsx";
+import { count } from "../../shared/format.ts";
 
 interface ProviderData {
   key: string;

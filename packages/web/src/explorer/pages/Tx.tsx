@@ -1,4 +1,4 @@
-import { useStore } from "../store.ts";
+import { useStore } from "../../shared/store.ts";
 import { useEffect, useState } from "preact/hooks";
 import { apiRecoveries, gql, ROW_FIELDS, type Row } from "../api.ts";
 import { ErrorNote, EventsTable, Loading, NotFound } from "../components.tsx";

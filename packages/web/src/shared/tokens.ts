@@ -2,8 +2,6 @@
 // token's decimals with its symbol, exactly (bigint); raw units are never added across tokens of different decimals.
 import { formatTokenUnits } from "@agent-ledger/core/formatTokenUnits";
 import { commonTokenUnit } from "@agent-ledger/core/minimumAmountUnit";
-import { gql, takeFirstAnswer } from "./api.ts";
-import { TOKENS_QUERY } from "./dashboardQuery.ts";
 import { amount, shortHex, tokenName } from "./format.ts";
 import { createStore } from "./store.ts";
 
@@ -19,17 +17,33 @@ export const tokens = createStore<ReadonlyMap<string, TokenInfo> | null>(null);
 
 export const setTokens = (list: TokenInfo[]) => tokens.set(new Map(list.map((t) => [t.address.toLowerCase(), t])));
 
+/**
+ * How the allowlist is fetched: the page that hosts these modules provides it once at start-up (the explorer's
+ * main.tsx: the answer its boot script asked for, else GraphQL `tokens`); shared code never imports a page's API
+ * module. An answer already at hand is returned as is; otherwise a promise.
+ */
+export type TokensFetcher = () => TokenInfo[] | Promise<TokenInfo[]>;
+let fetchTokens: TokensFetcher | null = null;
+export const provideTokensFetcher = (fetcher: TokensFetcher) => void (fetchTokens = fetcher);
+
 /** Loads the allowlist once (boot.ts may have asked already); a failure leaves it unknown (the next call asks again). */
 let loading: Promise<void> | null = null;
 export function loadTokens(): Promise<void> {
   if (tokens.get()) return Promise.resolve();
-  const first = takeFirstAnswer<{ tokens: TokenInfo[] }>("tokens");
-  if (first && "data" in first) {
-    setTokens(first.data.tokens);
+  if (loading) return loading;
+  if (!fetchTokens) return Promise.reject(new Error("loadTokens: no tokens fetcher provided (provideTokensFetcher)"));
+  let answer: TokenInfo[] | Promise<TokenInfo[]>;
+  try {
+    answer = fetchTokens();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  if (Array.isArray(answer)) {
+    setTokens(answer);
     return Promise.resolve();
   }
-  loading ??= (first?.response ?? gql<{ tokens: TokenInfo[] }>(TOKENS_QUERY)).then(
-    (r) => setTokens(r.tokens),
+  loading = answer.then(
+    (list) => setTokens(list),
     () => {
       loading = null;
     },
