@@ -9,6 +9,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, type App } from "../src/buildApp.ts";
 import { axe as axePage, freePort, keyboardReachesEverything as keyboardWalk, launchChromium, SHOTS } from "./support/browser.ts";
+import { docScreenshot } from "./support/docScreenshot.ts";
 import { gql } from "./support/http.ts";
 import { indexAll, seedDevnetLedger, type SeededLedger } from "./support/seedDevnetLedger.ts";
 
@@ -149,6 +150,7 @@ describe("dashboard", () => {
     await page.locator(".chart canvas").first().waitFor();
     await page.locator('[data-live-state="live"]').waitFor();
     await shot("dashboard");
+    await docScreenshot(page, "explorer"); // the README's picture, with UPDATE_SCREENSHOTS=1
     await axe("dashboard");
     await keyboardReachesEverything("dashboard");
   }, 180_000); // four windows, axe and a Tab walk: over a minute when the two shared cores are busy
