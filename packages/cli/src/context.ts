@@ -1,4 +1,4 @@
-import type { ApiClient } from "./client.ts";
+import type { ApiClient } from "@agent-ledger/client";
 import type { CredentialsFile, CredentialStore, StoredSession } from "./config.ts";
 import { CliError, EXIT } from "./exitCodes.ts";
 

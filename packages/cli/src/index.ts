@@ -8,5 +8,4 @@ export { EXIT, CliError, UsageError, exitCodeForApiError, type ExitCode } from "
 export { payRequest } from "./commands/session.ts";
 export { webhookCreateRequest } from "./commands/webhooks.ts";
 export { formatFeedRow } from "./commands/feed.ts";
-export { parseRetryAfterHeader } from "./client.ts";
 export type { Io } from "./context.ts";

@@ -1,12 +1,14 @@
 import { helpText, parseCommandLine, type ParsedCommandLine } from "./args.ts";
-import { ApiError, createApiClient } from "./client.ts";
+import { ApiCallError, createApiClient } from "@agent-ledger/client";
 import { feed } from "./commands/feed.ts";
 import { pair } from "./commands/pair.ts";
 import { pay, revoke, status } from "./commands/session.ts";
 import { webhooks } from "./commands/webhooks.ts";
 import { configDir, createCredentialStore, emptyCredentials, resolveApi } from "./config.ts";
 import type { Context, Io } from "./context.ts";
+import { cliErrorOf } from "./cliErrorOf.ts";
 import { CliError, EXIT } from "./exitCodes.ts";
+import { USER_AGENT } from "./userAgent.ts";
 import { VERSION } from "./version.ts";
 
 /**
@@ -33,7 +35,7 @@ export async function run(argv: readonly string[], io: Io, signal: AbortSignal =
     }
     for (const w of store.warnings) io.stderr.write(`warning: ${w}\n`);
     const api = resolveApi(parsed.global.api, io.env, credentials);
-    const ctx: Context = { io, json: parsed.global.json, api, client: createApiClient(api), store, credentials, signal, options: parsed.options, args: parsed.args };
+    const ctx: Context = { io, json: parsed.global.json, api, client: createApiClient({ baseUrl: api, headers: { "user-agent": USER_AGENT } }), store, credentials, signal, options: parsed.options, args: parsed.args };
     const [group, sub] = parsed.command.split(" ");
     switch (group) {
       case "pair":
@@ -61,8 +63,10 @@ export async function run(argv: readonly string[], io: Io, signal: AbortSignal =
     const e =
       error instanceof CliError
         ? error
-        : new CliError(EXIT.ERROR, error instanceof Error ? error.message : String(error), { code: "internal" });
-    if (error instanceof ApiError && error.status === 429 && error.retryAfterSeconds !== null && !e.details.hint) e.details.hint = `try again in ${error.retryAfterSeconds} s`;
+        : error instanceof ApiCallError
+          ? cliErrorOf(error)
+          : new CliError(EXIT.ERROR, error instanceof Error ? error.message : String(error), { code: "internal" });
+    if (error instanceof ApiCallError && error.status === 429 && error.retryAfterSeconds !== null && !e.details.hint) e.details.hint = `try again in ${error.retryAfterSeconds} s`;
     if (json) {
       const body: Record<string, unknown> = { code: e.details.code ?? "error", message: e.message };
       if (e.details.status !== undefined) body.status = e.details.status;
@@ -70,10 +74,10 @@ export async function run(argv: readonly string[], io: Io, signal: AbortSignal =
       body.exit_code = e.exitCode;
       io.stderr.write(`${JSON.stringify({ error: body })}\n`);
     } else {
-      const where = error instanceof ApiError ? ` [${error.status} ${error.code}]` : "";
+      const where = error instanceof ApiCallError && error.status !== 0 ? ` [${error.status} ${error.code}]` : "";
       io.stderr.write(`error: ${e.message}${where}\n`);
       if (e.details.hint) io.stderr.write(`hint: ${e.details.hint}\n`);
-      if (!(error instanceof CliError) && error instanceof Error && io.env.AGENT_LEDGER_DEBUG === "1") io.stderr.write(`${error.stack}\n`);
+      if (!(error instanceof CliError) && !(error instanceof ApiCallError) && error instanceof Error && io.env.AGENT_LEDGER_DEBUG === "1") io.stderr.write(`${error.stack}\n`);
     }
     return e.exitCode;
   }

@@ -34,7 +34,7 @@ export { evaluateFilter } from "./webhooks/evaluateFilter.ts";
 export { computeSignature, signPayload } from "./webhooks/signPayload.ts";
 export { verifyWebhook, WebhookVerificationError, type VerifiedWebhook } from "./webhooks/verifyWebhook.ts";
 export { getRetryDelay, MAX_ATTEMPTS, RETRY_SCHEDULE_MS } from "./webhooks/getRetryDelay.ts";
-export { parseRetryAfter } from "./webhooks/parseRetryAfter.ts";
+export { parseRetryAfter } from "./http/parseRetryAfter.ts";
 export { parseRecoverSince, RECOVER_MAX_AGE_MS, RecoverSinceError } from "./webhooks/parseRecoverSince.ts";
 export { classifyOutcome, type AttemptOutcome, type AttemptResult } from "./webhooks/classifyOutcome.ts";
 export {

@@ -4,7 +4,7 @@ import { formatAmount, parseAmount } from "../amount.ts";
 import { readAllowlist } from "../readAllowlist.ts";
 import { note, type Context } from "../context.ts";
 import { CliError, EXIT, UsageError } from "../exitCodes.ts";
-import { USER_AGENT } from "../client.ts";
+import { USER_AGENT } from "../userAgent.ts";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 

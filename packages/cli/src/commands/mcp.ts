@@ -1,4 +1,4 @@
-import { USER_AGENT } from "../client.ts";
+import { USER_AGENT } from "../userAgent.ts";
 import { note, type Context } from "../context.ts";
 import { EXIT } from "../exitCodes.ts";
 

@@ -1,6 +1,7 @@
 import { hostname, userInfo } from "node:os";
 import { formatAmount, tokenName } from "../amount.ts";
-import { ApiError } from "../client.ts";
+import { ApiCallError } from "@agent-ledger/client";
+import { getBackoffDelay } from "@agent-ledger/core/getBackoffDelay";
 import type { StoredSession } from "../config.ts";
 import { note, print, type Context } from "../context.ts";
 import { CliError, EXIT } from "../exitCodes.ts";
@@ -97,7 +98,7 @@ export async function pair(ctx: Context): Promise<number> {
         ({ body: answer } = await ctx.client.request<PollAnswer>("GET", "/api/wallet/device/poll", { query: { device_id: start.device_id }, signal: ctx.signal, timeoutMs: 20_000 }));
         networkFailures = 0;
       } catch (error) {
-        if (error instanceof ApiError && error.status === 429) {
+        if (error instanceof ApiCallError && error.status === 429) {
           if (error.retryAfterSeconds !== null) wait = Math.max(1, error.retryAfterSeconds);
           else {
             interval += SLOW_DOWN_STEP_SECONDS;
@@ -105,10 +106,11 @@ export async function pair(ctx: Context): Promise<number> {
           }
           continue;
         }
-        if (error instanceof ApiError && error.status === 404) throw new CliError(EXIT.EXPIRED, "the server no longer knows this pairing (it expired)", { code: "pairing_not_found", hint: "run `agent-ledger pair` again" });
-        if (error instanceof CliError && error.exitCode === EXIT.UNREACHABLE && Date.now() < expiresAt + EXPIRY_GRACE_MS) {
+        if (error instanceof ApiCallError && error.status === 404) throw new CliError(EXIT.EXPIRED, "the server no longer knows this pairing (it expired)", { code: "pairing_not_found", hint: "run `agent-ledger pair` again" });
+        if (error instanceof ApiCallError && error.status === 0 && Date.now() < expiresAt + EXPIRY_GRACE_MS) {
           networkFailures++;
-          wait = Math.min(interval * 2 ** Math.min(networkFailures, 3), 30);
+          // 2, 4, then 8 intervals, at most 30 s (core's backoff, without jitter)
+          wait = getBackoffDelay(networkFailures + 1, { baseMs: interval * 1000, maxMs: Math.min(interval * 8, 30) * 1000, random: 1 }) / 1000;
           spinner.flash(`(API unreachable, retrying in ${wait} s)`);
           continue;
         }

@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { formatAmount, parseAmount, parseBaseUnits, tokenName } from "../amount.ts";
-import { ApiError } from "../client.ts";
 import { note, print, printJson, relativeTime, requireSession, type Context } from "../context.ts";
 import { CliError, EXIT, UsageError } from "../exitCodes.ts";
 import { memoProblem } from "../memo.ts";
+import { cliErrorOf } from "../cliErrorOf.ts";
+import { ApiCallError, retryAfterSeconds } from "@agent-ledger/client";
+import { getBackoffDelay } from "@agent-ledger/core/getBackoffDelay";
 import type { PayPendingAnswer, PaySentAnswer } from "@agent-ledger/core/payAnswer";
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -58,12 +60,13 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
 
 /** Answers worth asking again with the same key: the payment may be in flight or the server briefly unwell. */
 function retryable(error: unknown): boolean {
-  if (error instanceof ApiError) {
+  if (error instanceof ApiCallError) {
+    if (error.status === 0) return true; // no answer: the payment may or may not have been made
     if (error.code === "idempotency_key_in_use" || error.status === 429) return true;
     if (error.code === "payment_failed" || error.code === "not_configured") return false;
     return error.status >= 500;
   }
-  return error instanceof CliError && error.exitCode === EXIT.UNREACHABLE;
+  return false;
 }
 
 /**
@@ -73,7 +76,7 @@ function retryable(error: unknown): boolean {
  */
 export async function payOnce(ctx: Context, body: ReturnType<typeof payRequest>, bearer: string, key: string, windowMs = PAY_RETRY_WINDOW_MS): Promise<PaySentAnswer> {
   const deadline = Date.now() + windowMs;
-  let backoffMs = 1_000;
+  let failures = 0;
   for (let attempt = 1; ; attempt++) {
     let waitMs: number;
     try {
@@ -88,17 +91,19 @@ export async function payOnce(ctx: Context, body: ReturnType<typeof payRequest>,
         });
       }
       if (attempt === 1 && !ctx.json) note(ctx, `Payment broadcast${pending.tx_hash ? ` (tx ${pending.tx_hash})` : ""}; waiting for its outcome…`);
-      waitMs = Math.max(1, Number(res.headers.get("retry-after") ?? "3") || 3) * 1000;
+      waitMs = Math.max(1, retryAfterSeconds(res.headers, new Date()) ?? 3) * 1000;
     } catch (error) {
       if (!retryable(error) || Date.now() >= deadline) {
-        if (error instanceof CliError && error.exitCode === EXIT.UNREACHABLE && attempt > 1) {
-          throw new CliError(EXIT.UNREACHABLE, `${error.message}; the payment may have been made: re-run with --idempotency-key ${key} to find out (never pays twice)`, error.details);
+        if (error instanceof ApiCallError && error.status === 0 && attempt > 1) {
+          const e = cliErrorOf(error);
+          throw new CliError(EXIT.UNREACHABLE, `${e.message}; the payment may have been made: re-run with --idempotency-key ${key} to find out (never pays twice)`, e.details);
         }
         throw error;
       }
-      waitMs = error instanceof ApiError && error.retryAfterSeconds !== null ? error.retryAfterSeconds * 1000 : backoffMs;
-      backoffMs = Math.min(backoffMs * 2, 10_000);
-      if (!ctx.json) note(ctx, `(${error instanceof ApiError ? error.code : "unreachable"}; retrying with the same idempotency key)`);
+      // the server's Retry-After, else 1, 2, 4, 8, 10, 10… s (core's backoff, without jitter)
+      failures++;
+      waitMs = error instanceof ApiCallError && error.retryAfterSeconds !== null ? error.retryAfterSeconds * 1000 : getBackoffDelay(failures, { baseMs: 1_000, maxMs: 10_000, random: 1 });
+      if (!ctx.json) note(ctx, `(${error instanceof ApiCallError && error.status !== 0 ? error.code : "unreachable"}; retrying with the same idempotency key)`);
     }
     await sleep(Math.min(waitMs, Math.max(0, deadline - Date.now()) + 1), undefined, { signal: ctx.signal });
   }
@@ -153,7 +158,7 @@ export async function status(ctx: Context): Promise<number> {
     ({ body: s } = await ctx.client.request<SessionAnswer>("GET", "/api/wallet/session", { bearer: stored.access_token, signal: ctx.signal }));
   } catch (error) {
     // A session that ended may be refused outright (403 session_expired / session_revoked): report it as such.
-    if (error instanceof ApiError && (error.code === "session_expired" || error.code === "session_revoked")) {
+    if (error instanceof ApiCallError && (error.code === "session_expired" || error.code === "session_revoked")) {
       const state = error.code === "session_expired" ? "expired" : "revoked";
       if (ctx.json) printJson(ctx, { api: ctx.api, session_id: stored.session_id, status: state, message: error.message });
       else print(ctx, `Session ${stored.session_id} with ${ctx.api}: ${state} (${error.message}). Run \`agent-ledger pair\` for a new one.`);
@@ -188,7 +193,7 @@ export async function revoke(ctx: Context): Promise<number> {
   try {
     ({ body: result } = await ctx.client.request<Record<string, unknown>>("POST", "/api/wallet/session/revoke", { body: {}, bearer: stored.access_token, signal: ctx.signal }));
   } catch (error) {
-    if (!(error instanceof ApiError && (error.code === "session_revoked" || error.code === "session_expired"))) throw error;
+    if (!(error instanceof ApiCallError && (error.code === "session_revoked" || error.code === "session_expired"))) throw error;
     result = { session_id: stored.session_id, status: error.code === "session_revoked" ? "revoked" : "expired", already: true };
   }
   const file = await ctx.store.read();

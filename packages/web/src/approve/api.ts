@@ -1,5 +1,5 @@
-import { ApiError } from "./describeError.ts";
-import { requestJson } from "./requestJson.ts";
+import { ApiCallError } from "@agent-ledger/client";
+import { pageClient } from "./pageClient.ts";
 
 // Same-origin calls to the wallet API (the page is served by the API itself, so cookies just work).
 
@@ -37,7 +37,7 @@ export interface ApproveInit {
   agent_label: string | null;
 }
 
-const request = <T,>(method: "GET" | "POST", path: string, body?: unknown, timeoutMs?: number) => requestJson<T>(method, BASE + path, body, timeoutMs);
+const request = async <T,>(method: "GET" | "POST", path: string, body?: unknown, timeoutMs?: number) => (await pageClient.request<T>(method, BASE + path, { body, timeoutMs })).body;
 
 export const api = {
   /** The signed-in user (cookie), or null. */
@@ -45,7 +45,7 @@ export const api = {
     try {
       return await request<WalletUser>("GET", "/me");
     } catch (error) {
-      if (error instanceof ApiError && (error.status === 401 || error.status === 404)) return null;
+      if (error instanceof ApiCallError && (error.status === 401 || error.status === 404)) return null;
       throw error;
     }
   },

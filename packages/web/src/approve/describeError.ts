@@ -1,12 +1,5 @@
+import { ApiCallError } from "@agent-ledger/client";
 import { PasskeyHostError } from "../shared/passkeyHost.ts";
-
-/** An error answer of our API: `{ error: { code, message } }` with its HTTP status. */
-export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
-    super(message);
-    this.name = "ApiError";
-  }
-}
 
 export type ErrorKind = "cancelled" | "expired" | "not_found" | "signin" | "server" | "network" | "chain" | "unsupported" | "unknown";
 
@@ -34,7 +27,7 @@ const messageOf = (e: unknown) => (e instanceof Error ? e.message : typeof e ===
 /** Maps anything thrown during the approval flow to a message a person can act on. */
 export function describeError(error: unknown): DescribedError {
   const all = chain(error);
-  const api = all.find((e): e is ApiError => e instanceof ApiError);
+  const api = all.find((e): e is ApiCallError => e instanceof ApiCallError && e.status !== 0); // status 0: no answer (below)
   if (api) {
     if (api.code === "code_expired" || api.status === 410) {
       return {
@@ -79,7 +72,7 @@ export function describeError(error: unknown): DescribedError {
   if (names.includes("TimeoutError") || /took too long|timed out|timeout/i.test(messageOf(error))) {
     return { kind: "chain", title: "The chain did not confirm in time", detail: `${messageOf(error)} Nothing is lost: try again.` };
   }
-  if (error instanceof TypeError && /fetch|network/i.test(error.message)) {
+  if (all.some((e) => e instanceof ApiCallError && e.status === 0) || (error instanceof TypeError && /fetch|network/i.test(error.message))) {
     return { kind: "network", title: "Cannot reach the server", detail: "Check your connection and try again." };
   }
   const short = (error as { shortMessage?: unknown })?.shortMessage;

@@ -5,7 +5,8 @@ import { startAuthentication, startRegistration, type PublicKeyCredentialCreatio
 import { formatTokenAmount, parseTokenAmount, tokenName } from "./amounts.ts";
 import { api, unwrapOptions, type ApproveInit, type Lookup, type WalletUser } from "./api.ts";
 import { authorizeAgentKey } from "./authorizeAgentKey.ts";
-import { ApiError, describeError } from "./describeError.ts";
+import { ApiCallError } from "@agent-ledger/client";
+import { describeError } from "./describeError.ts";
 import { checkPasskeyHost, rpIdOf } from "../shared/passkeyHost.ts";
 import { formatCountdown, normalizePairingCode } from "./pairingCode.ts";
 
@@ -98,7 +99,7 @@ async function loadRequest(): Promise<void> {
   renderRequest();
   status("");
   if (lookup.status === "expired" || Date.parse(lookup.expires_at) <= Date.now()) {
-    throw new ApiError(410, "code_expired", "This pairing code has expired (codes are valid for 5 minutes).");
+    throw new ApiCallError(410, "code_expired", "This pairing code has expired (codes are valid for 5 minutes).");
   }
   if (lookup.status === "approved" || lookup.status === "claimed") {
     $("done-agent").textContent = lookup.agent_label ? `“${lookup.agent_label}”` : "The agent";
@@ -361,7 +362,7 @@ async function entry(): Promise<void> {
     if (!user) return show("signin");
     await loadRequest();
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) {
+    if (error instanceof ApiCallError && error.status === 401) {
       user = null;
       return show("signin");
     }

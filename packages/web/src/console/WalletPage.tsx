@@ -6,7 +6,7 @@ import type { ComponentChildren } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { Amount, Time } from "../shared/components.tsx";
 import { shortHex } from "../shared/format.ts";
-import { ApiError, onSignedOut, walletApi, type Me, type OwnerPayment, type OwnerSession, type RevokeAnswer } from "./api.ts";
+import { ApiCallError, onSignedOut, walletApi, type Me, type OwnerPayment, type OwnerSession, type RevokeAnswer } from "./api.ts";
 import { balanceText, type Balance } from "./balance.ts";
 import { PageHead, TableCard } from "./parts.tsx";
 import { checkPasskeyHost, PasskeyHostError, rpIdOf } from "../shared/passkeyHost.ts";
@@ -18,7 +18,7 @@ type ErrorLike = { name?: string; message?: string; shortMessage?: string; cause
 
 /** An error as one line for the page, without a closing period (callers end the sentence). */
 export function describe(error: unknown): string {
-  if (error instanceof ApiError) return `${error.message} (${error.code})`;
+  if (error instanceof ApiCallError) return `${error.message} (${error.code})`;
   // The browser's refusal is often wrapped (the passkey signer answers "Failed to request credential." with the
   // NotAllowedError as its cause): look down the causes for it.
   for (let c: unknown = error, depth = 0; c && depth < 5; c = (c as ErrorLike).cause, depth++) {
@@ -356,7 +356,7 @@ export function WalletSessionPage({ id }: { id: string }) {
   const [paymentsError, setPaymentsError] = useState<string | null>(null);
   const [loadingMore, setLoadingMore] = useState(false);
   const reload = useCallback(() => {
-    walletApi.session(id).then(setSession, (e) => (e instanceof ApiError && e.status === 404 ? setSession(null) : setError(describe(e))));
+    walletApi.session(id).then(setSession, (e) => (e instanceof ApiCallError && e.status === 404 ? setSession(null) : setError(describe(e))));
     walletApi.payments(id, null).then(
       (r) => { setPayments(r.items); setCursor(r.next_cursor); setPaymentsError(null); },
       (e) => { setPayments((p) => p ?? []); setPaymentsError(`Payments could not be read: ${describe(e)}. Reload the page to try again.`); },

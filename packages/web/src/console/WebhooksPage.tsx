@@ -11,7 +11,7 @@ import { Time } from "../shared/components.tsx";
 import { navigate } from "../shared/router.tsx";
 import { useStore } from "../shared/store.ts";
 import { loadTokens, tokens, type TokenInfo } from "../shared/tokens.ts";
-import { ApiError, rest } from "./api.ts";
+import { ApiCallError, rest } from "./api.ts";
 import { PageHead, TableCard } from "./parts.tsx";
 import { describe, SignIn, StatusBadge, useOwner } from "./WalletPage.tsx";
 import "./console.css";
@@ -230,7 +230,7 @@ function CreatedPanel({ created, onUpdate }: { created: Created; onUpdate: (h: S
         },
         (e) => {
           if (stopped) return;
-          if (e instanceof ApiError && e.status === 404) return setGone(true);
+          if (e instanceof ApiCallError && e.status === 404) return setGone(true);
           timer = setTimeout(poll, 2000); // a network blip: ask again
         },
       );
@@ -287,7 +287,7 @@ export function WebhookPage({ id }: { id: string }) {
   // Whether older pages were loaded: then the cursor is the oldest loaded page's, and a refresh keeps those rows.
   const olderLoaded = useRef(false);
   const reload = useCallback(() => {
-    hooksApi.get(id).then(setHook, (e) => (e instanceof ApiError && e.status === 404 ? setHook(null) : setMessage(describe(e))));
+    hooksApi.get(id).then(setHook, (e) => (e instanceof ApiCallError && e.status === 404 ? setHook(null) : setMessage(describe(e))));
     // The first page again, merged by id with what is shown: newer rows come in at the top, rows already shown are
     // updated in place, and older rows the user loaded stay (the refresh replaced them with the first page once).
     hooksApi.deliveries(id, null).then((r) => {

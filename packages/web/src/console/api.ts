@@ -1,16 +1,16 @@
 // The owner console's calls: the same REST API the CLI uses (/api/wallet/…, /api/webhooks/…), same origin, with the
 // passkey session cookie. Browsers send Origin on these requests (the API refuses cross-site cookie writes).
-import { ApiError } from "../approve/describeError.ts";
-import { requestJson } from "../approve/requestJson.ts";
+import { ApiCallError } from "@agent-ledger/client";
+import { pageClient } from "../approve/pageClient.ts";
 import type { Balance } from "./balance.ts";
 
-export { ApiError };
+export { ApiCallError };
 
-/** A call to our API with the session cookie (the approval page's own helper; 60 s by default: revoke-confirm waits for a receipt). */
+/** A call to our API with the session cookie (the approval page's client; 60 s by default: revoke-confirm waits for a receipt). */
 export const rest = <T,>(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, body?: unknown, timeoutMs = 60_000) =>
-  requestJson<T>(method, path, body, timeoutMs).catch((error: unknown) => {
+  pageClient.request<T>(method, path, { body, timeoutMs }).then((r) => r.body, (error: unknown) => {
     // a 401 on any call but the sign-in's own means the passkey sign-in ended while the page was open
-    if (error instanceof ApiError && error.status === 401 && !path.startsWith("/api/wallet/webauthn/") && path !== "/api/wallet/me") for (const f of signedOutListeners) f();
+    if (error instanceof ApiCallError && error.status === 401 && !path.startsWith("/api/wallet/webauthn/") && path !== "/api/wallet/me") for (const f of signedOutListeners) f();
     throw error;
   });
 
@@ -65,7 +65,7 @@ export const walletApi = {
     try {
       return await rest<Me>("GET", "/api/wallet/me");
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401) return null;
+      if (error instanceof ApiCallError && error.status === 401) return null;
       throw error;
     }
   },

@@ -1,5 +1,6 @@
 // The explorer's only data source: the public GraphQL API on the same origin (POST /graphql), exactly as any other
 // client calls it. A network failure or a 5xx marks the API as down (the layout shows a banner) until a call works.
+import { ApiCallError, createApiClient, graphqlDataOf } from "@agent-ledger/client";
 import { BOOT_GLOBAL, FIRST_ANSWER_ID, firstRequest, firstRequestTag, type BootRequests, type FirstRequest } from "./dashboardQuery.ts";
 import { ROW_FIELDS } from "./rowFields.ts";
 import { createStore } from "../shared/store.ts";
@@ -20,66 +21,60 @@ export const apiDown = createStore(false);
 /** Counts recoveries of the API: pages list it among their effects' inputs, so they load again once it is back. */
 export const apiRecoveries = createStore(0);
 
+/** The explorer's client of the public GraphQL API, same origin (no credentials: everything it reads is public). */
+const client = createApiClient({ baseUrl: "" });
+
 // While the API is down, probe it every 3 s with the smallest GraphQL query; the first answer ends the outage.
 let probe: ReturnType<typeof setInterval> | undefined;
 apiDown.subscribe((down) => {
   if (down && !probe) {
     probe = setInterval(() => {
-      fetch("/graphql", { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: '{"query":"{ __typename }"}' }).then(
-        (r) => {
-          if (r.status < 500) {
-            clearInterval(probe);
-            probe = undefined;
-            apiDown.set(false);
-            apiRecoveries.set(apiRecoveries.get() + 1);
-          }
-        },
-        () => {},
-      );
+      const recovered = () => {
+        clearInterval(probe);
+        probe = undefined;
+        apiDown.set(false);
+        apiRecoveries.set(apiRecoveries.get() + 1);
+      };
+      client.graphql("{ __typename }", {}, { timeoutMs: 3000 }).then(recovered, (error: unknown) => {
+        if (error instanceof ApiCallError && error.status > 0 && error.status < 500) recovered();
+      });
     }, 3000);
   }
 });
 
-export class GraphqlError extends Error {
-  constructor(message: string, readonly code: string | undefined) {
-    super(message);
-  }
+/** No answer (not a cancellation) or a 5xx marks the API as down; any other answer, as up. Rethrows. */
+function noteFailure(error: unknown): never {
+  if (error instanceof ApiCallError) apiDown.set(error.status === 0 || error.status >= 500);
+  else if ((error as Error)?.name !== "AbortError") apiDown.set(true);
+  throw error;
 }
 
-/** POST /graphql: the explorer's one way to ask the API (boot.ts sends the same request). */
+/** POST /graphql: the explorer's one way to ask the API (boot.ts sends the same request); errors throw ApiCallError. */
 export function gql<T>(query: string, variables: Record<string, unknown> = {}, signal?: AbortSignal): Promise<T> {
-  return answerOf<T>(
-    fetch("/graphql", {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify({ query, variables }),
-      signal,
-    }),
-  );
+  return client.graphql<T>(query, variables, { signal }).then((data) => (apiDown.set(false), data), noteFailure);
 }
 
-/** The data of a GraphQL response; a network failure or a 5xx marks the API as down, a GraphQL error throws. */
+/** The data of a GraphQL response boot.ts got; a network failure or a 5xx marks the API as down, a GraphQL error throws. */
 export async function answerOf<T>(response: Promise<Response>): Promise<T> {
-  let res: Response;
   try {
-    res = await response;
+    const res = await response;
+    let body: unknown = null;
+    try {
+      body = await res.json();
+    } catch {
+      /* not JSON: graphqlDataOf names the status */
+    }
+    const data = graphqlDataOf<T>(res.status, body, res.headers);
+    apiDown.set(false);
+    return data;
   } catch (error) {
-    if ((error as Error).name !== "AbortError") apiDown.set(true);
-    throw error;
+    return noteFailure(error);
   }
-  if (res.status >= 500) {
-    apiDown.set(true);
-    throw new GraphqlError(`the API answered ${res.status}`, "unavailable");
-  }
-  apiDown.set(false);
-  return dataOf<T>(await res.json());
 }
 
 /** The data of a GraphQL response body; a GraphQL error throws. */
 export function dataOf<T>(json: unknown): T {
-  const body = json as { data?: T; errors?: { message: string; extensions?: { code?: string } }[] };
-  if (body.errors?.length) throw new GraphqlError(body.errors[0]!.message, body.errors[0]!.extensions?.code);
-  return body.data as T;
+  return graphqlDataOf<T>(200, json);
 }
 
 /**

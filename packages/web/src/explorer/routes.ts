@@ -1,4 +1,4 @@
-// The explorer's URL space, shared by the browser router (explorer/router.tsx) and the server (serve/createWebHandler.ts)
+// The explorer's URL space, shared by the browser router (shared/router.tsx) and the server (serve/createWebHandler.ts)
 // so both agree on which paths are pages (200 + the app) and which are not (404 + the app's not-found page).
 // To add a page: add a route here, a component in explorer/pages/, and a case in explorer/App.tsx (docs/web.md).
 
