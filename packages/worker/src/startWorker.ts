@@ -1,4 +1,5 @@
 import { Queue, Worker } from "bullmq";
+import type { ResolveHost } from "@agent-ledger/runtime";
 import { createPgPool, startOpsServer } from "@agent-ledger/db";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
@@ -9,7 +10,6 @@ import { enqueueNotifiedDeliveries } from "./delivery/enqueueNotifiedDeliveries.
 import { createDispatcher, type Dispatcher } from "./dispatch/createDispatcher.ts";
 import { ensureMaintenanceScheduler } from "./maintenance/ensureMaintenanceScheduler.ts";
 import { requeueDueDeliveries } from "./maintenance/requeueDueDeliveries.ts";
-import type { ResolveHost } from "./net/resolveHost.ts";
 import { createWorkerMetrics } from "./ops/createWorkerMetrics.ts";
 import { createListener, type PgListener } from "./pg/createListener.ts";
 import { parseDeliveryJob, type DeliveryJobData } from "./queue/deliveryJob.ts";

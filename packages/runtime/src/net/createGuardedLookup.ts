@@ -1,7 +1,8 @@
 import { HostNotPublicError, resolvePublicAddresses } from "@agent-ledger/core";
 import type { LookupFunction } from "node:net";
 import { CallbackNotAllowedError } from "./CallbackNotAllowedError.ts";
-import { ipFamily, resolveHost, type ResolveHost } from "./resolveHost.ts";
+import { ipFamily } from "./ipFamily.ts";
+import { resolveHost, type ResolveHost } from "./resolveHost.ts";
 
 /**
  * A `lookup` for http(s).Agent: the socket connects only to addresses this function returns, so
