@@ -1,7 +1,8 @@
-import { assertCallbackAllowed, CallbackNotAllowedError, type ResolveHost } from "@agent-ledger/runtime";
+import type { HostLookup } from "@agent-ledger/core";
+import { assertCallbackAllowed, CallbackNotAllowedError } from "@agent-ledger/runtime";
 import { WebhookError } from "./WebhookError.ts";
 
-export type Lookup = ResolveHost;
+export type Lookup = HostLookup;
 
 /**
  * Create-time SSRF check (production): every address the host resolves to must be public — the runtime's SSRF
