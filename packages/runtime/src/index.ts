@@ -1,1 +1,6 @@
-export {};
+export { assertCallbackAllowed } from "./net/assertCallbackAllowed.ts";
+export { bareHost } from "./net/bareHost.ts";
+export { CallbackNotAllowedError, type CallbackRefusal } from "./net/CallbackNotAllowedError.ts";
+export { createGuardedLookup } from "./net/createGuardedLookup.ts";
+export { ipFamily } from "./net/ipFamily.ts";
+export { resolveHost, type ResolveHost } from "./net/resolveHost.ts";

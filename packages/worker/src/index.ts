@@ -1,8 +1,5 @@
-// Library surface of the webhook worker. The SSRF rule itself is core's resolvePublicAddresses, which the API also calls at create time.
-export { assertCallbackAllowed } from "./net/assertCallbackAllowed.ts";
-export { CallbackNotAllowedError, type CallbackRefusal } from "./net/CallbackNotAllowedError.ts";
-export { createGuardedLookup } from "./net/createGuardedLookup.ts";
-export { resolveHost, type ResolveHost } from "./net/resolveHost.ts";
+// Library surface of the webhook worker. Its SSRF adapter (DNS lookup, guarded socket lookup, CallbackNotAllowedError) is
+// @agent-ledger/runtime's, which the API also uses at create time; the rule itself is core's resolvePublicAddresses.
 export { startWorker, type RunningWorker, type StartWorkerOptions } from "./startWorker.ts";
 export { parseWorkerEnv, type WorkerEnv } from "./env.ts";
 export { buildDeliveryRequest, type DeliveryContent, type DeliveryRequest } from "./delivery/buildDeliveryRequest.ts";

@@ -1,18 +1,19 @@
-import { Queue, Worker } from "bullmq";
+import { Queue, type Worker } from "bullmq";
+import type { ResolveHost } from "@agent-ledger/runtime";
 import { createPgPool, startOpsServer } from "@agent-ledger/db";
-import { Redis } from "ioredis";
 import type { Logger } from "pino";
-import { DELIVERIES_CHANNEL, DELIVERY_QUEUE, DISPATCH_CURSOR_ID, EVENTS_CHANNEL, MAINTENANCE_QUEUE } from "./constants.ts";
+import { DELIVERY_QUEUE, DISPATCH_CURSOR_ID, MAINTENANCE_QUEUE } from "./constants.ts";
+import { closeDeliveryWorker } from "./delivery/closeDeliveryWorker.ts";
 import { createDeliveryProcessor, type AttemptInfo } from "./delivery/createDeliveryProcessor.ts";
 import { createWebhookClient } from "./delivery/createWebhookClient.ts";
-import { enqueueNotifiedDeliveries } from "./delivery/enqueueNotifiedDeliveries.ts";
+import { startDeliveryWorker } from "./delivery/startDeliveryWorker.ts";
 import { createDispatcher, type Dispatcher } from "./dispatch/createDispatcher.ts";
-import { ensureMaintenanceScheduler } from "./maintenance/ensureMaintenanceScheduler.ts";
+import { startNotificationRelay } from "./dispatch/startNotificationRelay.ts";
 import { requeueDueDeliveries } from "./maintenance/requeueDueDeliveries.ts";
-import type { ResolveHost } from "./net/resolveHost.ts";
+import { startMaintenanceJob } from "./maintenance/startMaintenanceJob.ts";
 import { createWorkerMetrics } from "./ops/createWorkerMetrics.ts";
-import { createListener, type PgListener } from "./pg/createListener.ts";
-import { parseDeliveryJob, type DeliveryJobData } from "./queue/deliveryJob.ts";
+import { connectRedis } from "./queue/connectRedis.ts";
+import type { DeliveryJobData } from "./queue/deliveryJob.ts";
 
 export interface StartWorkerOptions {
   databaseUrl: string;
@@ -72,7 +73,6 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   const delayScale = options.delayScale ?? 1;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const leaseMs = options.leaseMs ?? Math.max(30_000, timeoutMs * 3);
-  const maintenanceIntervalMs = options.maintenanceIntervalMs ?? 60_000;
   const deliver = options.deliver ?? true;
   const dispatchEnabled = options.dispatch?.enabled ?? true;
 
@@ -80,14 +80,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   // small pool serves a high concurrency; PostgreSQL's connection limit is shared with every other service.
   const pool = createPgPool(options.databaseUrl, { max: options.poolSize ?? Math.min(options.concurrency, 12) + 3, applicationName: "agent-ledger-worker" });
   pool.on("error", (error) => log.warn({ err: error }, "idle PostgreSQL connection error"));
-  const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
-  let lastRedisError = 0;
-  connection.on("error", (error) => {
-    if (Date.now() - lastRedisError > 5_000) log.warn({ err: error }, "Redis connection error");
-    lastRedisError = Date.now();
-  });
-  await connection.connect();
-  await connection.ping();
+  const connection = await connectRedis(options.redisUrl, log);
 
   const deliveryQueue = new Queue<DeliveryJobData>(DELIVERY_QUEUE, { connection, prefix: options.prefix });
   const maintenanceQueue = new Queue(MAINTENANCE_QUEUE, { connection, prefix: options.prefix });
@@ -103,44 +96,16 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   const client = createWebhookClient({ production: options.production, timeoutMs, resolve: options.resolveHost });
   const requeueDue = (at = now()) => requeueDueDeliveries(pool, deliveryQueue, { now: at });
 
-  // Delivery jobs.
-  let deliveryWorker: Worker<DeliveryJobData> | null = null;
-  if (deliver) {
-    const processDelivery = createDeliveryProcessor({ pool, queue: deliveryQueue, client, masterKey: options.masterKey, log, metrics, now, random, onAttempt: options.onAttempt }, { leaseMs, delayScale });
-    deliveryWorker = new Worker<DeliveryJobData>(
-      DELIVERY_QUEUE,
-      async (job) => {
-        const data = parseDeliveryJob(job.data);
-        if (!data) return { sent: false, reason: "invalid_job" };
-        return processDelivery(data);
-      },
-      { connection, prefix: options.prefix, concurrency: options.concurrency, lockDuration: Math.max(30_000, timeoutMs * 2), maxStalledCount: 1 },
-    );
-    deliveryWorker.on("error", (error) => log.warn({ err: error }, "delivery worker error"));
-    deliveryWorker.on("failed", (job, error) => log.warn({ err: error, jobId: job?.id }, "delivery job failed"));
-  }
-
-  // The minute job (one run per period across all workers) and its self-healing scheduler.
-  const maintenanceWorker = new Worker(
-    MAINTENANCE_QUEUE,
-    async () => {
-      const r = await requeueDue();
-      if (r.due > 0 || r.closed > 0) log.info(r, "minute job: re-enqueued due deliveries");
-      metrics.requeued.inc(r.due);
-      return r;
-    },
-    { connection, prefix: options.prefix, concurrency: 1 },
+  const deliveryWorker: Worker<DeliveryJobData> | null = deliver
+    ? startDeliveryWorker(
+        { connection, log, processDelivery: createDeliveryProcessor({ pool, queue: deliveryQueue, client, masterKey: options.masterKey, log, metrics, now, random, onAttempt: options.onAttempt }, { leaseMs, delayScale }) },
+        { prefix: options.prefix, concurrency: options.concurrency, timeoutMs },
+      )
+    : null;
+  const maintenance = await startMaintenanceJob(
+    { connection, queue: maintenanceQueue, log, metrics, requeueDue: () => requeueDue() },
+    { prefix: options.prefix, intervalMs: options.maintenanceIntervalMs ?? 60_000 },
   );
-  maintenanceWorker.on("error", (error) => log.warn({ err: error }, "maintenance worker error"));
-  const ensureScheduler = () =>
-    ensureMaintenanceScheduler(maintenanceQueue, maintenanceIntervalMs).then(
-      (created) => created && log.debug({ everyMs: maintenanceIntervalMs }, "minute job scheduled"),
-      (error: unknown) => log.warn({ err: error }, "could not ensure the minute job's scheduler"),
-    );
-  await ensureScheduler();
-  const schedulerTimer = setInterval(() => void ensureScheduler(), maintenanceIntervalMs);
-
-  // Dispatcher.
   const dispatcher = dispatchEnabled
     ? createDispatcher(
         { pool, queue: deliveryQueue, log, metrics, now },
@@ -150,34 +115,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
         },
       )
     : null;
-
-  // NOTIFY listener: agent_events wakes the dispatcher; webhook_deliveries names deliveries to enqueue now.
-  const notified = new Set<string>();
-  let flushTimer: NodeJS.Timeout | null = null;
-  let flushing: Promise<unknown> = Promise.resolve();
-  const flushNotified = () => {
-    flushTimer = null;
-    const ids = [...notified];
-    notified.clear();
-    flushing = enqueueNotifiedDeliveries(pool, deliveryQueue, ids, { now: now(), delayScale }).catch((error: unknown) => {
-      metrics.enqueueFailures.inc();
-      log.warn({ err: error, deliveries: ids.length }, "could not enqueue notified deliveries; the minute job will");
-    });
-  };
-  const listener: PgListener = createListener({
-    databaseUrl: options.databaseUrl,
-    channels: dispatcher ? [EVENTS_CHANNEL, DELIVERIES_CHANNEL] : [DELIVERIES_CHANNEL],
-    log,
-    onConnect: () => dispatcher?.wake(),
-    onNotification: (channel, payload) => {
-      if (channel === EVENTS_CHANNEL) dispatcher?.wake();
-      else if (channel === DELIVERIES_CHANNEL) {
-        notified.add(payload);
-        flushTimer ??= setTimeout(flushNotified, 5);
-      }
-    },
-  });
-  await listener.ready;
+  const relay = await startNotificationRelay({ databaseUrl: options.databaseUrl, pool, queue: deliveryQueue, dispatcher, log, metrics, now }, { delayScale });
   dispatcher?.start();
   // "ready" means the dispatch cursor exists: on a first run it starts at the watermark ("from now on"), so
   // events inserted after the ready line are dispatched even when the first pass is slow (a loaded machine).
@@ -203,26 +141,13 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     requeueDue,
     stop(graceMs = options.shutdownGraceMs ?? 15_000) {
       stopping ??= (async () => {
-        clearInterval(schedulerTimer);
-        if (flushTimer) clearTimeout(flushTimer);
-        await listener.close();
+        maintenance.stopScheduler();
+        relay.cancelFlush();
+        await relay.close();
         await dispatcher?.stop();
-        await flushing;
-        if (deliveryWorker) {
-          // Stop fetching; in-flight POSTs get the grace period, then are abandoned to their claim lease.
-          const closing = deliveryWorker.close();
-          let timer: NodeJS.Timeout | undefined;
-          const graceOver = await Promise.race([
-            closing.then(() => false),
-            new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs))),
-          ]);
-          clearTimeout(timer);
-          if (graceOver) {
-            log.warn({ graceMs }, "in-flight deliveries did not finish within the grace period; abandoning them to their lease");
-            await deliveryWorker.close(true).catch(() => {});
-          }
-        }
-        await maintenanceWorker.close();
+        await relay.flushing();
+        if (deliveryWorker) await closeDeliveryWorker(deliveryWorker, graceMs, log);
+        await maintenance.close();
         await Promise.allSettled([deliveryQueue.close(), maintenanceQueue.close()]);
         client.close();
         await connection.quit().catch(() => connection.disconnect());

@@ -1,3 +1,4 @@
+import { getBackoffDelay } from "@agent-ledger/core";
 import { Redis } from "ioredis";
 
 export interface RedisPingOptions {
@@ -25,7 +26,7 @@ export function createRedisPing(options: RedisPingOptions): RedisPing {
     connectTimeout: timeoutMs,
     commandTimeout: timeoutMs,
     maxRetriesPerRequest: 0,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    retryStrategy: (attempt) => getBackoffDelay(attempt, { baseMs: 200, maxMs: 2_000, random: Math.random() }),
     connectionName: "agent-ledger-api-readyz",
   });
   client.on("error", (error: Error) => {

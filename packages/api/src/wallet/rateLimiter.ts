@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { clientRateKey } from "@agent-ledger/core";
+import { clientRateKey, getBackoffDelay } from "@agent-ledger/core";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
@@ -66,7 +66,7 @@ export function createRateLimits(config: RateLimitConfig, log: Logger): RateLimi
         connectTimeout: timeoutMs,
         commandTimeout: timeoutMs,
         maxRetriesPerRequest: 0,
-        retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+        retryStrategy: (attempt) => getBackoffDelay(attempt, { baseMs: 200, maxMs: 2_000, random: Math.random() }),
         connectionName: "agent-ledger-api-ratelimit",
       });
       redis.on("error", () => {}); // reported per request below (throttled)

@@ -3,9 +3,7 @@ import { isForbiddenAddress } from "@agent-ledger/core";
 import http from "node:http";
 import https from "node:https";
 import { isIP, type Socket } from "node:net";
-import { CallbackNotAllowedError } from "../net/CallbackNotAllowedError.ts";
-import { createGuardedLookup } from "../net/createGuardedLookup.ts";
-import { bareHost, type ResolveHost } from "../net/resolveHost.ts";
+import { bareHost, CallbackNotAllowedError, createGuardedLookup, type ResolveHost } from "@agent-ledger/runtime";
 import type { DeliveryRequest } from "./buildDeliveryRequest.ts";
 
 export interface PostOutcome {

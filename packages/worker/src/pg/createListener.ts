@@ -1,3 +1,4 @@
+import { getBackoffDelay } from "@agent-ledger/core";
 import pg from "pg";
 import type { Logger } from "pino";
 
@@ -57,7 +58,7 @@ export function createListener(options: {
     client = null;
     c.removeAllListeners("end");
     c.end().catch(() => {});
-    const delay = Math.min(10_000, 100 * 2 ** attempt++);
+    const delay = getBackoffDelay(++attempt, { baseMs: 100, maxMs: 10_000, random: Math.random() });
     retryTimer = setTimeout(() => {
       retryTimer = null;
       void connect();

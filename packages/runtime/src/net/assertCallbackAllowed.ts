@@ -1,6 +1,6 @@
-import { HostNotPublicError, resolvePublicAddresses } from "@agent-ledger/core";
+import { HostNotPublicError, resolvePublicAddresses, type HostLookup } from "@agent-ledger/core";
 import { CallbackNotAllowedError } from "./CallbackNotAllowedError.ts";
-import { resolveHost, type ResolveHost } from "./resolveHost.ts";
+import { resolveHost } from "./resolveHost.ts";
 
 /**
  * The SSRF policy for a callback URL. Outside production anything http(s) is allowed (tests and local
@@ -15,7 +15,7 @@ import { resolveHost, type ResolveHost } from "./resolveHost.ts";
  */
 export async function assertCallbackAllowed(
   url: string | URL,
-  options: { production: boolean; lookup?: ResolveHost },
+  options: { production: boolean; lookup?: HostLookup },
 ): Promise<{ url: URL; addresses: string[] }> {
   let parsed: URL;
   try {

@@ -1,7 +1,8 @@
-import { HostNotPublicError, resolvePublicAddresses } from "@agent-ledger/core";
+import { HostNotPublicError, resolvePublicAddresses, type HostLookup } from "@agent-ledger/core";
 import type { LookupFunction } from "node:net";
 import { CallbackNotAllowedError } from "./CallbackNotAllowedError.ts";
-import { ipFamily, resolveHost, type ResolveHost } from "./resolveHost.ts";
+import { ipFamily } from "./ipFamily.ts";
+import { resolveHost } from "./resolveHost.ts";
 
 /**
  * A `lookup` for http(s).Agent: the socket connects only to addresses this function returns, so
@@ -9,7 +10,7 @@ import { ipFamily, resolveHost, type ResolveHost } from "./resolveHost.ts";
  * the create-time check and the delivery — rebinding — is caught). In production any forbidden
  * address in the answer refuses the connection before it is attempted (core resolvePublicAddresses).
  */
-export function createGuardedLookup(options: { production: boolean; resolve?: ResolveHost }): LookupFunction {
+export function createGuardedLookup(options: { production: boolean; resolve?: HostLookup }): LookupFunction {
   const resolve = options.resolve ?? resolveHost;
   return (hostname, lookupOptions, callback) => {
     // Production: core's resolvePublicAddresses, the create-time rule, on the answer the socket will use.
