@@ -12,10 +12,10 @@ export default defineConfig({
   resolve: { conditions: ["agent-ledger-source", "module", "browser", "development|production"] },
   ssr: { resolve: { conditions: ["agent-ledger-source", "module", "node", "development|production"], externalConditions: ["agent-ledger-source"] } },
   test: {
-    include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "prisma/test/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "e2e/**/*.test.ts"],
     pool: "forks",
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    globalSetup: ["./test/globalSetup.ts"],
+    globalSetup: ["./e2e/globalSetup.ts"],
   },
 });

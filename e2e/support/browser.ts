@@ -7,12 +7,12 @@ import { expect } from "vitest";
 // The browser end-to-end tests' shared set-up: Debian's Chromium through playwright-core, screenshots, axe and the
 // keyboard walk (e2e.console*, e2e.wallet, e2e.explorer*).
 
-export { freePort } from "../../../../test/support/freePort.ts";
+export { freePort } from "../../packages/api/test/support/freePort.ts";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 /** Where the e2e tests write their screenshots (git-ignored). */
-export const SHOTS = path.resolve(import.meta.dirname, "..", "..", "..", "web", "screenshots");
+export const SHOTS = path.resolve(import.meta.dirname, "..", "..", "packages", "web", "screenshots");
 
 /** Headless Debian Chromium (CHROMIUM_PATH to use another); a readable error when it is not installed. */
 export async function launchChromium(): Promise<Browser> {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetDatabase } from "../src/index.ts";
 import { createTestDatabase } from "../src/testing.ts";
 
-const migrations = readdirSync(path.resolve(import.meta.dirname, "../migrations"), { withFileTypes: true }).filter((d) => d.isDirectory()).length;
+const migrations = readdirSync(path.resolve(import.meta.dirname, "../../../prisma/migrations"), { withFileTypes: true }).filter((d) => d.isDirectory()).length;
 
 describe("resetDatabase", () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;

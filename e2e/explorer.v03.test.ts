@@ -5,10 +5,10 @@ import type { Browser, Page } from "playwright-core";
 import { pino } from "pino";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp, type App } from "../src/buildApp.ts";
+import { buildApp, type App } from "../packages/api/src/buildApp.ts";
 import { axe, launchChromium, shots } from "./support/browser.ts";
-import { gql } from "./support/http.ts";
-import { seedV03Ledger, V03, type V03Ledger } from "./support/seedV03Ledger.ts";
+import { gql } from "../packages/api/test/support/http.ts";
+import { seedV03Ledger, V03, type V03Ledger } from "../packages/api/test/support/seedV03Ledger.ts";
 
 // The explorer's event page on a methodology v0.3 ledger (support/seedV03Ledger.ts: the real matcher's rows of two MPP
 // charges and of one session channel's whole life, written by the indexer's write path): for each row it shows, as the

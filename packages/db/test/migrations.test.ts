@@ -8,7 +8,7 @@ import { migrateDeploy, u256FromDb } from "../src/index.ts";
 import { MIGRATIONS_DIR, readMigrations } from "../src/migrateDeploy.ts";
 import { createTestDatabase } from "../src/testing.ts";
 
-const prismaDir = path.resolve(import.meta.dirname, "..");
+const prismaDir = path.resolve(import.meta.dirname, "../../../prisma");
 type DriftCheck = (options?: { schemaPath?: string }) => Promise<{ exitCode: number; script: string }>;
 const loadDriftCheck = async (): Promise<DriftCheck> => (await import(path.join(prismaDir, "engine", "migrate-check.mjs") as string)).diffMigrationsToSchema;
 

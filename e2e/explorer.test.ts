@@ -7,10 +7,10 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { pino } from "pino";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp, type App } from "../src/buildApp.ts";
+import { buildApp, type App } from "../packages/api/src/buildApp.ts";
 import { axe as axePage, freePort, keyboardReachesEverything as keyboardWalk, launchChromium, SHOTS } from "./support/browser.ts";
-import { gql } from "./support/http.ts";
-import { indexAll, seedDevnetLedger, type SeededLedger } from "./support/seedDevnetLedger.ts";
+import { gql } from "../packages/api/test/support/http.ts";
+import { indexAll, seedDevnetLedger, type SeededLedger } from "../packages/api/test/support/seedDevnetLedger.ts";
 
 // The public explorer in real Chromium (Debian's, driven by playwright-core) against the real API on a ledger the
 // real indexer built from devnet payments spread over 40 days (gateway providers included). Pages must show what

@@ -6,11 +6,11 @@ import { getAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { Account } from "viem/tempo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningWorker } from "../src/startWorker.ts";
+import type { RunningWorker } from "../packages/worker/src/startWorker.ts";
 import {
   createOwner, createSubscription, deletePrefixKeys, deliveryRows, setupDb, silentLog, startReceiver, startTestWorker, uniquePrefix, waitFor,
   type Receiver, type TestDb,
-} from "./helpers.ts";
+} from "../packages/worker/test/helpers.ts";
 
 // The whole path with nothing simulated: payments on a real devnet → the real indexer (eth_getLogs,
 // matcher, writeBatch + NOTIFY) → the dispatcher → BullMQ → a signed POST to a loopback receiver.

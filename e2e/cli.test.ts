@@ -7,11 +7,11 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPgPool } from "@agent-ledger/db";
 import { DEV_PRIVATE_KEYS } from "@agent-ledger/devnet";
-import { runCli, spawnCli, type CliProcess } from "../../cli/test/support/spawnCli.ts";
-import { buildApp, type App } from "../src/buildApp.ts";
-import { freePort } from "../../../test/support/freePort.ts";
-import { startFeedLedger, until, type FeedLedger } from "./support/feedLedger.ts";
-import { createTestUser, type TestUser } from "./support/walletFixtures.ts";
+import { runCli, spawnCli, type CliProcess } from "../packages/cli/test/support/spawnCli.ts";
+import { buildApp, type App } from "../packages/api/src/buildApp.ts";
+import { freePort } from "../packages/api/test/support/freePort.ts";
+import { startFeedLedger, until, type FeedLedger } from "../packages/api/test/support/feedLedger.ts";
+import { createTestUser, type TestUser } from "../packages/api/test/support/walletFixtures.ts";
 
 // The `agent-ledger` CLI as a child process against the real API (real PostgreSQL, a real devnet whose payments the
 // real indexer turns into ledger rows): webhooks (every subcommand, --json and text), the live feed (limit, --since

@@ -13,10 +13,10 @@ import { isAddressEqual, parseEventLogs, stringToHex, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { Abis, Account } from "viem/tempo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, spawnCli, type CliProcess } from "../../cli/test/support/spawnCli.ts";
-import { buildApp, type App } from "../src/buildApp.ts";
+import { runCli, spawnCli, type CliProcess } from "../packages/cli/test/support/spawnCli.ts";
+import { buildApp, type App } from "../packages/api/src/buildApp.ts";
 import { freePort, launchChromium } from "./support/browser.ts";
-import { indexAll } from "./support/seedDevnetLedger.ts";
+import { indexAll } from "../packages/api/test/support/seedDevnetLedger.ts";
 
 // The whole wallet flow, end to end, with nothing mocked: a devnet (anvil, Tempo T4), PostgreSQL, the real API with
 // the wallet configured, the real `agent-ledger` CLI as child processes, and Debian Chromium (playwright-core) with

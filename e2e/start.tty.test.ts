@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "@agent-ledger/db/testing";
 import { startAnvil, type AnvilInstance } from "@agent-ledger/devnet";
-import { freePort } from "./support/freePort.ts";
+import { freePort } from "../packages/api/test/support/freePort.ts";
 
 // `npm start` following a node that is already thousands of blocks ahead (TEMPO_RPC_URL = an anvil with mined blocks,
 // the indexer held to small batches): on a terminal (a pseudo-terminal from util-linux `script`) it draws one

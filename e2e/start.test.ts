@@ -6,7 +6,7 @@ import { createTestDatabase } from "@agent-ledger/db/testing";
 import { PATH_USD } from "@agent-ledger/devnet";
 import { SoftAuthenticator } from "../packages/api/test/support/softAuthenticator.ts";
 import { registerUser } from "../packages/api/test/support/walletApp.ts";
-import { freePort } from "./support/freePort.ts";
+import { freePort } from "../packages/api/test/support/freePort.ts";
 
 // `npm start` as a person runs it (piped, so not a terminal): on free ports with a test database and the shared
 // Redis, it builds when needed, starts devnet, indexer, worker and API from the build output, prints one ✓ line per

@@ -12,13 +12,13 @@ import type { Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { Account } from "viem/tempo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, spawnCli, type CliProcess } from "../../cli/test/support/spawnCli.ts";
-import { buildApp, type App } from "../src/buildApp.ts";
+import { runCli, spawnCli, type CliProcess } from "../packages/cli/test/support/spawnCli.ts";
+import { buildApp, type App } from "../packages/api/src/buildApp.ts";
 import { freePort, keyboardReachesEverything, launchChromium, axe, shots as screenshots } from "./support/browser.ts";
 import { ownerPage as openOwnerPage } from "./support/ownerConsole.ts";
-import { SoftAuthenticator } from "./support/softAuthenticator.ts";
-import { call, registerUser, TEST_RATE_LIMITS } from "./support/walletApp.ts";
-import { authorizeOnChain, fund } from "./support/walletFlow.ts";
+import { SoftAuthenticator } from "../packages/api/test/support/softAuthenticator.ts";
+import { call, registerUser, TEST_RATE_LIMITS } from "../packages/api/test/support/walletApp.ts";
+import { authorizeOnChain, fund } from "../packages/api/test/support/walletFlow.ts";
 
 // The owner's console in real Chromium (playwright-core), with a CDP virtual authenticator holding the owner's
 // passkey, against the real API, PostgreSQL, a devnet and the real `agent-ledger` CLI: pair (CLI flow), pay twice,

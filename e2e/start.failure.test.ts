@@ -3,7 +3,7 @@ import net from "node:net";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "@agent-ledger/db/testing";
-import { freePort } from "./support/freePort.ts";
+import { freePort } from "../packages/api/test/support/freePort.ts";
 
 // `npm start` stopped by a failing service must leave nothing running: the next `npm start` used to fail with
 // "Address already in use" because the devnet's anvil outlived it. The indexer is made to fail on purpose (the mainnet

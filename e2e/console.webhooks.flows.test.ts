@@ -1,9 +1,9 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEventSeeder, PATH_USD, randomAddress, waitFor, type Receiver, type TestDb } from "../../worker/test/helpers.ts";
+import { createEventSeeder, PATH_USD, randomAddress, waitFor, type Receiver, type TestDb } from "../packages/worker/test/helpers.ts";
 import { axe, keyboardReachesEverything, shots as screenshots } from "./support/browser.ts";
-import { SoftAuthenticator } from "./support/softAuthenticator.ts";
-import { call, registerUser } from "./support/walletApp.ts";
+import { SoftAuthenticator } from "../packages/api/test/support/softAuthenticator.ts";
+import { call, registerUser } from "../packages/api/test/support/walletApp.ts";
 import { echoVerify, signedInPage, startWebhooksConsole, type WebhooksConsoleEnv } from "./support/webhooksConsole.ts";
 
 // The webhooks console's flows past the happy path (e2e.console.webhooks.test.ts has that one), in real Chromium against

@@ -5,11 +5,11 @@ import { parseRegistry } from "@agent-ledger/core";
 import { createPgPool, loadRegistryIntoDb } from "@agent-ledger/db";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { pino } from "pino";
-import type { RunningWorker } from "../../../worker/src/startWorker.ts";
-import { deletePrefixKeys, masterKey, setupDb, startReceiver, startTestWorker, uniquePrefix, type Receiver, type TestDb } from "../../../worker/test/helpers.ts";
-import { buildApp, type App } from "../../src/buildApp.ts";
+import type { RunningWorker } from "../../packages/worker/src/startWorker.ts";
+import { deletePrefixKeys, masterKey, setupDb, startReceiver, startTestWorker, uniquePrefix, type Receiver, type TestDb } from "../../packages/worker/test/helpers.ts";
+import { buildApp, type App } from "../../packages/api/src/buildApp.ts";
 import { freePort, launchChromium } from "./browser.ts";
-import { TEST_RATE_LIMITS } from "./walletApp.ts";
+import { TEST_RATE_LIMITS } from "../../packages/api/test/support/walletApp.ts";
 
 export interface WebhooksConsoleEnv {
   db: TestDb;

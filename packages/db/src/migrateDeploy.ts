@@ -3,11 +3,10 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 
-// The package directory (migrations/): one level up from src/, two from the build's dist/src/.
-const packageDir = [path.resolve(import.meta.dirname, ".."), path.resolve(import.meta.dirname, "..", "..")].find((dir) =>
-  existsSync(path.join(dir, "migrations", "migration_lock.toml")),
-)!;
-export const MIGRATIONS_DIR = path.join(packageDir, "migrations");
+// Prisma's folder at the repository root (prisma/migrations, beside schema.prisma): two levels up from this package's
+// src/ or dist/.
+const prismaDir = path.resolve(import.meta.dirname, "..", "..", "..", "prisma");
+export const MIGRATIONS_DIR = path.join(prismaDir, "migrations");
 
 // The key Prisma's schema engine locks (`SELECT pg_advisory_lock(72707369)`): this runner and `prisma migrate` exclude each other.
 const PRISMA_MIGRATE_LOCK = 72707369;

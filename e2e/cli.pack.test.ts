@@ -7,15 +7,15 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPgPool } from "@agent-ledger/db";
 import { createTestDatabase } from "@agent-ledger/db/testing";
-import { buildCli } from "../../cli/scripts/build.ts";
-import { buildApp, type App } from "../src/buildApp.ts";
+import { buildCli } from "../packages/cli/scripts/build.ts";
+import { buildApp, type App } from "../packages/api/src/buildApp.ts";
 
 // The published shape of the `agent-ledger` command: build it (packages/cli/scripts/build.ts), `npm pack` the
 // workspace, `npm install -g` the tarball into an empty prefix, and run the installed command — no repository, no
 // tsx, no workspace packages on its module path — against a real API: --help, status, and the MCP server on stdio.
 
 const run = promisify(execFile);
-const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
+const ROOT = path.resolve(import.meta.dirname, "..");
 let dir: string;
 let bin: string;
 let db: Awaited<ReturnType<typeof createTestDatabase>>;

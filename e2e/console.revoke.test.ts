@@ -7,9 +7,9 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axe, keyboardReachesEverything, launchChromium, shots as screenshots } from "./support/browser.ts";
 import { ownerPage, signIn, type OwnerPage } from "./support/ownerConsole.ts";
-import { SoftAuthenticator } from "./support/softAuthenticator.ts";
-import { call, registerUser, startWalletApp, type WalletTestApp } from "./support/walletApp.ts";
-import { DEFAULT_GRANT, fund, pairAgent, startPairing } from "./support/walletFlow.ts";
+import { SoftAuthenticator } from "../packages/api/test/support/softAuthenticator.ts";
+import { call, registerUser, startWalletApp, type WalletTestApp } from "../packages/api/test/support/walletApp.ts";
+import { DEFAULT_GRANT, fund, pairAgent, startPairing } from "../packages/api/test/support/walletFlow.ts";
 
 // The owner console's states beyond the happy path (e2e.console.test.ts has that), in real Chromium with the owner's
 // passkey in a CDP virtual authenticator, against the real API, PostgreSQL and a devnet: a session's payments over

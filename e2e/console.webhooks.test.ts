@@ -1,9 +1,9 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitFor } from "../../worker/test/helpers.ts";
+import { waitFor } from "../packages/worker/test/helpers.ts";
 import { keyboardReachesEverything, axe, shots as screenshots } from "./support/browser.ts";
-import { SoftAuthenticator } from "./support/softAuthenticator.ts";
-import { call, registerUser } from "./support/walletApp.ts";
+import { SoftAuthenticator } from "../packages/api/test/support/softAuthenticator.ts";
+import { call, registerUser } from "../packages/api/test/support/walletApp.ts";
 import { echoVerify, signedInPage, startWebhooksConsole, type WebhooksConsoleEnv } from "./support/webhooksConsole.ts";
 
 // The webhooks console (/webhooks) in real Chromium against the real API, PostgreSQL, Redis, the real worker

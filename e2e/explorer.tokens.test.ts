@@ -6,9 +6,9 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { pino } from "pino";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp, type App } from "../src/buildApp.ts";
+import { buildApp, type App } from "../packages/api/src/buildApp.ts";
 import { axe, launchChromium, shots } from "./support/browser.ts";
-import { gql } from "./support/http.ts";
+import { gql } from "../packages/api/test/support/http.ts";
 
 // The explorer on a methodology v0.2 ledger whose registry allows two tokens of different decimals (6 and 18): every
 // amount is written in its own token's decimals with its symbol, exactly as the public GraphQL API answers, and raw
