@@ -12,4 +12,3 @@ export {
   type CreatedDelivery, type DeliveryPairs, type EventFilterRow, type SubscriptionFilterRow,
 } from "./webhooks/eventDeliveries.ts";
 export { recoverDeliveries, type RecoverDeliveriesOptions, type RecoverDeliveriesResult } from "./webhooks/recoverDeliveries.ts";
-export { startOpsServer } from "./ops/startOpsServer.ts";

@@ -1,5 +1,6 @@
 import { Queue, Worker } from "bullmq";
-import { createPgPool, startOpsServer } from "@agent-ledger/db";
+import { createPgPool } from "@agent-ledger/db";
+import { createPgListener, startOpsServer, type PgListener } from "@agent-ledger/runtime";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { DELIVERIES_CHANNEL, DELIVERY_QUEUE, DISPATCH_CURSOR_ID, EVENTS_CHANNEL, MAINTENANCE_QUEUE } from "./constants.ts";
@@ -11,7 +12,6 @@ import { ensureMaintenanceScheduler } from "./maintenance/ensureMaintenanceSched
 import { requeueDueDeliveries } from "./maintenance/requeueDueDeliveries.ts";
 import type { ResolveHost } from "./net/resolveHost.ts";
 import { createWorkerMetrics } from "./ops/createWorkerMetrics.ts";
-import { createListener, type PgListener } from "./pg/createListener.ts";
 import { parseDeliveryJob, type DeliveryJobData } from "./queue/deliveryJob.ts";
 
 export interface StartWorkerOptions {
@@ -164,8 +164,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       log.warn({ err: error, deliveries: ids.length }, "could not enqueue notified deliveries; the minute job will");
     });
   };
-  const listener: PgListener = createListener({
+  const listener: PgListener = createPgListener({
+    name: "worker",
     databaseUrl: options.databaseUrl,
+    applicationName: "agent-ledger-worker-listen",
     channels: dispatcher ? [EVENTS_CHANNEL, DELIVERIES_CHANNEL] : [DELIVERIES_CHANNEL],
     log,
     onConnect: () => dispatcher?.wake(),

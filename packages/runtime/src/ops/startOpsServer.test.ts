@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { startOpsServer } from "../src/ops/startOpsServer.ts";
+import { startOpsServer } from "./startOpsServer.ts";
 
 // The operations port shared by the indexer (INDEXER_METRICS_PORT) and the worker (WORKER_METRICS_PORT), as a real
 // HTTP server on loopback.
