@@ -16,7 +16,7 @@ import { createTestUser, type TestUser } from "../packages/api/test/support/wall
 // The `agent-ledger` CLI as a child process against the real API (real PostgreSQL, a real devnet whose payments the
 // real indexer turns into ledger rows): webhooks (every subcommand, --json and text), the live feed (limit, --since
 // replay, and resuming after the API restarts mid-stream), and the session commands' exit codes on real answers.
-// The full pairing flow through a browser is e2e.wallet.test.ts.
+// The full pairing flow through a browser is e2e/wallet.test.ts.
 
 const FEED = { enabled: true, heartbeatMs: 200, pollMs: 300, retryMs: 100 };
 const masterKey = randomBytes(32);

@@ -11,7 +11,7 @@ import { SoftAuthenticator } from "../packages/api/test/support/softAuthenticato
 import { call, registerUser, startWalletApp, type WalletTestApp } from "../packages/api/test/support/walletApp.ts";
 import { DEFAULT_GRANT, fund, pairAgent, startPairing } from "../packages/api/test/support/walletFlow.ts";
 
-// The owner console's states beyond the happy path (e2e.console.test.ts has that), in real Chromium with the owner's
+// The owner console's states beyond the happy path (e2e/console.test.ts has that), in real Chromium with the owner's
 // passkey in a CDP virtual authenticator, against the real API, PostgreSQL and a devnet: a session's payments over
 // two pages ("Load older payments", newest first, equal to the API's order, no duplicate); the Expired and Pending
 // on chain statuses; an on-chain revoke whose passkey prompt genuinely fails (the credential is taken out of the

@@ -6,7 +6,7 @@ import { SoftAuthenticator } from "../packages/api/test/support/softAuthenticato
 import { call, registerUser } from "../packages/api/test/support/walletApp.ts";
 import { echoVerify, signedInPage, startWebhooksConsole, type WebhooksConsoleEnv } from "./support/webhooksConsole.ts";
 
-// The webhooks console's flows past the happy path (e2e.console.webhooks.test.ts has that one), in real Chromium against
+// The webhooks console's flows past the happy path (e2e/console.webhooks.test.ts has that one), in real Chromium against
 // the real API, PostgreSQL, Redis, the real worker and a loopback receiver, on a ledger whose registry allows two tokens
 // of different decimals (6 and 18): the minimum amount typed for one token (exact base units in that token's decimals;
 // refused for "any token"), the Copy button (the clipboard holds the secret), the "Webhook created" panel following

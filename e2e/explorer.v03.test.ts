@@ -15,7 +15,7 @@ import { seedV03Ledger, V03, type V03Ledger } from "../packages/api/test/support
 // public GraphQL API answers them, which rule named the service (in words), the service, the paying client's fingerprint
 // with its registry label, the channel, each amount exact in its token's decimals with the token's symbol, and for a
 // session row the channel's life (deposit, settled, refunded, and each escrow event). A v0.3 row without these fields
-// (a deposit: funding, no attribution) shows none of them but its channel; a v0.2 row shows none (e2e.explorer.tokens).
+// (a deposit: funding, no attribution) shows none of them but its channel; a v0.2 row shows none (e2e/explorer.tokens).
 // Real PostgreSQL, the real API, Debian Chromium; axe clean; screenshots at 1280 and 390 px.
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -5,7 +5,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { expect } from "vitest";
 
 // The browser end-to-end tests' shared set-up: Debian's Chromium through playwright-core, screenshots, axe and the
-// keyboard walk (e2e.console*, e2e.wallet, e2e.explorer*).
+// keyboard walk (e2e/console*, e2e/wallet, e2e/explorer*).
 
 export { freePort } from "../../packages/api/test/support/freePort.ts";
 

@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core"
 import { expect } from "vitest";
 import type { SoftAuthenticator } from "../../packages/api/test/support/softAuthenticator.ts";
 
-// The owner console's browser set-up, shared by e2e.console.test.ts and e2e.console.revoke.test.ts: a Chromium
+// The owner console's browser set-up, shared by e2e/console.test.ts and e2e/console.revoke.test.ts: a Chromium
 // profile whose CDP virtual authenticator holds the owner's passkey (the same P-256 key the API registered through
 // the software authenticator), and the passkey sign-in on /wallet.
 

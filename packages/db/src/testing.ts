@@ -8,7 +8,7 @@ const PREFIX = "agent_ledger_t";
 /** The run id: set by the global setup in the main process, inherited by the test workers. */
 function runId(): string {
   const id = process.env.AGENT_LEDGER_TEST_RUN;
-  if (!id) throw new Error("AGENT_LEDGER_TEST_RUN is not set: run tests through vitest (test/globalSetup.ts)");
+  if (!id) throw new Error("AGENT_LEDGER_TEST_RUN is not set: run tests through vitest (e2e/globalSetup.ts)");
   return id;
 }
 
