@@ -12,8 +12,8 @@ if (!/--conditions[= ]agent-ledger-source\b/.test(process.env.NODE_OPTIONS ?? ""
   process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, "--conditions=agent-ledger-source"].filter(Boolean).join(" ");
 }
 
-/** Once per test run: the migrated template database every test file copies, and the web assets (test/globalSetup.ts). */
-export const GLOBAL_SETUP = fileURLToPath(new URL("./test/globalSetup.ts", import.meta.url));
+/** Once per test run: the migrated template database every test file copies, and the web assets (vitest.globalSetup.ts). */
+export const GLOBAL_SETUP = fileURLToPath(new URL("./vitest.globalSetup.ts", import.meta.url));
 
 /** A package's tests: unit tests beside their code in src/, integration tests in test/. */
 export const PACKAGE_TESTS = ["src/**/*.test.ts", "test/**/*.test.ts"];

@@ -5,7 +5,6 @@ import { defineTestConfig } from "./vitest.base.ts";
 export default defineTestConfig(import.meta.dirname, [
   "packages/*/src/**/*.test.ts",
   "packages/*/test/**/*.test.ts",
-  "prisma/test/**/*.test.ts",
-  "test/**/*.test.ts",
+  "e2e/**/*.test.ts",
   "tooling/**/*.test.ts",
 ]);

@@ -14,7 +14,7 @@
 // (blocks done / head, logs/s, ETA); otherwise (piped, CI, a log collector) service lines pass through as JSON.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { createRpcClient } from "@agent-ledger/core";
+import { createRpcClient } from "@agent-ledger/runtime";
 import { ensureDatabase, migrateDeploy } from "@agent-ledger/db";
 import { ROLLUP_TABLES } from "@agent-ledger/indexer";
 import pg from "pg";
@@ -117,7 +117,7 @@ function startService(name: string, file: string, env: NodeJS.ProcessEnv, watch?
   return child;
 }
 
-/** One JSON-RPC call (the project's client, core createRpcClient), null for any failure: the checks below only ask "does it answer?". */
+/** One JSON-RPC call (the project's client, runtime createRpcClient), null for any failure: the checks below only ask "does it answer?". */
 async function rpc<T>(url: string, method: string): Promise<T | null> {
   try {
     return (await createRpcClient(url, { timeoutMs: 3_000 }).request<T>(method, [])) ?? null;

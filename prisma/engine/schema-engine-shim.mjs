@@ -4,8 +4,7 @@
 // points PRISMA_SCHEMA_ENGINE_BINARY here. It speaks the binary's CLI and its line-delimited JSON-RPC
 // protocol on stdio and delegates every request to the WASM build of the same engine.
 import readline from "node:readline";
-import pg from "pg";
-import { openSchemaEngine, pgConfigFromUrl } from "./wasm-engine.mjs";
+import { openSchemaEngine, pg, pgConfigFromUrl } from "./wasm-engine.mjs";
 
 const argv = process.argv.slice(2);
 const flagValues = (flag) => argv.flatMap((arg, i) => (arg === flag ? [argv[i + 1]] : []));

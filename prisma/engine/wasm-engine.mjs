@@ -1,17 +1,21 @@
 // Loads Prisma's schema engine compiled to WASM (npm @prisma/schema-engine-wasm) and connects it to
-// PostgreSQL through @prisma/adapter-pg. Used only by the offline stand-in for the native binary.
+// PostgreSQL through @prisma/adapter-pg. Used only by the offline stand-in for the native binary and the drift check.
+// These npm packages are devDependencies of the database package (packages/db/package.json), which runs the checks;
+// this folder holds only what Prisma owns, so they are resolved from there.
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
-import pg from "pg";
-import { PrismaPg } from "@prisma/adapter-pg";
-import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import { pathToFileURL } from "node:url";
 
-const require = createRequire(import.meta.url);
+const require = createRequire(path.resolve(import.meta.dirname, "..", "..", "packages", "db", "package.json"));
+/** pg as the database package resolves it (the shim uses it too). */
+export const pg = require("pg");
+const { PrismaPg } = require("@prisma/adapter-pg");
+const { bindMigrationAwareSqlAdapterFactory } = require("@prisma/driver-adapter-utils");
 
 async function loadEngineClass() {
   const glueDir = path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg"));
-  const glue = await import("@prisma/schema-engine-wasm/schema_engine_bg");
+  const glue = await import(pathToFileURL(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")).href);
   const wasm = new WebAssembly.Module(fs.readFileSync(path.join(glueDir, "schema_engine_bg.wasm")));
   const instance = new WebAssembly.Instance(wasm, { "./schema_engine_bg.js": glue });
   glue.__wbg_set_wasm(instance.exports);

@@ -19,7 +19,7 @@ import { silentLog } from "./support/startTestApp.ts";
 import { pino } from "pino";
 import { registerUser, SPONSOR_KEY } from "./support/walletApp.ts";
 import { createTestUser, type TestUser } from "./support/walletFixtures.ts";
-import { freePort } from "../../../test/support/freePort.ts";
+import { freePort } from "./support/freePort.ts";
 
 // No input produces a 5xx (issue 14, point 3). Two parts, on one real app (buildApp on loopback: REST, wallet with a
 // devnet, webhooks, live feed) over a real test database:

@@ -48,4 +48,3 @@ export { isForbiddenAddress } from "./net/isForbiddenAddress.ts";
 export { HostNotPublicError, resolvePublicAddresses, type HostLookup, type HostRefusal } from "./net/resolvePublicAddresses.ts";
 export { clientRateKey } from "./net/clientRateKey.ts";
 export * from "./wallet/index.ts";
-export { createRpcClient, RpcError, type RpcClient, type RpcErrorKind, type RpcOutcome } from "./rpc/createRpcClient.ts";

@@ -1,11 +1,11 @@
-import { createRpcClient, RpcError, type RpcOutcome } from '@agent-ledger/core'
+import { createRpcClient, RpcError, type RpcOutcome } from '@agent-ledger/runtime'
 import { DevnetError } from './errors.ts'
 
 export type RpcCall = { method: string; params?: unknown[] }
 export type RpcResult = RpcOutcome
 
 /**
- * A JSON-RPC batch through the project's one client (core createRpcClient): each call's `{ result }` or `{ error }` in
+ * A JSON-RPC batch through the project's one client (runtime createRpcClient): each call's `{ result }` or `{ error }` in
  * call order (a per-call error is an answer, not a throw). An HTTP error or an answer that is not a batch throws
  * DevnetError; no answer at all (timeout, refused connection) throws the client's RpcError.
  */

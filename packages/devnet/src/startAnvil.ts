@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createInterface } from 'node:readline'
-import { createRpcClient } from '@agent-ledger/core'
+import { createRpcClient } from '@agent-ledger/runtime'
 import { DEVNET_CHAIN_ID } from './constants.ts'
 import { AnvilStartError } from './errors.ts'
 import { resolveAnvilBinary } from './resolveAnvilBinary.ts'

@@ -1,4 +1,5 @@
-import { countTokens, createPgPool, loadMatchContext, loadRegistryIntoDb, startOpsServer } from "@agent-ledger/db";
+import { countTokens, createPgPool, loadMatchContext, loadRegistryIntoDb } from "@agent-ledger/db";
+import { startOpsServer } from "@agent-ledger/runtime";
 import { explorerBase, parseIndexerEnv } from "./env.ts";
 import { assertRegistryChain } from "./assertRegistryChain.ts";
 import { assertRegistryFits } from "./assertRegistryFits.ts";

@@ -1,4 +1,5 @@
-import { getBackoffDelay, type RpcClient } from "@agent-ledger/core";
+import { getBackoffDelay } from "@agent-ledger/core";
+import type { RpcClient } from "@agent-ledger/runtime";
 import { sleep } from "./sync/sleep.ts";
 
 /**

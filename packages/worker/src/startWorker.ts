@@ -1,6 +1,6 @@
 import { Queue, type Worker } from "bullmq";
-import type { ResolveHost } from "@agent-ledger/runtime";
-import { createPgPool, startOpsServer } from "@agent-ledger/db";
+import { createPgPool } from "@agent-ledger/db";
+import { startOpsServer, type ResolveHost } from "@agent-ledger/runtime";
 import type { Logger } from "pino";
 import { DELIVERY_QUEUE, DISPATCH_CURSOR_ID, MAINTENANCE_QUEUE } from "./constants.ts";
 import { closeDeliveryWorker } from "./delivery/closeDeliveryWorker.ts";

@@ -1,4 +1,5 @@
-import pg from "pg";
+import { createPgListener, type PgListener } from "@agent-ledger/runtime";
+import type pg from "pg";
 import type { Logger } from "pino";
 import type { Db, EventRecord } from "../services/types.ts";
 import { loadLiveRowsAfter, loadLivePosition } from "./loadFeedRows.ts";
@@ -66,11 +67,11 @@ export interface FeedHubDeps {
 }
 
 /**
- * Fan-out of new `agent_events` rows, one per API process. A dedicated connection LISTENs on `agent_events`; a
- * notification (or the poll timer, or a reconnect) only wakes the hub, which then reads every live-version row with
- * `id > lastSeenId` in id order, page by page, and hands each page to every subscriber synchronously. The payload's
- * id range is not trusted: a missed or coalesced notification is healed by the next load. Subscribers bound their
- * own buffers (openFeedCursor.ts); the hub never waits for one.
+ * Fan-out of new `agent_events` rows, one per API process. A dedicated connection LISTENs on `agent_events` (runtime
+ * createPgListener: reconnects with backoff); a notification (or the poll timer, or a reconnect) only wakes the hub,
+ * which then reads every live-version row with `id > lastSeenId` in id order, page by page, and hands each page to
+ * every subscriber synchronously. The payload's id range is not trusted: a missed or coalesced notification is healed
+ * by the next load. Subscribers bound their own buffers (openFeedCursor.ts); the hub never waits for one.
  *
  * Assumes rows of the live version become visible in id order — true while the indexer is their only writer (one
  * transaction per batch, one indexer per stream under its advisory lock). See docs/api.md "Live feed".
@@ -81,97 +82,90 @@ export function createFeedHub(deps: FeedHubDeps): FeedHub {
   const dropped: Record<FeedKind, number> = { sse: 0, graphql: 0 };
   let lastSeenId: bigint | null = null;
   let rowsLoaded = 0;
-  let listening = false;
-  let connections = 0;
-  let started = false;
   let stopped = false;
-  let client: pg.Client | null = null;
+  let listener: PgListener | null = null;
   let pollTimer: NodeJS.Timeout | null = null;
-  let loading: Promise<void> | null = null;
-  let again = false;
-  let sleeping: { timer: NodeJS.Timeout; resolve: () => void } | null = null;
-  let connectLoop: Promise<void> | null = null;
-
   let markReady!: () => void;
   const readyPromise = new Promise<void>((resolve) => (markReady = resolve));
+  const loader = coalesce(loadNewRows, (error) => log.warn({ err: error.message }, "feed hub could not load new rows (retried on the next wake-up)"));
 
   function wake(): void {
-    if (stopped || lastSeenId === null) return;
-    if (loading) {
-      again = true;
-      return;
-    }
-    loading = (async () => {
-      do {
-        again = false;
-        try {
-          await loadNewRows();
-        } catch (error) {
-          log.warn({ err: (error as Error).message }, "feed hub could not load new rows (retried on the next wake-up)");
-        }
-      } while (again && !stopped);
-    })().finally(() => (loading = null));
+    if (!stopped && lastSeenId !== null) loader.run();
   }
 
+  /** Reads the rows after lastSeenId page by page and pushes each page to every subscriber. */
   async function loadNewRows(): Promise<void> {
-    for (;;) {
-      const after = lastSeenId!;
-      const rows = await loadLiveRowsAfter({ db: deps.db, version: deps.version }, after, deps.pageSize);
+    while (!stopped) {
+      const rows = await loadLiveRowsAfter({ db: deps.db, version: deps.version }, lastSeenId!, deps.pageSize);
       if (stopped || rows.length === 0) return;
-      // Push and advance in one synchronous step: a subscriber added in between sees position() = lastSeenId and
-      // then exactly the rows after it.
-      lastSeenId = rows[rows.length - 1]!.id;
-      rowsLoaded += rows.length;
-      for (const s of [...subscribers]) {
-        try {
-          s.onRows(rows);
-        } catch (error) {
-          log.error({ err: error }, "feed subscriber failed on push");
-        }
-      }
+      push(rows);
       if (rows.length < deps.pageSize) return;
     }
   }
 
-  function sleep(ms: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      sleeping = { timer: setTimeout(() => ((sleeping = null), resolve()), ms), resolve };
-    });
+  /** Push and advance in one synchronous step: a subscriber added in between sees position() = lastSeenId and then exactly the rows after it. */
+  function push(rows: readonly EventRecord[]): void {
+    lastSeenId = rows[rows.length - 1]!.id;
+    rowsLoaded += rows.length;
+    for (const s of [...subscribers]) {
+      try {
+        s.onRows(rows);
+      } catch (error) {
+        log.error({ err: error }, "feed subscriber failed on push");
+      }
+    }
   }
 
-  async function runConnection(): Promise<void> {
-    const c = deps.listenClient();
-    client = c;
-    const closed = new Promise<Error | null>((resolve) => {
-      c.once("error", (err) => resolve(err));
-      c.once("end", () => resolve(null));
-    });
-    c.on("error", () => {}); // the first error ends this connection (above); later ones are the same failure
-    c.on("notification", (msg) => {
-      if (msg.channel === EVENTS_CHANNEL) wake();
-    });
-    try {
-      await c.connect();
-      await c.query(`LISTEN ${EVENTS_CHANNEL}`);
-      if (lastSeenId === null) {
-        // LISTEN first, then read the position: a row committed in between is either history or notified.
-        lastSeenId = await loadLivePosition({ db: deps.db, version: deps.version });
-        markReady();
-        log.info({ lastSeenId: lastSeenId.toString() }, "feed hub listening");
-      } else {
-        log.info({ lastSeenId: lastSeenId.toString() }, "feed hub listening again; catching up");
-      }
-      connections++;
-      listening = true;
-      wake(); // catch up on anything committed while not listening
-    } catch (error) {
-      await c.end().catch(() => {});
-      throw error;
+  /** After each (re)connect: the first time, LISTEN first and then read the position (a row committed in between is either history or notified); then catch up. */
+  async function onListening({ first }: { first: boolean }): Promise<void> {
+    if (first) {
+      lastSeenId = await loadLivePosition({ db: deps.db, version: deps.version });
+      markReady();
+      log.info({ lastSeenId: lastSeenId.toString() }, "feed hub listening");
+    } else {
+      log.info({ lastSeenId: lastSeenId!.toString() }, "feed hub listening again; catching up");
     }
-    const reason = await closed;
-    listening = false;
-    if (!stopped) log.warn({ err: reason?.message }, "feed hub LISTEN connection lost");
-    await c.end().catch(() => {});
+    wake();
+  }
+
+  function start(): void {
+    if (listener || stopped) return;
+    listener = createPgListener({
+      name: "feed-hub",
+      channels: [EVENTS_CHANNEL],
+      client: deps.listenClient,
+      onNotification: (channel) => {
+        if (channel === EVENTS_CHANNEL) wake();
+      },
+      onConnect: onListening,
+      log,
+      backoff: { baseMs: deps.reconnectMinMs, maxMs: deps.reconnectMaxMs },
+    });
+    pollTimer = setInterval(wake, deps.pollMs);
+    pollTimer.unref();
+  }
+
+  async function stop(): Promise<void> {
+    if (stopped) return;
+    stopped = true;
+    if (pollTimer) clearInterval(pollTimer);
+    await listener?.close();
+    await loader.idle();
+    for (const s of [...subscribers]) s.onClose("server_stop");
+    subscribers.clear();
+  }
+
+  function stats(): FeedHubStats {
+    const count = { sse: 0, graphql: 0 };
+    for (const s of subscribers) count[s.kind]++;
+    return {
+      subscribers: count,
+      dropped: { ...dropped },
+      rowsLoaded,
+      lastSeenId: lastSeenId?.toString() ?? null,
+      listening: listener?.isListening() ?? false,
+      reconnects: listener?.reconnects() ?? 0,
+    };
   }
 
   return {
@@ -185,64 +179,34 @@ export function createFeedHub(deps: FeedHubDeps): FeedHub {
       subscribers.add(subscriber);
       return () => void subscribers.delete(subscriber);
     },
-    subscriberCount(kind) {
-      if (!kind) return subscribers.size;
-      let n = 0;
-      for (const s of subscribers) if (s.kind === kind) n++;
-      return n;
-    },
+    subscriberCount: (kind) => (kind ? [...subscribers].filter((s) => s.kind === kind).length : subscribers.size),
     recordDrop(kind) {
       dropped[kind]++;
     },
-    stats() {
-      const count = { sse: 0, graphql: 0 };
-      for (const s of subscribers) count[s.kind]++;
-      return {
-        subscribers: count,
-        dropped: { ...dropped },
-        rowsLoaded,
-        lastSeenId: lastSeenId?.toString() ?? null,
-        listening,
-        reconnects: Math.max(0, connections - 1),
-      };
-    },
+    stats,
     wake,
-    start() {
-      if (started) return;
-      started = true;
-      connectLoop = (async () => {
-        let delay = deps.reconnectMinMs;
-        while (!stopped) {
-          const before = connections;
-          try {
-            await runConnection();
-          } catch (error) {
-            if (!stopped) log.warn({ err: (error as Error).message, retryInMs: delay }, "feed hub cannot LISTEN");
-          }
-          client = null;
-          if (stopped) break;
-          if (connections > before) delay = deps.reconnectMinMs; // it was up: start the backoff over
-          await sleep(delay * (0.8 + Math.random() * 0.4));
-          delay = Math.min(delay * 2, deps.reconnectMaxMs);
-        }
-      })();
-      pollTimer = setInterval(wake, deps.pollMs);
-      pollTimer.unref();
-    },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      if (pollTimer) clearInterval(pollTimer);
-      if (sleeping) {
-        clearTimeout(sleeping.timer);
-        sleeping.resolve();
+    start,
+    stop,
+  };
+}
+
+/** Runs `task` one at a time: a call while it runs asks for one more run after it (calls in between coalesce). */
+function coalesce(task: () => Promise<void>, onError: (error: Error) => void): { run(): void; idle(): Promise<void> } {
+  let running: Promise<void> | null = null;
+  let again = false;
+  return {
+    run() {
+      if (running) {
+        again = true;
+        return;
       }
-      await client?.end().catch(() => {});
-      // a connection attempt to an unreachable server may not end promptly: do not hold the shutdown for it
-      await Promise.race([connectLoop, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
-      await loading;
-      for (const s of [...subscribers]) s.onClose("server_stop");
-      subscribers.clear();
+      running = (async () => {
+        do {
+          again = false;
+          await task().catch(onError);
+        } while (again);
+      })().finally(() => (running = null));
     },
+    idle: async () => void (await running),
   };
 }

@@ -1,4 +1,4 @@
-import { createRpcClient } from "@agent-ledger/core";
+import { createRpcClient } from "@agent-ledger/runtime";
 
 export interface ChainHeadOptions {
   /** JSON-RPC endpoint of the chain (TEMPO_RPC_URL). */

@@ -1,4 +1,3 @@
-import type { RouteMatch } from "@agent-ledger/web";
 import { findEntity } from "./getEntityDetail.ts";
 import { getProvider } from "./getProvider.ts";
 import { loadEventsByIds } from "./loadEventsByIds.ts";
@@ -6,10 +5,20 @@ import { loadEventsByTxHash } from "./loadEventsByTxHash.ts";
 import type { ServiceContext } from "./types.ts";
 
 /**
+ * A page that names one thing, in the read layer's terms: the kind of thing (`service`, `agent`, `event`, `tx`,
+ * `provider`; any other kind is not checked) and its id as written in the URL. The explorer's route match has this
+ * shape, so the web handler passes it as is; the read layer does not depend on the explorer's route types.
+ */
+export interface NamedPage {
+  name: string;
+  param: string;
+}
+
+/**
  * Whether the thing an explorer page names exists, so the page answers HTTP 404 for an unknown id (the web handler
  * asks; the browser app then shows its not-found page). One index probe per page load.
  */
-export async function pageExists(ctx: ServiceContext, route: RouteMatch & { param: string }): Promise<boolean> {
+export async function pageExists(ctx: ServiceContext, route: NamedPage): Promise<boolean> {
   switch (route.name) {
     case "service":
       return (await findEntity(ctx, "service", route.param)) !== null;

@@ -1,7 +1,8 @@
 import { createClient, http, publicActions, type Hash, type Hex } from "viem";
 import { tempo, tempoDevnet, tempoLocalnet, tempoModerato } from "viem/chains";
 import { Account, Relay, tempoActions } from "viem/tempo";
-import { classifySendError, createRpcClient, RpcError } from "@agent-ledger/core";
+import { classifySendError } from "@agent-ledger/core";
+import { createRpcClient, RpcError } from "@agent-ledger/runtime";
 import type { WalletConfig } from "./config.ts";
 import { WalletError } from "./WalletError.ts";
 
@@ -78,7 +79,7 @@ function buildClient(url: string, chain: ReturnType<typeof tempoChainFor>) {
 }
 
 /**
- * One call through the project's JSON-RPC client (core createRpcClient), its failures as the wallet tells them apart:
+ * One call through the project's JSON-RPC client (runtime createRpcClient), its failures as the wallet tells them apart:
  * a JSON-RPC error object the node answered → JsonRpcError (its message and code as sent: the input of
  * classifySendError); no answer (timeout, refused or dropped connection) → the fetch error itself; an HTTP error →
  * "<method>: the RPC answered HTTP <status>"; an answer that is not JSON-RPC → the client's RpcError.

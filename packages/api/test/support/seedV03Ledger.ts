@@ -5,7 +5,7 @@ import { createPgPool, loadMatchContext, loadRegistryIntoDb } from "@agent-ledge
 import { prepareBatch, writeBatch } from "@agent-ledger/indexer";
 import pg from "pg";
 
-// A methodology v0.3 ledger for the read side's tests (events.v03, e2e.explorer.v03): a registry v3 file (a service
+// A methodology v0.3 ledger for the read side's tests (events.v03, e2e/explorer.v03): a registry v3 file (a service
 // known by its host's serverId, one by its directory realm's, a session service, the legacy session escrow, a labelled
 // client), the chain's logs of MPP charges and of one session channel's whole life (open, top-up, two settlements,
 // close with a refund) written as the node returns them, matched by the real matcher (matchLogsV03) and stored by the

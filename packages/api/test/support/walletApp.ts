@@ -6,7 +6,7 @@ import type pg from "pg";
 import { pino } from "pino";
 import { buildApp, type App, type AppDeps } from "../../src/buildApp.ts";
 import type { SoftAuthenticator } from "./softAuthenticator.ts";
-import { freePort } from "../../../../test/support/freePort.ts";
+import { freePort } from "./freePort.ts";
 
 export const SPONSOR_KEY = DEV_PRIVATE_KEYS[3];
 

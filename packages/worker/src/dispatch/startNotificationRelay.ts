@@ -1,10 +1,10 @@
 import type { Queue } from "bullmq";
 import type pg from "pg";
 import type { Logger } from "pino";
+import { createPgListener } from "@agent-ledger/runtime";
 import { DELIVERIES_CHANNEL, EVENTS_CHANNEL } from "../constants.ts";
 import { enqueueNotifiedDeliveries } from "../delivery/enqueueNotifiedDeliveries.ts";
 import type { WorkerMetrics } from "../ops/createWorkerMetrics.ts";
-import { createListener } from "../pg/createListener.ts";
 import type { DeliveryJobData } from "../queue/deliveryJob.ts";
 import type { Dispatcher } from "./createDispatcher.ts";
 
@@ -39,8 +39,10 @@ export async function startNotificationRelay(
       log.warn({ err: error, deliveries: ids.length }, "could not enqueue notified deliveries; the minute job will");
     });
   };
-  const listener = createListener({
+  const listener = createPgListener({
+    name: "worker",
     databaseUrl: deps.databaseUrl,
+    applicationName: "agent-ledger-worker-listen",
     channels: dispatcher ? [EVENTS_CHANNEL, DELIVERIES_CHANNEL] : [DELIVERIES_CHANNEL],
     log,
     onConnect: () => dispatcher?.wake(),

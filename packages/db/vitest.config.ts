@@ -1,0 +1,3 @@
+import { defineTestConfig } from "../../vitest.base.ts";
+
+export default defineTestConfig(import.meta.dirname);

@@ -1,3 +1,0 @@
-import { defineTestConfig } from "../vitest.base.ts";
-
-export default defineTestConfig(import.meta.dirname);
