@@ -22,8 +22,8 @@ import { freePort } from "../../../test/support/freePort.ts";
 // No input produces a 5xx (issue 14, point 3). Two parts, on one real app (buildApp on loopback: REST, wallet with a
 // devnet, webhooks, live feed) over a real test database:
 // - the read paths' documented answers: each bad input gets its exact 4xx and code;
-// - a table-driven fuzz over EVERY route of the three route tables (rest/routes.ts, the wallet handler's `routes`,
-//   the webhook handler's ROUTES) and every GraphQL field that takes arguments: NUL and other control characters,
+// - a table-driven fuzz over EVERY route of the JSON surfaces of the route table (routes/mountRoutes.ts: read,
+//   wallet, webhooks) and every GraphQL field that takes arguments: NUL and other control characters,
 //   lone surrogates, huge strings, wrong types, overflowing numbers, bad cursors, bad bodies and credentials, each
 //   put in every path parameter, query parameter and body field of a valid sample request. Every answer must be
 //   < 500, and every 4xx must carry `{ error: { code, message } }` (GraphQL: every error an `extensions.code`).
