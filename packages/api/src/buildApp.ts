@@ -2,36 +2,27 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type pg from "pg";
 import type { Logger } from "pino";
-import { createGraphqlHandler, type GraphqlLimits } from "./graphql/createGraphqlHandler.ts";
+import { createApprovalPageHandler, createWebHandler } from "@agent-ledger/web";
+import { authenticate } from "./auth/authenticate.ts";
+import { ownOrigins } from "./auth/checkRequestOrigin.ts";
 import { createFeed, type Feed } from "./feed/createFeed.ts";
-import { GRAPHQL_STREAM_PATH } from "./feed/createGraphqlStreamHandler.ts";
 import type { FeedOptions } from "./feed/types.ts";
+import { createGraphqlHandler, type GraphqlLimits } from "./graphql/createGraphqlHandler.ts";
+import { answerClientError } from "./http/answerClientError.ts";
+import { sendError } from "./http/sendError.ts";
+import { createMcpEndpoint } from "./mcp/createMcpEndpoint.ts";
 import { createOps } from "./ops/createOps.ts";
 import type { ReadinessOptions } from "./ops/createReadiness.ts";
-import { ERROR_STATUS } from "./errors.ts";
-import { sendError } from "./http/sendError.ts";
-import { answerClientError } from "./http/answerClientError.ts";
-import { sendJson } from "./http/sendJson.ts";
-import { createRestHandler } from "./rest/createRestHandler.ts";
-import { authenticate } from "./auth/authenticate.ts";
-import { checkDuplicateAuthorization } from "./auth/checkDuplicateAuthorization.ts";
-import { checkRequestOrigin, ownOrigins } from "./auth/checkRequestOrigin.ts";
-import { createWebhookRestHandler } from "./webhooks/createWebhookRestHandler.ts";
-import { createWebhookService } from "./webhooks/createWebhookService.ts";
-import type { Lookup } from "./webhooks/checkCallbackHost.ts";
+import { getOpenApi } from "./rest/getOpenApi.ts";
+import { buildOpenApiDocument } from "./routes/buildOpenApiDocument.ts";
+import { createRouter } from "./routes/createRouter.ts";
+import { ALL_ROUTES, mountRoutes } from "./routes/mountRoutes.ts";
 import { createServices, type Services } from "./services/createServices.ts";
-import { createWalletHandler, type WalletDeps } from "./wallet/createWalletHandler.ts";
-import { resolveWalletConfig, type WalletOptions } from "./wallet/config.ts";
-import { createApprovalPageHandler, createWebHandler } from "@agent-ledger/web";
 import { pageExists } from "./services/pageExists.ts";
-import { createMcpEndpoint, MCP_PATH } from "./mcp/createMcpEndpoint.ts";
-
-const GRAPHQL_PREFLIGHT_HEADERS = {
-  "access-control-allow-origin": "*",
-  "access-control-allow-methods": "GET, POST, OPTIONS",
-  "access-control-allow-headers": "content-type, accept, authorization",
-  "access-control-max-age": "86400",
-};
+import { resolveWalletConfig, type WalletOptions } from "./wallet/config.ts";
+import { createWalletHandler, type WalletDeps } from "./wallet/createWalletHandler.ts";
+import type { Lookup } from "./webhooks/checkCallbackHost.ts";
+import { createWebhookService } from "./webhooks/createWebhookService.ts";
 
 export interface AppDeps {
   pool: pg.Pool;
@@ -68,8 +59,9 @@ export interface App {
 }
 
 /**
- * The HTTP app: `/healthz` (liveness), `/readyz` (database, Redis, indexer lag), `/metrics` (Prometheus), `/graphql`
- * (GraphQL + GraphiQL) and the REST shims under `/api`; every request gets an `x-request-id` and one log line (ops/). REST and GraphQL both call the same services.
+ * The HTTP app: one route table (routes/mountRoutes.ts: the read API, webhooks, the wallet, MCP, the live feed, GraphQL,
+ * the approval page, `/healthz`, `/readyz`, `/metrics`) behind one router (routes/createRouter.ts), the explorer pages
+ * as the fallback; every request gets an `x-request-id` and one log line (ops/). REST and GraphQL call the same services.
  */
 export function buildApp(deps: AppDeps): App {
   const services = createServices({
@@ -78,20 +70,18 @@ export function buildApp(deps: AppDeps): App {
     now: deps.now,
     dashboardCacheTtlMs: deps.dashboardCacheTtlMs,
   });
-  const rest = createRestHandler({ services, log: deps.log });
-
   const webhookService = createWebhookService({
     db: deps.pool, masterKey: deps.webhooks?.masterKey ?? null, production: deps.webhooks?.production ?? false, lookup: deps.webhooks?.lookup, now: deps.now,
     methodologyVersion: deps.methodologyVersion,
   });
-  const webhooksRest = createWebhookRestHandler({ db: deps.pool, service: webhookService, log: deps.log, now: deps.now });
   const { onPayTiming, chain: walletChain, ...walletOptions } = deps.wallet ?? {};
   const wallet = createWalletHandler({ db: deps.pool, log: deps.log, options: walletOptions, now: deps.now, onPayTiming, chain: walletChain });
+  const now = deps.now ?? (() => new Date());
   const graphql = createGraphqlHandler({
     services, log: deps.log, limits: deps.graphqlLimits, webhooks: webhookService, wallet: wallet.ctx,
     // Cacheable operations (dashboard) are kept as long as the dashboard itself (0 = none).
     responseCache: { ttlMs: deps.dashboardCacheTtlMs ?? 5_000 },
-    authenticate: (headers, options) => authenticate(deps.pool, headers, (deps.now ?? (() => new Date()))(), options),
+    authenticate: (headers, options) => authenticate(deps.pool, headers, now(), options),
   });
 
   // Where our own pages run (PUBLIC_BASE_URL, WEBAUTHN_ORIGIN): the only origins the session cookie may act from.
@@ -118,55 +108,35 @@ export function buildApp(deps: AppDeps): App {
   // MCP over Streamable HTTP (docs/mcp.md): its tools call this server over loopback, as the client that called /mcp.
   const mcp = createMcpEndpoint({ log: deps.log, server: () => server });
 
-  const server: Server = createServer(ops.instrument(async (req, res) => {
-    mcp.adopt(req);
-    try {
-      let url: URL;
-      try {
-        url = new URL(req.url ?? "/", "http://localhost");
-      } catch {
-        return sendError(res, "not_found", "unparsable request target");
-      }
-      const isGraphql = url.pathname === "/graphql" || url.pathname === GRAPHQL_STREAM_PATH;
-      // Refusals before routing, on every path: GraphQL's in its error shape, the others in the error body.
-      const refuse = (code: "duplicate_authorization" | "cross_site_request", message: string) =>
-        isGraphql
-          ? sendJson(res, ERROR_STATUS[code], { errors: [{ message, extensions: { code } }] }, { "cache-control": "no-store" })
-          : sendError(res, code, message);
-      // Two Authorization headers: which one counts would depend on who reads them (auth/checkDuplicateAuthorization.ts).
-      const duplicate = checkDuplicateAuthorization(req);
-      if (duplicate) return refuse("duplicate_authorization", duplicate);
-      // CSRF: a state-changing request carrying the passkey session cookie must come from our origin (auth/checkRequestOrigin.ts).
-      const crossSite = checkRequestOrigin(req.method, req.headers, origins);
-      if (crossSite) return refuse("cross_site_request", crossSite);
-      if (url.pathname === MCP_PATH) return await mcp.handle(req, res);
-      if (url.pathname === "/api/feed" || url.pathname === "/api/feed/") return await feed.handleSse(req, res, url);
-      if (url.pathname === GRAPHQL_STREAM_PATH) return await feed.handleGraphqlStream(req, res);
-      if (url.pathname === "/graphql") {
-        if (await web.handle(req, res, url)) return; // GraphiQL: a browser's GET without a query
-        if (req.method === "OPTIONS") {
-          res.writeHead(204, GRAPHQL_PREFLIGHT_HEADERS);
-          return void res.end();
-        }
-        res.setHeader("access-control-allow-origin", "*"); // merged into the headers yoga writes
-        return void (await graphql(req, res));
-      }
-      if (url.pathname === "/api/webhooks" || url.pathname.startsWith("/api/webhooks/")) return await webhooksRest(req, res, url);
-      if (url.pathname.startsWith("/api/wallet/")) return await wallet(req, res, url);
-      if (url.pathname === "/api" || url.pathname.startsWith("/api/")) return await rest(req, res, url);
-      if ((url.pathname === "/approve" || url.pathname.startsWith("/approve/")) && (await approvalPage(req, res, url))) return;
+  // The one route table (routes/mountRoutes.ts): every surface's routes bound to what their handlers need. The OpenAPI
+  // document is generated from the same table, so no route exists undocumented.
+  const openApi = getOpenApi(buildOpenApiDocument(ALL_ROUTES));
+  const route = createRouter({
+    mounted: mountRoutes({
+      read: { services, openApi },
+      webhooks: { service: webhookService },
+      wallet: wallet.routeDeps,
+      app: { mcp, feed, graphql, graphiql: (req, res, url) => web.handle(req, res, url), approvalPage, ops },
+    }),
+    db: deps.pool,
+    log: deps.log,
+    now,
+    origins,
+    // Outside /api, what no route took: the generic preflight, then the explorer pages, /assets/*, the HTML 404 page.
+    async fallback(req, res, url) {
       if (req.method === "OPTIONS") {
         res.writeHead(204, { "access-control-allow-origin": "*", "access-control-allow-methods": "GET, OPTIONS" });
         return void res.end();
       }
-      if (url.pathname === "/healthz") {
-        if (req.method !== "GET" && req.method !== "HEAD") return sendError(res, "method_not_allowed", `${req.method} is not allowed on ${url.pathname}`, { allow: "GET, HEAD" });
-        return sendJson(res, 200, { ok: true }, { "cache-control": "no-store" });
-      }
-      if (url.pathname === "/readyz") return await ops.readyz(req, res);
-      if (url.pathname === "/metrics") return await ops.metricsEndpoint(req, res);
-      if (await web.handle(req, res, url)) return; // explorer pages, /assets/*, the HTML 404 page
-      return sendError(res, "not_found", `no route for ${req.method} ${url.pathname}`);
+      if (await web.handle(req, res, url)) return;
+      sendError(res, "not_found", `no route for ${req.method} ${url.pathname}`);
+    },
+  });
+
+  const server: Server = createServer(ops.instrument(async (req, res) => {
+    mcp.adopt(req);
+    try {
+      await route(req, res);
     } catch (error) {
       deps.log.error({ err: error }, "unhandled request error");
       if (!res.headersSent) sendError(res, "internal_error", "internal error");

@@ -6,5 +6,6 @@ export { createServices, type Services, type ServicesOptions } from "./services/
 export type * from "./services/types.ts";
 export { buildSchema } from "./schema/index.ts";
 export { builder, type GraphqlContext } from "./schema/builder.ts";
-export { buildOpenApiDocument } from "./rest/openapi.ts";
-export { ROUTES, type Route } from "./rest/routes.ts";
+export { buildOpenApiDocument } from "./routes/buildOpenApiDocument.ts";
+export { ALL_ROUTES, ROUTE_TABLE } from "./routes/mountRoutes.ts";
+export type { AnyRoute, JsonRoute, RawRoute, RouteResult } from "./routes/Route.ts";

@@ -7,10 +7,8 @@ import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, type App } from "../src/buildApp.ts";
 import { getNamedType, isInputObjectType, isLeafType, isNonNullType, isObjectType, type GraphQLField, type GraphQLInputType } from "graphql/index.js";
-import { ROUTES as REST_ROUTES } from "../src/rest/routes.ts";
 import { buildSchema } from "../src/schema/index.ts";
-import { createWalletHandler } from "../src/wallet/createWalletHandler.ts";
-import { ROUTES as WEBHOOK_ROUTES } from "../src/webhooks/createWebhookRestHandler.ts";
+import { listRoutes, ROUTE_TABLE } from "./support/routeList.ts";
 import { BAD_BODIES, BAD_STRINGS, BAD_VALUES, leafPaths, replaceAt, toJsonText, urlEncode } from "./support/fuzzValues.ts";
 import { getJson, gql, openapi } from "./support/http.ts";
 import { openapiProblems } from "./support/openapiCheck.ts";
@@ -24,8 +22,8 @@ import { freePort } from "./support/freePort.ts";
 // No input produces a 5xx (issue 14, point 3). Two parts, on one real app (buildApp on loopback: REST, wallet with a
 // devnet, webhooks, live feed) over a real test database:
 // - the read paths' documented answers: each bad input gets its exact 4xx and code;
-// - a table-driven fuzz over EVERY route of the three route tables (rest/routes.ts, the wallet handler's `routes`,
-//   the webhook handler's ROUTES) and every GraphQL field that takes arguments: NUL and other control characters,
+// - a table-driven fuzz over EVERY route of the JSON surfaces of the route table (routes/mountRoutes.ts: read,
+//   wallet, webhooks) and every GraphQL field that takes arguments: NUL and other control characters,
 //   lone surrogates, huge strings, wrong types, overflowing numbers, bad cursors, bad bodies and credentials, each
 //   put in every path parameter, query parameter and body field of a valid sample request. Every answer must be
 //   < 500, and every 4xx must carry `{ error: { code, message } }` (GraphQL: every error an `extensions.code`).
@@ -377,23 +375,9 @@ function documentOperations(): Operation[] {
 const OPERATIONS = documentOperations();
 const operationKey = (o: { method: string; template: string }) => `${o.method} ${o.template}`;
 
-// The three route tables, as document templates: each route must be one of the document's operations.
-/** The webhook handler's regex routes as templates: its groups are {id} then {deliveryId}. */
-function webhookTemplate(pattern: RegExp): string {
-  const names = ["{id}", "{deliveryId}"];
-  let n = 0;
-  return pattern.source.replace(/^\^|\$$/g, "").replace(/\\\//g, "/").replace(/\(\[\^\/\]\+\)/g, () => names[n++]!);
-}
-// The wallet handler keeps its table inside the factory; one built without a database only lists it.
-const listing = createWalletHandler({ db: null as never, log: silentLog });
-const walletRoutes = listing.routes;
-void listing.close();
-const colonTemplate = (path: string) => path.replace(/:([a-zA-Z0-9]+)/g, "{$1}");
-const TABLE_ROUTES = [
-  ...REST_ROUTES.map((r) => ({ method: r.method, template: colonTemplate(r.path) })),
-  ...walletRoutes.map((r) => ({ method: r.method, template: colonTemplate(r.path) })),
-  ...WEBHOOK_ROUTES.map((r) => ({ method: r.method, template: webhookTemplate(r.pattern) })),
-];
+// The JSON surfaces of the route table (read, wallet, webhooks), as document templates: each route must be one of the
+// document's operations.
+const TABLE_ROUTES = listRoutes([...ROUTE_TABLE.read, ...ROUTE_TABLE.wallet, ...ROUTE_TABLE.webhooks]).map((r) => ({ method: r.method, template: r.template }));
 
 interface FuzzRequest {
   label: string;

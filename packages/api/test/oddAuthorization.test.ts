@@ -3,8 +3,7 @@ import net from "node:net";
 import { createTestDatabase } from "@agent-ledger/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isErrorCode } from "../src/errors.ts";
-import { createWalletHandler } from "../src/wallet/createWalletHandler.ts";
-import { ROUTES as WEBHOOK_ROUTES } from "../src/webhooks/createWebhookRestHandler.ts";
+import { listRoutes, ROUTE_TABLE } from "./support/routeList.ts";
 import { silentLog, startTestApp, type TestApp } from "./support/startTestApp.ts";
 import { SPONSOR_KEY } from "./support/walletApp.ts";
 import { createTestUser, type TestUser } from "./support/walletFixtures.ts";
@@ -43,13 +42,8 @@ let user: TestUser;
 /** Routes that answer 401 without credentials: the authenticated ones, which must refuse every odd header too. */
 const authenticated = new Set<string>();
 
-const listing = createWalletHandler({ db: null as never, log: silentLog });
-const walletRoutes = listing.routes.map((r) => ({ method: r.method, path: r.path.replace(":id", randomUUID()) }));
-void listing.close();
-const webhookRoutes = WEBHOOK_ROUTES.map((r) => ({
-  method: r.method,
-  path: r.pattern.source.replace(/^\^|\$$/g, "").replace(/\\\//g, "/").replace(/\(\[\^\/\]\+\)/g, "whs_0000000000000000"),
-}));
+const walletRoutes = listRoutes(ROUTE_TABLE.wallet).map((r) => ({ method: r.method, path: r.path.replace(":id", randomUUID()) }));
+const webhookRoutes = listRoutes(ROUTE_TABLE.webhooks).map((r) => ({ method: r.method, path: r.path.replace(/:\w+/g, "whs_0000000000000000") }));
 const ROUTES = [...walletRoutes, ...webhookRoutes, { method: "POST", path: "/graphql" }];
 
 /**

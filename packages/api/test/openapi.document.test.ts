@@ -1,18 +1,12 @@
-import fs from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MCP_PATH } from "../src/mcp/createMcpEndpoint.ts";
-import { ROUTES as REST_ROUTES } from "../src/rest/routes.ts";
-import { createWalletHandler } from "../src/wallet/createWalletHandler.ts";
-import { ROUTES as WEBHOOK_ROUTES } from "../src/webhooks/createWebhookRestHandler.ts";
 import { openapi } from "./support/http.ts";
 import { createAjv } from "./support/openapiCheck.ts";
-import { silentLog } from "./support/startTestApp.ts";
+import { listRoutes } from "./support/routeList.ts";
 
 // The OpenAPI document itself: valid against a JSON Schema of OpenAPI 3.1's structure (below, checked with ajv), every
 // Schema Object a valid JSON Schema 2020-12 (ajv strict mode compiles each one), refs and security names resolve,
-// path parameters match their templates — and every route of the route tables is described (a new route without an
-// entry in openapi.ts / openapiPaths.ts fails here). The live answers are checked against it by the fuzz
+// path parameters match their templates — and every route of the route table is described (the document is generated
+// from the routes' fragments; routes.table.test.ts checks that none lacks one). The live answers are checked against it by the fuzz
 // (invalidInput.test.ts) and the read contract test (rest.contract.test.ts).
 
 type Json = Record<string, unknown>;
@@ -101,27 +95,6 @@ function refsOf(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-// The wallet handler keeps its table inside the factory; one built without a database only lists it.
-const listing = createWalletHandler({ db: null as never, log: silentLog });
-const walletRoutes = listing.routes;
-void listing.close();
-
-/** `:name` → `{name}`; the webhook table's regexes → templates with the document's parameter names. */
-const fromColon = (p: string) => p.replace(/:([a-zA-Z0-9]+)/g, "{$1}");
-function webhookTemplate(pattern: RegExp): string {
-  const names = ["id", "deliveryId"];
-  let n = 0;
-  return pattern.source.replace(/^\^|\$$/g, "").replace(/\\\//g, "/").replace(/\(\[\^\/\]\+\)/g, () => `{${names[n++]}}`);
-}
-
-/** The paths buildApp answers itself (its `url.pathname === "…"` branches), beside the three route tables. */
-function buildAppPaths(): string[] {
-  const source = fs.readFileSync(path.join(import.meta.dirname, "../src/buildApp.ts"), "utf8");
-  return [...new Set([...source.matchAll(/url\.pathname === "([^"]+)"/g)].map((m) => m[1]!))];
-}
-/** Not REST: GraphQL has its own schema (schema.graphql, docs/api.md); /approve is an HTML page of packages/web. */
-const NOT_REST = new Set(["/graphql", "/api/feed/", "/approve", "/api"]);
-
 describe("the OpenAPI document", () => {
   it("is an OpenAPI 3.1 document (structure checked by ajv against a JSON Schema of OpenAPI 3.1)", () => {
     const ajv = createAjv();
@@ -173,17 +146,12 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("describes every route of the route tables and every path buildApp answers (fails for a route added without its entry)", () => {
+  it("describes every route of the route table (fails for a route added without its fragment)", () => {
     const documented = new Set(operations().map(({ method, template }) => `${method.toUpperCase()} ${template}`));
-    const routes = [
-      ...REST_ROUTES.map((r) => `${r.method} ${fromColon(r.path)}`),
-      ...walletRoutes.map((r) => `${r.method} ${fromColon(r.path)}`),
-      ...WEBHOOK_ROUTES.map((r) => `${r.method} ${webhookTemplate(r.pattern)}`),
-      `POST ${MCP_PATH}`,
-      ...buildAppPaths().filter((p) => !NOT_REST.has(p)).map((p) => `GET ${p}`),
-    ];
+    // every route the app mounts (routes/mountRoutes.ts), but those that say why they are not REST (pages, GraphQL)
+    const routes = listRoutes().filter(({ route }) => !("omit" in route.openapi)).map((r) => `${r.method} ${r.template}`);
     expect(routes.length).toBeGreaterThan(45);
-    expect(routes.filter((r) => !documented.has(r)), "routes missing from the OpenAPI document (openapi.ts / openapiPaths.ts)").toEqual([]);
+    expect(routes.filter((r) => !documented.has(r)), "routes missing from the OpenAPI document (their `openapi` fragment)").toEqual([]);
     // and nothing documented that no table serves
     const served = new Set(routes);
     expect([...documented].filter((d) => !served.has(d))).toEqual([]);

@@ -5,10 +5,13 @@ import { createTestDatabase } from "@agent-ledger/db/testing";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../src/errors.ts";
-import { createRestHandler } from "../src/rest/createRestHandler.ts";
 import { getDashboard } from "../src/rest/getDashboard.ts";
-import type { Route } from "../src/rest/routes.ts";
+import { getOpenApi } from "../src/rest/getOpenApi.ts";
+import { READ_ROUTES, type ReadDeps } from "../src/rest/readRoutes.ts";
 import type { RestResponse } from "../src/rest/types.ts";
+import { createRouter } from "../src/routes/createRouter.ts";
+import type { JsonRoute } from "../src/routes/Route.ts";
+import { READ_SURFACE } from "../src/routes/surfaces.ts";
 import { createServices } from "../src/services/createServices.ts";
 import { countingPool } from "./support/countingPool.ts";
 import { silentLog } from "./support/startTestApp.ts";
@@ -35,13 +38,25 @@ afterAll(async () => {
   await db?.drop();
 });
 
+type Route = JsonRoute<ReadDeps>;
+/** A test route of the read surface (public GET, coalesced). */
+const readRoute = (path: string, handle: Route["handle"]): Route => ({ path, method: "GET", auth: "none", surface: READ_SURFACE, handle, openapi: { omit: "test route" } });
+
 async function serve(options: { routes?: readonly Route[]; db?: pg.Pool; dashboardCacheTtlMs?: number } = {}) {
   const services = createServices({ db: options.db ?? pool, dashboardCacheTtlMs: options.dashboardCacheTtlMs ?? 0 });
-  const handle = createRestHandler({ services, log: silentLog, routes: options.routes });
+  const deps: ReadDeps = { services, openApi: getOpenApi({}) };
+  const handle = createRouter({
+    mounted: (options.routes ?? READ_ROUTES).map((route) => ({ path: route.path, route, deps })),
+    db: pool,
+    log: silentLog,
+    now: () => new Date(),
+    origins: new Set(),
+    fallback: async (_req, res) => void res.writeHead(404).end(),
+  });
   let arrived = 0;
   const server = createServer((req, res) => {
     arrived++;
-    void handle(req, res, new URL(req.url ?? "/", "http://localhost"));
+    void handle(req, res);
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -84,18 +99,14 @@ function gatedRoute(): GatedRoute {
     state: "first",
     failWith: null as ApiError | null,
     releaseAll: () => gates.splice(0).forEach((open) => open()),
-    route: {
-      path: "/api/things/:id",
-      method: "GET",
-      handle: async ({ params, query }) => {
+    route: readRoute("/api/things/:id", async ({ params, query }) => {
         route.calls++;
         await new Promise<void>((resolve) => gates.push(resolve));
         const failure = route.failWith;
         route.failWith = null;
         if (failure) throw failure;
         return { body: { id: params.id, q: query.get("q"), state: route.state } };
-      },
-    },
+    }),
   };
   return route;
 }
@@ -168,7 +179,7 @@ describe("REST request coalescing", () => {
   it("serializes a response object returned again only once (the dashboard while it is cached)", async () => {
     let serializations = 0;
     const response: RestResponse = { body: { toJSON: () => (serializations++, { ok: true }) } };
-    const s = await serve({ routes: [{ path: "/api/same", method: "GET", handle: async () => response }] });
+    const s = await serve({ routes: [readRoute("/api/same", async () => response)] });
     expect(JSON.parse((await get(`${s.url}/api/same`)).text)).toEqual({ ok: true });
     expect(JSON.parse((await get(`${s.url}/api/same`)).text)).toEqual({ ok: true });
     expect(serializations).toBe(1);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../src/errors.ts";
-import { buildOpenApiDocument } from "../src/rest/openapi.ts";
-import { matchRoutes } from "../src/rest/matchRoute.ts";
-import { ROUTES } from "../src/rest/routes.ts";
+import { READ_ROUTES } from "../src/rest/readRoutes.ts";
+import { buildOpenApiDocument } from "../src/routes/buildOpenApiDocument.ts";
+import { compileRoutes } from "../src/routes/compileRoutes.ts";
+import { ALL_ROUTES } from "../src/routes/mountRoutes.ts";
 import { decodeIdCursor, decodeOffsetCursor, encodeCursor, encodeIdCursor, encodeOffsetCursor } from "../src/services/cursor.ts";
 import { createTtlCache } from "../src/services/createTtlCache.ts";
 import { escapeLike } from "../src/services/likePattern.ts";
@@ -142,15 +143,17 @@ describe("TTL cache", () => {
 
 describe("routing", () => {
   it("matches templates, decodes parameters, keeps malformed escapes verbatim", () => {
-    expect(matchRoutes(ROUTES, "/api/services/a%20b").map((m) => [m.route.path, m.params])).toEqual([["/api/services/:id", { id: "a b" }]]);
-    expect(matchRoutes(ROUTES, "/api/events/%E0%A4%A")[0]!.params).toEqual({ id: "%E0%A4%A" });
-    expect(matchRoutes(ROUTES, "/api/services/")[0]!.route.path).toBe("/api/services");
-    expect(matchRoutes(ROUTES, "/api/services//events")).toEqual([]);
+    const table = compileRoutes(READ_ROUTES);
+    const matchRoutes = (_routes: unknown, path: string) => table.match(path);
+    expect(matchRoutes(READ_ROUTES, "/api/services/a%20b").map((m) => [m.route.path, m.params])).toEqual([["/api/services/:id", { id: "a b" }]]);
+    expect(matchRoutes(READ_ROUTES, "/api/events/%E0%A4%A")[0]!.params).toEqual({ id: "%E0%A4%A" });
+    expect(matchRoutes(READ_ROUTES, "/api/services/")[0]!.route.path).toBe("/api/services");
+    expect(matchRoutes(READ_ROUTES, "/api/services//events")).toEqual([]);
   });
 });
 
 describe("the test's JSON Schema validator", () => {
-  const doc = buildOpenApiDocument();
+  const doc = buildOpenApiDocument(ALL_ROUTES);
   const row = { $ref: "#/components/schemas/TopEntity" };
   it("accepts a valid value and reports missing, extra and mistyped fields", () => {
     const byToken = [{ tokenAddress: `0x20c0${"0".repeat(36)}`, symbol: "pathUSD", decimals: 6, currency: "USD", txCount: 1, amountSumWei: "10" }];

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { readCookie, USER_SESSION_COOKIE } from "./authenticate.ts";
+import { USER_SESSION_COOKIE } from "./authenticate.ts";
+import { readCookie } from "./readCookie.ts";
 
 /** Methods that change nothing (RFC 9110 safe methods): never checked. */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

@@ -1,8 +1,10 @@
 import { ApiError } from "../errors.ts";
+import type { Operation } from "../routes/Route.ts";
 import { decodeIdCursor } from "../services/cursor.ts";
 import { parseLimit } from "../services/parseLimit.ts";
 import type { EntityKind } from "../services/types.ts";
 import { entityDetailJson, entityListItemJson, eventPageJson } from "./serializers.ts";
+import { errorResponse, idParam, ok, pageParams, ref } from "./openapi.ts";
 import type { RestHandler } from "./types.ts";
 
 export const EVENTS_PAGE_DEFAULT = 50;
@@ -32,3 +34,32 @@ export function entityEventsHandler(kind: EntityKind): RestHandler {
     return { body: eventPageJson(await services.listEntityEvents(params.id!, { limit, before })) };
   };
 }
+
+/** The OpenAPI Operations of the three entity routes of a kind (beside their handlers above). */
+export function entityOperations(kind: "service" | "agent", plural: "services" | "agents"): Record<"list" | "detail" | "events", Operation> {
+  const which = kind === "service" ? "curated services (ids ending `-mpp`)" : "watched non-curated entities";
+  return {
+    list: {
+      operationId: `list${plural[0]!.toUpperCase()}${plural.slice(1)}`,
+      summary: `All ${which} with 24 h and 7 d payment aggregates, by 7-day amount descending then id`,
+      responses: { "200": ok({ type: "array", items: ref("EntityListItem") }) },
+    },
+    detail: {
+      operationId: `get${kind[0]!.toUpperCase()}${kind.slice(1)}`,
+      summary: `${kind} detail: head, wallets, totals, 30-day trend, 50 newest rows${kind === "service" ? ", providers (tempo-gateway-mpp only)" : ""}`,
+      parameters: [idParam(`${kind} id`)],
+      responses: { "200": ok(ref("EntityDetail")), "404": errorResponse(`unknown id, or not a ${kind} id (not_found)`) },
+    },
+    events: {
+      operationId: `list${kind[0]!.toUpperCase()}${kind.slice(1)}Events`,
+      summary: `Rows of a ${kind}, newest first; pass the detail's nextCursor to continue`,
+      parameters: [idParam(`${kind} id`), ...pageParams],
+      responses: {
+        "200": ok(ref("EventPage")),
+        "400": errorResponse("invalid_cursor or invalid_limit"),
+        "404": errorResponse(`unknown id, or not a ${kind} id (not_found)`),
+      },
+    },
+  };
+}
+

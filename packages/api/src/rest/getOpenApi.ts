@@ -1,7 +1,6 @@
-import { buildOpenApiDocument } from "./openapi.ts";
-import type { RestHandler } from "./types.ts";
+import type { RestResponse } from "./types.ts";
 
-const document = buildOpenApiDocument();
-
-/** GET /api/openapi.json — the OpenAPI 3.1 description of this REST surface. */
-export const getOpenApi: RestHandler = async () => ({ body: document, headers: { "cache-control": "public, max-age=300" } });
+/** GET /api/openapi.json — the OpenAPI 3.1 document generated from the route table (one answer object, serialized once). */
+export function getOpenApi(document: unknown): RestResponse {
+  return { body: document, headers: { "cache-control": "public, max-age=300" } };
+}

@@ -1,9 +1,9 @@
-// The OpenAPI 3.1 description of the REST shims (served at /api/openapi.json). Schemas are JSON Schema 2020-12
+// The component schemas of the read API and the helpers its OpenAPI fragments use (routes/buildOpenApiDocument.ts
+// assembles the document served at /api/openapi.json). Schemas are JSON Schema 2020-12
 // subsets: type, properties, required, additionalProperties, items, enum, pattern, format, $ref, minItems/maxItems.
 import { ERROR_CODES } from "../errors.ts";
-import { addCommonErrors, extraPaths, extraSchemas, securitySchemes } from "./openapiPaths.ts";
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const str = { type: "string" };
 const int = { type: "integer", minimum: 0 };
 const uint256 = { type: "string", pattern: "^(0|[1-9][0-9]*)$", description: "uint256 as a decimal string (6-decimal token units)" };
@@ -74,7 +74,7 @@ const entityHead = {
 /** A per-token breakdown of the figures beside it (docs/api.md, Per-token breakdowns). */
 const byToken = (description: string) => ({ type: "array", items: ref("TokenAmount"), description });
 
-const schemas = {
+export const readSchemas = {
   Error: obj({ error: obj({ code: { type: "string", enum: [...ERROR_CODES] }, message: str }) }),
   EventRow: obj(eventRowProperties, { description: "An agent_events row (the spec's Event row, snake_case)." }),
   EventDetail: obj({
@@ -174,148 +174,14 @@ const schemas = {
   }),
 };
 
-const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: ref("Error") } } });
-const ok = (schema: unknown, description = "OK", headers?: Record<string, unknown>) => ({
+export const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: ref("Error") } } });
+export const ok = (schema: unknown, description = "OK", headers?: Record<string, unknown>) => ({
   description,
   ...(headers ? { headers } : {}),
   content: { "application/json": { schema } },
 });
-const idParam = (description: string) => ({ name: "id", in: "path", required: true, description, schema: { type: "string" } });
-const pageParams = [
+export const idParam = (description: string) => ({ name: "id", in: "path", required: true, description, schema: { type: "string" } });
+export const pageParams = [
   { name: "cursor", in: "query", required: false, description: "`nextCursor` of the previous page", schema: { type: "string" } },
   { name: "limit", in: "query", required: false, description: "page size, 1–100 (default 50)", schema: { type: "integer", minimum: 1, maximum: 100 } },
 ];
-
-function entityPaths(kind: "service" | "agent", plural: "services" | "agents") {
-  const which = kind === "service" ? "curated services (ids ending `-mpp`)" : "watched non-curated entities";
-  return {
-    [`/api/${plural}`]: {
-      get: {
-        operationId: `list${plural[0]!.toUpperCase()}${plural.slice(1)}`,
-        summary: `All ${which} with 24 h and 7 d payment aggregates, by 7-day amount descending then id`,
-        responses: { "200": ok({ type: "array", items: ref("EntityListItem") }) },
-      },
-    },
-    [`/api/${plural}/{id}`]: {
-      get: {
-        operationId: `get${kind[0]!.toUpperCase()}${kind.slice(1)}`,
-        summary: `${kind} detail: head, wallets, totals, 30-day trend, 50 newest rows${kind === "service" ? ", providers (tempo-gateway-mpp only)" : ""}`,
-        parameters: [idParam(`${kind} id`)],
-        responses: { "200": ok(ref("EntityDetail")), "404": errorResponse(`unknown id, or not a ${kind} id (not_found)`) },
-      },
-    },
-    [`/api/${plural}/{id}/events`]: {
-      get: {
-        operationId: `list${kind[0]!.toUpperCase()}${kind.slice(1)}Events`,
-        summary: `Rows of a ${kind}, newest first; pass the detail's nextCursor to continue`,
-        parameters: [idParam(`${kind} id`), ...pageParams],
-        responses: {
-          "200": ok(ref("EventPage")),
-          "400": errorResponse("invalid_cursor or invalid_limit"),
-          "404": errorResponse(`unknown id, or not a ${kind} id (not_found)`),
-        },
-      },
-    },
-  };
-}
-
-/** Built once; the document is static. */
-export function buildOpenApiDocument() {
-  const document = {
-    openapi: "3.1.0",
-    info: {
-      title: "Agent Ledger HTTP API",
-      version: "1.1.0",
-      description:
-        "The ledger's public, unauthenticated read API (open CORS), the wallet (passkey cookie and device bearer tokens), webhooks (bearer), the live feed, MCP and the operations endpoints. Amounts are uint256 decimal strings; times ISO 8601. Errors are `{ error: { code, message } }` with the codes each response lists; unknown paths are 404 not_found, other methods 405 method_not_allowed. Guides: docs/api.md, docs/wallet.md, docs/webhooks.md, docs/operations.md.",
-    },
-    security: [],
-    tags: [
-      { name: "read", description: "The ledger (docs/api.md)" },
-      { name: "wallet", description: "Passkeys, device pairing, payments (docs/wallet.md)" },
-      { name: "owner", description: "The owner's console: sessions, payments, balances (docs/wallet.md § Owner console)" },
-      { name: "webhooks", description: "Subscriptions and deliveries (docs/webhooks.md)" },
-      { name: "feed", description: "Live feed (docs/api.md § Live feed)" },
-      { name: "mcp", description: "Model Context Protocol (docs/mcp.md)" },
-      { name: "ops", description: "Health, readiness, metrics (docs/operations.md)" },
-    ],
-    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
-    paths: {
-      "/api/dashboard": {
-        get: {
-          operationId: "getDashboard",
-          summary: "Aggregates of a window from the rollups, top 5 services/agents/providers, 20 newest rows",
-          parameters: [{ name: "w", in: "query", required: false, schema: { type: "string", enum: ["24h", "7d", "30d", "all"], default: "24h" } }],
-          responses: {
-            "200": ok(ref("Dashboard"), "OK", {
-              "Cache-Control": { schema: { type: "string", const: "public, s-maxage=300, stale-while-revalidate=600" } },
-            }),
-            "400": errorResponse("unknown window (invalid_window)"),
-          },
-        },
-      },
-      ...entityPaths("service", "services"),
-      ...entityPaths("agent", "agents"),
-      "/api/events/{id}": {
-        get: {
-          operationId: "getEvent",
-          summary: "One row with log_index and the other rows of the same transaction (related_events)",
-          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", pattern: "^[1-9][0-9]{0,18}$" } }],
-          responses: {
-            "200": ok(ref("EventDetail")),
-            "400": errorResponse("not a positive integer below 2^63 (invalid_id)"),
-            "404": errorResponse("no such row of the live methodology version (not_found)"),
-          },
-        },
-      },
-      "/api/search": {
-        get: {
-          operationId: "search",
-          summary: "Events by tx hash or counterparty address; entities by id, label or wallet; labelled addresses",
-          parameters: [{ name: "q", in: "query", required: true, schema: { type: "string", minLength: 2, maxLength: 200 } }],
-          responses: { "200": ok(ref("SearchResult")), "400": errorResponse("q shorter than 2 or longer than 200 characters after trimming, or with control characters (invalid_query)") },
-        },
-      },
-      "/api/dashboard/previous": {
-        get: {
-          operationId: "getPreviousWindow",
-          summary: "Headline figures of the window just before ?w= (same length, ending where it starts); previous is null for all",
-          parameters: [{ name: "w", in: "query", required: false, schema: { type: "string", enum: ["24h", "7d", "30d", "all"], default: "24h" } }],
-          responses: { "200": ok(ref("PreviousWindow")), "400": errorResponse("unknown window (invalid_window)") },
-        },
-      },
-      "/api/series": {
-        get: {
-          operationId: "getSeries",
-          summary: "Payments count and volume per hour or day over a window, from the rollups: the whole ledger, one entity (entity=) or one provider (provider=)",
-          parameters: [
-            { name: "w", in: "query", required: false, schema: { type: "string", enum: ["24h", "7d", "30d", "all"], default: "24h" } },
-            { name: "bucket", in: "query", required: false, description: "default: hour for 24h and 7d, day beyond", schema: { type: "string", enum: ["hour", "day"] } },
-            { name: "entity", in: "query", required: false, schema: { type: "string" } },
-            { name: "provider", in: "query", required: false, description: "provider address or memo fingerprint", schema: { type: "string" } },
-          ],
-          responses: {
-            "200": ok(ref("ActivitySeries")),
-            "400": errorResponse("unknown window or bucket, hourly buckets with w=all (invalid_window); both entity and provider (invalid_query)"),
-            "404": errorResponse("unknown entity (not_found)"),
-          },
-        },
-      },
-      "/api/providers/{key}": {
-        get: {
-          operationId: "getProvider",
-          summary: "One gateway provider by address or memo fingerprint, all time",
-          parameters: [{ name: "key", in: "path", required: true, schema: { type: "string" } }],
-          responses: { "200": ok(ref("Provider")), "404": errorResponse("unknown provider (not_found)") },
-        },
-      },
-      "/api/openapi.json": {
-        get: { operationId: "getOpenApi", summary: "This document", responses: { "200": ok({ type: "object" }) } },
-      },
-      ...extraPaths,
-    },
-    components: { schemas: { ...schemas, ...extraSchemas }, securitySchemes },
-  };
-  addCommonErrors(document.paths as never);
-  return document;
-}

@@ -1,3 +1,4 @@
+import type { RouteResult } from "../routes/Route.ts";
 import type { Services } from "../services/createServices.ts";
 
 export interface RestRequest {
@@ -7,10 +8,7 @@ export interface RestRequest {
   services: Services;
 }
 
-export interface RestResponse {
-  status?: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
+/** A read handler's answer: the one result type of every route (routes/Route.ts). */
+export type RestResponse = RouteResult;
 
 export type RestHandler = (req: RestRequest) => Promise<RestResponse>;

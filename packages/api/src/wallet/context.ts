@@ -1,4 +1,5 @@
 import type pg from "pg";
+import type { RouteResult } from "../routes/Route.ts";
 import type { Logger } from "pino";
 import type { WalletChain } from "./chain.ts";
 import type { WalletConfig } from "./config.ts";
@@ -18,9 +19,5 @@ export interface WalletContext {
   signers: SignerCache;
 }
 
-/** What a handler answers: JSON body, status, extra headers (Set-Cookie may repeat). */
-export interface WalletResponse {
-  status?: number;
-  body: unknown;
-  headers?: Record<string, string | string[]>;
-}
+/** What a handler answers: the one result type of every route (routes/Route.ts; Set-Cookie may repeat). */
+export type WalletResponse = RouteResult;

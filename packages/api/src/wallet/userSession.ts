@@ -1,33 +1,20 @@
 import type { IncomingMessage } from "node:http";
 import { generateToken, hashToken } from "@agent-ledger/core";
-import { USER_SESSION_COOKIE } from "../auth/authenticate.ts";
+import { cookieUser, USER_SESSION_COOKIE } from "../auth/authenticate.ts";
+import type { CookieUser, WalletUserRow } from "../auth/sessionRows.ts";
 import type { WalletContext } from "./context.ts";
-import { readCookieSafe, serializeCookie } from "./cookies.ts";
-import { WalletError } from "./WalletError.ts";
+import { serializeCookie } from "./cookies.ts";
+
+export type { WalletUserRow } from "../auth/sessionRows.ts";
 
 export const USER_SESSION_TTL_SECONDS = 30 * 60;
 
-export interface WalletUserRow {
-  id: string;
-  credential_id: string;
-  public_key_hex: string;
-  managed_address: string;
-  passkey_sign_count: string;
-  cose_public_key: Buffer;
-}
-
-/** The signed-in passkey user of the `al_session` cookie; 401 `unauthorized` without a live one. */
-export async function requireUser(ctx: WalletContext, req: IncomingMessage): Promise<WalletUserRow & { session_id: string }> {
-  const token = readCookieSafe(req.headers.cookie, USER_SESSION_COOKIE);
-  if (!token) throw new WalletError("unauthorized", "sign in with your passkey first (no session cookie)");
-  const { rows } = await ctx.db.query(
-    `SELECT s.id AS session_id, u.id, u.credential_id, u.public_key_hex, u.managed_address, u.passkey_sign_count::text, u.cose_public_key
-       FROM user_sessions s JOIN wallet_users u ON u.id = s.user_id
-      WHERE s.token_hash = $1 AND s.expires_at > $2`,
-    [hashToken(token), ctx.now()],
-  );
-  if (!rows[0]) throw new WalletError("unauthorized", "sign in again: the session cookie is unknown or expired");
-  return rows[0];
+/**
+ * The signed-in passkey user of the `al_session` cookie; 401 `unauthorized` without a live one. The request's one
+ * authentication step (auth/authenticate.ts) loaded it already on a `cookie` route: this hands out that load.
+ */
+export function requireUser(ctx: WalletContext, req: IncomingMessage): Promise<CookieUser> {
+  return cookieUser(ctx.db, req.headers, ctx.now());
 }
 
 /** Starts a 30-minute user session; returns its Set-Cookie value (opaque token, only its SHA-256 stored). */

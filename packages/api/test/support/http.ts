@@ -1,7 +1,8 @@
-import { buildOpenApiDocument } from "../../src/rest/openapi.ts";
+import { buildOpenApiDocument } from "../../src/routes/buildOpenApiDocument.ts";
+import { ALL_ROUTES } from "../../src/routes/mountRoutes.ts";
 import { validateJsonSchema } from "./validateJsonSchema.ts";
 
-export const openapi = buildOpenApiDocument();
+export const openapi = buildOpenApiDocument(ALL_ROUTES);
 
 export interface JsonResponse {
   status: number;

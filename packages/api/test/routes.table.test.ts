@@ -1,0 +1,100 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildOpenApiDocument, routeOperations } from "../src/routes/buildOpenApiDocument.ts";
+import { compileRoutes } from "../src/routes/compileRoutes.ts";
+import { ALL_ROUTES } from "../src/routes/mountRoutes.ts";
+import type { AnyRoute } from "../src/routes/Route.ts";
+import { READ_SURFACE } from "../src/routes/surfaces.ts";
+
+// The route table as a whole: no route exists undocumented (each has an OpenAPI fragment or says why it is not REST),
+// the generated document only gains against the one committed before the route table (test/data/openapi.before.json),
+// and the one matcher's rules.
+
+type Doc = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>>; components: { schemas: Record<string, unknown> } };
+
+/** Routes with neither an Operation per method nor an `omit` reason. */
+function undocumented(routes: readonly AnyRoute[]): string[] {
+  return routes
+    .filter((r) =>
+      "omit" in r.openapi
+        ? !(typeof r.openapi.omit === "string" && r.openapi.omit.length > 0)
+        : routeOperations(r).length === 0 || routeOperations(r).some(([, op]) => !op.operationId || !op.summary || !op.responses),
+    )
+    .map((r) => `${r.kind === "raw" ? "*" : r.method} ${r.path}`);
+}
+
+describe("the route table", () => {
+  it("has no undocumented route: every one carries its OpenAPI fragment or says why it is not REST", () => {
+    expect(ALL_ROUTES.length).toBeGreaterThan(50);
+    expect(undocumented(ALL_ROUTES)).toEqual([]);
+    // the check itself catches a route without a fragment
+    const bare = { method: "GET", path: "/api/x", auth: "none", surface: READ_SURFACE, handle: async () => ({ body: null }), openapi: {} } as unknown as AnyRoute;
+    expect(undocumented([...ALL_ROUTES, bare])).toEqual(["GET /api/x"]);
+  });
+
+  it("a JSON route's document entry is under its own method and path; raw routes list theirs", () => {
+    const doc = buildOpenApiDocument(ALL_ROUTES) as unknown as Doc;
+    for (const route of ALL_ROUTES) {
+      for (const [method, op] of routeOperations(route)) {
+        expect(doc.paths[route.path.replace(/:(\w+)/g, "{$1}")]?.[method]?.responses, `${method} ${route.path}`).toBeDefined();
+        if (route.kind !== "raw") expect(method).toBe(route.method.toLowerCase());
+        expect(op.operationId).toMatch(/^[A-Za-z]+$/);
+      }
+    }
+  });
+
+  it("one template and method is declared once", () => {
+    const keys = ALL_ROUTES.flatMap((r) => (r.kind === "raw" ? [`* ${r.path}`] : [`${r.method} ${r.path}`]));
+    expect(keys.length).toBe(new Set(keys).size);
+  });
+
+  it("the OpenAPI document only gains: every path, method, response code and schema of the document before the route table is still there", () => {
+    const before = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "data/openapi.before.json"), "utf8")) as Doc;
+    const now = JSON.parse(JSON.stringify(buildOpenApiDocument(ALL_ROUTES))) as Doc;
+    const lost: string[] = [];
+    for (const [p, item] of Object.entries(before.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const current = now.paths[p]?.[method];
+        if (!current) lost.push(`${method} ${p}`);
+        else for (const status of Object.keys(op.responses)) if (!(status in current.responses)) lost.push(`${method} ${p} ${status}`);
+        // and each operation is unchanged (a fragment moved beside its handler, not rewritten)
+        if (current) expect(current, `${method} ${p}`).toEqual(op);
+      }
+    }
+    for (const name of Object.keys(before.components.schemas)) if (!(name in now.components.schemas)) lost.push(`schema ${name}`);
+    expect(lost).toEqual([]);
+    expect(now.components.schemas).toEqual(before.components.schemas);
+  });
+
+  it("building the document twice gives the same document (the fragments are not mutated)", () => {
+    expect(JSON.stringify(buildOpenApiDocument(ALL_ROUTES))).toBe(JSON.stringify(buildOpenApiDocument(ALL_ROUTES)));
+  });
+});
+
+describe("the matcher", () => {
+  const table = compileRoutes(ALL_ROUTES);
+  const paths = (p: string) => table.match(p).map((m) => m.route.path);
+
+  it("a static template wins over a parameterized one", () => {
+    expect(paths("/api/wallet/sessions/revoke-all")).toEqual(["/api/wallet/sessions/revoke-all"]);
+    expect(table.match("/api/wallet/sessions/abc")[0]!.params).toEqual({ id: "abc" });
+  });
+
+  it("returns every method of one template, decodes parameters, keeps malformed escapes, needs non-empty segments", () => {
+    expect(paths("/api/webhooks/whs_1")).toEqual(["/api/webhooks/:id", "/api/webhooks/:id"]);
+    expect(table.match("/api/webhooks/a%20b/deliveries/d%ZZ/redeliver")[0]!.params).toEqual({ id: "a b", deliveryId: "d%ZZ" });
+    expect(paths("/api/webhooks//pause")).toEqual([]);
+  });
+
+  it("ignores a trailing slash, except on exact routes; a prefix route takes what is below it", () => {
+    expect(paths("/api/services/")).toEqual(["/api/services"]);
+    expect(paths("/api/feed/")).toEqual(["/api/feed"]);
+    expect(paths("/healthz/")).toEqual([]);
+    expect(paths("/graphql/")).toEqual([]);
+    expect(paths("/approve/")).toEqual(["/approve/*"]);
+    expect(paths("/approve/app.js")).toEqual(["/approve/*"]);
+    expect(paths("/approve")).toEqual(["/approve"]);
+    expect(paths("/explorer/services")).toEqual([]);
+  });
+});
