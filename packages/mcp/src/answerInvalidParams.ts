@@ -24,7 +24,8 @@ export function answerInvalidParams(server: Server): void {
       } catch (error) {
         const issues = (error as { issues?: unknown }).issues;
         if (!(error instanceof McpError) && Array.isArray(issues)) {
-          throw new McpError(ErrorCode.InvalidParams, `invalid params of ${method}: ${describeIssues(issues)}`);
+          // A plain error with a code: the SDK sends its code and message as they are (McpError would prefix "MCP error -32602:").
+          throw Object.assign(new Error(`invalid params of ${method}: ${describeIssues(issues)}`), { code: ErrorCode.InvalidParams });
         }
         throw error;
       }

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { ApiCallError, type ApiCaller } from "./createApiCaller.ts";
 import { ENTITY, EVENT, REGISTRY } from "./ledgerDocuments.ts";
 import { statusOf } from "./toolResult.ts";
@@ -13,12 +13,16 @@ export const EVENT_URI_TEMPLATE = "agent-ledger://events/{id}";
 /** MCP's "resource not found" (the spec's -32002); not in the SDK's ErrorCode enum. */
 const RESOURCE_NOT_FOUND = -32002;
 
-/** A read refused by the API as the JSON-RPC error of resources/read: not found -32002, other 4xx -32602, else -32603; `data` has the API's code and status. */
-function resourceError(error: unknown, uri: string): McpError {
-  if (!(error instanceof ApiCallError)) return new McpError(ErrorCode.InternalError, error instanceof Error ? error.message : String(error));
+/**
+ * A read refused by the API as the JSON-RPC error of resources/read: not found -32002, other 4xx -32602, else -32603;
+ * `data` has the URI and the API's code and status. A plain error with `code` and `data`: the SDK sends them as they
+ * are (an McpError's message would carry an "MCP error …:" prefix).
+ */
+function resourceError(error: unknown, uri: string): Error {
+  if (!(error instanceof ApiCallError)) return Object.assign(new Error(error instanceof Error ? error.message : String(error)), { code: ErrorCode.InternalError });
   const status = statusOf(error.code, error.status) ?? error.status;
   const rpc = status === 404 ? RESOURCE_NOT_FOUND : status >= 400 && status < 500 ? ErrorCode.InvalidParams : ErrorCode.InternalError;
-  return new McpError(rpc, error.message, { uri, code: error.code, status });
+  return Object.assign(new Error(error.message), { code: rpc, data: { uri, code: error.code, status } });
 }
 
 /**
