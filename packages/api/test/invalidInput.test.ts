@@ -418,10 +418,14 @@ async function send(r: FuzzRequest): Promise<Answer> {
 const isErrorBody = (b: any) => // eslint-disable-line @typescript-eslint/no-explicit-any
   b && typeof b === "object" && b.error && typeof b.error.code === "string" && /^[a-z][a-z0-9_]*$/.test(b.error.code) && typeof b.error.message === "string" && b.error.message.length > 0;
 
+/** JSON-RPC's own error (/mcp answers a body that is not a message so; the OpenAPI document says where it may come). */
+const isJsonRpcError = (b: any) => // eslint-disable-line @typescript-eslint/no-explicit-any
+  b && typeof b === "object" && b.jsonrpc === "2.0" && b.error && Number.isInteger(b.error.code) && typeof b.error.message === "string";
+
 /** What is wrong with an answer, or null: a 5xx, a connection failure, or a 4xx without the error body. */
 function restProblem(a: Answer): string | null {
   if (a.status === 0 || a.status >= 500) return `${a.status} ${a.text.slice(0, 200)}`;
-  if (a.status >= 400 && !isErrorBody(a.body)) return `${a.status} without { error: { code, message } }: ${a.text.slice(0, 200)}`;
+  if (a.status >= 400 && !isErrorBody(a.body) && !isJsonRpcError(a.body)) return `${a.status} without { error: { code, message } }: ${a.text.slice(0, 200)}`;
   return null;
 }
 
@@ -707,7 +711,7 @@ describe("JSON nested deeper than the bound is 400 invalid_body on every surface
     const webhook = await post("/api/webhooks", `{"callback_url":"http://127.0.0.1:9/hook","filters":{"agent_id":${deep()}}}`, { authorization: `Bearer ${fx.user.bearer}` });
     expect([webhook.status, webhook.body.error?.code]).toEqual([400, "invalid_body"]);
     const mcp = await post("/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"q":${deep()}}}}`, { accept: "application/json, text/event-stream" });
-    expect([mcp.status, mcp.body.error?.code]).toEqual([400, "invalid_body"]);
+    expect([mcp.status, mcp.body.error?.code]).toEqual([400, -32700]); // JSON-RPC's parse error (docs/mcp.md)
   });
 
   it("GraphQL: variables in a JSON POST (both lanes), a GET and /graphql/stream", async () => {

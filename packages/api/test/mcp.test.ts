@@ -1,10 +1,13 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { METHODOLOGY_URI, REGISTRY_URI } from "@agent-ledger/mcp";
+import { ENTITY_URI_TEMPLATE, EVENT_URI_TEMPLATE } from "../../mcp/src/registerResources.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CallToolResultSchema, ErrorCode, InitializeResultSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { createTestDatabase } from "@agent-ledger/db/testing";
 import { PATH_USD, startAnvil, type AnvilInstance } from "@agent-ledger/devnet";
 import pg from "pg";
@@ -34,8 +37,9 @@ const dirs: string[] = [];
 const clients: Client[] = [];
 
 const TOOLS = [
-  "create_webhook", "delete_webhook", "get_agent", "get_dashboard", "get_event", "get_provider", "get_service", "list_deliveries",
-  "list_payments", "list_recent_events", "list_webhooks", "pause_webhook", "pay", "resume_webhook", "search", "wallet_status",
+  "create_webhook", "delete_webhook", "get_agent", "get_dashboard", "get_event", "get_provider", "get_service", "get_webhook", "list_deliveries",
+  "list_events_since", "list_payments", "list_recent_events", "list_webhooks", "pause_webhook", "pay", "recover_webhook", "redeliver_webhook_delivery",
+  "resume_webhook", "rotate_webhook_secret", "search", "test_webhook", "verify_webhook", "wallet_status",
 ];
 
 async function httpClient(token?: string): Promise<Client> {
@@ -120,10 +124,12 @@ afterAll(async () => {
 // The test's own GraphQL (the same fields the tools promise), asked of the API directly.
 const EV = `id ts agentId agentLabel agentCategory counterpartyAddress counterpartyLabel counterpartyCategory kind amountWei tokenAddress txHash logIndex
   sourceBlock methodologyVersion routedToAddress routedToLabel routedFingerprint explorerUrl attribution clientFingerprint clientLabel channelId`;
-const PROV = "key pattern address fingerprint label txCount amountSumWei firstSeenAt lastSeenAt";
-const TOP = "id label category txCount amountSumWei";
-const DETAIL = (events: number) => `id label category kind active wallets txCount24h amountSumWei24h txCount7d amountSumWei7d lastEventAt
-  totals { txCount amountSumWei feeCount feeSumWei } trend { day txCount amountSumWei }
+const TA = "{ tokenAddress symbol decimals currency txCount amountSumWei }";
+const BT = `byToken ${TA}`;
+const PROV = `key pattern address fingerprint label txCount amountSumWei ${BT} firstSeenAt lastSeenAt`;
+const TOP = `id label category txCount amountSumWei ${BT}`;
+const DETAIL = (events: number) => `id label category kind active wallets txCount24h amountSumWei24h byToken24h ${TA} txCount7d amountSumWei7d byToken7d ${TA}
+  lastEventAt totals { txCount amountSumWei feeCount feeSumWei ${BT} feesByToken ${TA} } trend { day txCount amountSumWei ${BT} }
   recentEvents(first: ${events}) { items { ${EV} } nextCursor } providers(first: 20) { items { ${PROV} } nextCursor }`;
 
 describe.each(["http", "stdio"] as const)("over %s", (transport) => {
@@ -143,11 +149,36 @@ describe.each(["http", "stdio"] as const)("over %s", (transport) => {
     expect(tools.find((x) => x.name === "pay")!.inputSchema.required).toEqual(["to", "amount"]);
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri).sort()).toEqual([METHODOLOGY_URI, REGISTRY_URI].sort());
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((r) => r.uriTemplate).sort()).toEqual([ENTITY_URI_TEMPLATE, EVENT_URI_TEMPLATE]);
+  });
+
+  it("advertises no list-changed notifications (a stateless server never sends them)", () => {
+    const caps = client.getServerCapabilities()!;
+    expect(caps.tools).toEqual({});
+    expect(caps.resources).toEqual({});
+  });
+
+  it("marks pay irreversible and not idempotent (only a re-used key is), the webhook secret rotation destructive", async () => {
+    const { tools } = await client.listTools();
+    const annotations = (name: string) => tools.find((x) => x.name === name)!.annotations;
+    expect(annotations("pay")).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
+    expect(annotations("rotate_webhook_secret")).toMatchObject({ destructiveHint: true, idempotentHint: false });
+    expect(annotations("get_event")).toMatchObject({ readOnlyHint: true });
+  });
+
+  it("answers params that do not fit a method with -32602 (invalid params) and a short message", async () => {
+    const bad = client.request({ method: "tools/call", params: { arguments: {} } as never }, CallToolResultSchema);
+    const error = await bad.then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
+    expect((error as McpError).message).toBe("MCP error -32602: invalid params of tools/call: params.name: Invalid input: expected string, received undefined");
+    expect((error as McpError).message.length).toBeLessThan(300);
   });
 
   it("answers every read tool exactly as GraphQL answers the same question", async () => {
     for (const window of ["24h", "7d", "30d", "all"]) {
-      const expected = await gql(`query($w: String!) { dashboard(window: $w) { window windowHours txCount amountSumWei agentsActive providersDetected
+      const expected = await gql(`query($w: String!) { dashboard(window: $w) { window windowHours txCount amountSumWei ${BT} agentsActive providersDetected
         topServices { ${TOP} } topAgents { ${TOP} } topProviders { ${PROV} } recentEvents { ${EV} } } }`, { w: window });
       expect(await tool(client, "get_dashboard", { window }), window).toEqual(expected.dashboard);
     }
@@ -174,6 +205,7 @@ describe.each(["http", "stdio"] as const)("over %s", (transport) => {
     const expectedEvent = await gql(`query($id: ID!) { event(id: $id) { ${EV} relatedEvents { ${EV} } session { channelId } } }`, { id: anEvent.id });
     expect(expectedEvent.event.session).toBeNull(); // a v0.1 row (session rows: events.v03.test.ts)
     expect(await tool(client, "get_event", { id: anEvent.id })).toEqual(expectedEvent.event);
+    expect(await tool(client, "get_event", { id: Number(anEvent.id) })).toEqual(expectedEvent.event); // a JSON number too
 
     const first = await tool(client, "list_recent_events", { entity_id: "demo-agent-alpha", limit: 7 });
     const page1 = await gql(`query { agent(id: "demo-agent-alpha") { recentEvents(first: 7) { items { ${EV} } nextCursor } } }`);
@@ -202,15 +234,68 @@ describe.each(["http", "stdio"] as const)("over %s", (transport) => {
     expect(expected.services.map((s: { id: string }) => s.id)).toContain("tempo-gateway-mpp");
   });
 
-  it("answers unknown ids and the API's refusals as tool errors with the API's code", async () => {
-    expect(await toolError(client, "get_service", { id: "demo-agent-alpha" })).toMatchObject({ code: "not_found" }); // an agent, not a service
-    expect(await toolError(client, "get_agent", { id: "no-such-agent" })).toMatchObject({ code: "not_found" });
-    expect(await toolError(client, "get_event", { id: "abc" })).toMatchObject({ code: "invalid_id" });
-    expect(await toolError(client, "get_event", { id: "999999999" })).toMatchObject({ code: "not_found" });
-    expect(await toolError(client, "get_provider", { key: "0x00000000000000000000000000000000000000ff" })).toMatchObject({ code: "not_found" });
-    expect(await toolError(client, "search", { q: "  a " })).toMatchObject({ code: "invalid_query" });
-    expect(await toolError(client, "list_recent_events", { entity_id: "demo-agent-alpha", cursor: "not-a-cursor" })).toMatchObject({ code: "invalid_cursor" });
-    expect(await toolError(client, "list_recent_events", { cursor: "x" })).toMatchObject({ code: "invalid_argument" });
+  it("pages each search list with the cursor it returned", async () => {
+    const q = "demo";
+    const pageOf = async (list: "events" | "entities" | "addresses", after: string | null) =>
+      (await gql(`query($q: String!, $after: String) { search(q: $q) { ${list}(first: 1, after: $after) { items { ${list === "events" ? EV : list === "entities" ? "id label category kind wallets" : "address label category source"} } nextCursor } } }`, { q, after })).search[list];
+    const first = await tool(client, "search", { q, limit: 1 });
+    expect(first.entities).toEqual(await pageOf("entities", null));
+    expect(first.entities.nextCursor).toBeTruthy(); // more than one demo entity
+    const second = await tool(client, "search", { q, limit: 1, entities_cursor: first.entities.nextCursor });
+    expect(second).toEqual({ q, entities: await pageOf("entities", first.entities.nextCursor) }); // only the list being paged
+    expect(second.entities.items[0].id).not.toBe(first.entities.items[0].id);
+    expect(await toolError(client, "search", { q, entities_cursor: "not-a-cursor" })).toMatchObject({ code: "invalid_cursor", status: 400 });
+  });
+
+  it("follows an entity's new rows since an id, oldest first, without a gap or a repeat", async () => {
+    const newest = (await gql(`query { agent(id: "demo-agent-alpha") { recentEvents(first: 8) { items { ${EV} } } } }`)).agent.recentEvents.items;
+    const start = newest[7].id; // 7 rows are newer
+    const expected = newest.slice(0, 7).reverse();
+    const a = await tool(client, "list_events_since", { entity_id: "demo-agent-alpha", after_id: Number(start), limit: 3 });
+    expect(a).toEqual({ entityId: "demo-agent-alpha", afterId: start, items: expected.slice(0, 3), lastId: expected[2].id, more: true });
+    const b = await tool(client, "list_events_since", { entity_id: "demo-agent-alpha", after_id: a.lastId, limit: 3 });
+    const c = await tool(client, "list_events_since", { entity_id: "demo-agent-alpha", after_id: b.lastId, limit: 3 });
+    expect([...a.items, ...b.items, ...c.items]).toEqual(expected);
+    expect(c.more).toBe(false);
+    const none = await tool(client, "list_events_since", { entity_id: "demo-agent-alpha", after_id: c.lastId });
+    expect(none).toMatchObject({ items: [], lastId: c.lastId, more: false });
+    // from the first row: every row of the entity, in id order
+    const all = await tool(client, "list_events_since", { entity_id: "weather-api-mpp", after_id: "0", limit: 100 });
+    const ids = all.items.map((e: { id: string }) => BigInt(e.id));
+    expect(ids).toEqual([...ids].sort((x, y) => (x < y ? -1 : 1)));
+    expect(ids.length).toBeGreaterThan(10);
+  });
+
+  it("reads one entity and one ledger row through the resource templates", async () => {
+    const entity = await client.readResource({ uri: "agent-ledger://entities/demo-agent-alpha" });
+    const expectedAgent = await gql(`query { agent(id: "demo-agent-alpha") { ${DETAIL(20)} } }`);
+    expect(entity.contents[0]).toMatchObject({ mimeType: "application/json" });
+    expect(JSON.parse((entity.contents[0] as { text: string }).text)).toEqual(expectedAgent.agent);
+    const service = await client.readResource({ uri: "agent-ledger://entities/tempo-gateway-mpp" });
+    expect(JSON.parse((service.contents[0] as { text: string }).text).id).toBe("tempo-gateway-mpp");
+    const anEvent = expectedAgent.agent.recentEvents.items[0];
+    const event = await client.readResource({ uri: `agent-ledger://events/${anEvent.id}` });
+    expect(JSON.parse((event.contents[0] as { text: string }).text)).toEqual(await tool(client, "get_event", { id: anEvent.id }));
+    const missing = await client.readResource({ uri: "agent-ledger://events/999999999" }).then(() => null, (e: unknown) => e);
+    expect(missing).toMatchObject({ code: -32002, message: "MCP error -32002: no ledger row with id 999999999", data: { code: "not_found", status: 404 } });
+    const malformed = await client.readResource({ uri: "agent-ledger://events/abc" }).then(() => null, (e: unknown) => e);
+    expect(malformed).toMatchObject({ code: ErrorCode.InvalidParams, data: { code: "invalid_id", status: 400 } });
+  });
+
+  it("answers unknown ids and the API's refusals as tool errors with the API's code and status", async () => {
+    // The status is the one the API answers the code with (REST), also when GraphQL carried the error in a 200.
+    expect(await toolError(client, "get_service", { id: "demo-agent-alpha" })).toMatchObject({ code: "not_found", status: 404 }); // an agent, not a service
+    expect(await toolError(client, "get_agent", { id: "no-such-agent" })).toMatchObject({ code: "not_found", status: 404 });
+    expect(await toolError(client, "get_event", { id: "abc" })).toMatchObject({ code: "invalid_id", status: 400 });
+    expect(await toolError(client, "get_event", { id: "999999999" })).toMatchObject({ code: "not_found", status: 404 });
+    expect(await toolError(client, "get_event", { id: 999999999 })).toMatchObject({ code: "not_found", status: 404 });
+    expect(await toolError(client, "get_provider", { key: "0x00000000000000000000000000000000000000ff" })).toMatchObject({ code: "not_found", status: 404 });
+    expect(await toolError(client, "search", { q: "  a " })).toMatchObject({ code: "invalid_query", status: 400 });
+    expect(await toolError(client, "list_recent_events", { entity_id: "demo-agent-alpha", cursor: "not-a-cursor" })).toMatchObject({ code: "invalid_cursor", status: 400 });
+    expect(await toolError(client, "list_recent_events", { cursor: "x" })).toMatchObject({ code: "invalid_cursor", status: 400 });
+    expect(await toolError(client, "list_recent_events", { limit: 21 })).toMatchObject({ code: "invalid_limit", status: 400 });
+    expect(await toolError(client, "list_events_since", { entity_id: "no-such-agent", after_id: 0 })).toMatchObject({ code: "not_found", status: 404 });
+    expect(await toolError(client, "list_events_since", { entity_id: "demo-agent-alpha", after_id: "-1" })).toMatchObject({ code: "invalid_id", status: 400 });
   });
 
   it("refuses bad arguments with schema errors, never a crash", async () => {
@@ -312,12 +397,28 @@ describe("webhooks", () => {
     const listed = await tool(client, "list_webhooks");
     expect(listed.items.map((w: { id: string }) => w.id)).toContain(created.id);
     expect(await toolError(client, "pause_webhook", { id: created.id })).toMatchObject({ status: 409 }); // not active yet: the API's state rule
-    const verified = await call(t.url, "POST", `/api/webhooks/${created.id}/verify`, { body: { verify_token: created.verify_token } });
-    expect(verified.status).toBe(200);
+    expect(await toolError(client, "test_webhook", { id: created.id })).toMatchObject({ code: "invalid_state", status: 409 });
+    expect(await toolError(client, "verify_webhook", { id: created.id, verify_token: "wrong" })).toMatchObject({ code: "invalid_verify_token", status: 400 });
+    expect(await tool(client, "verify_webhook", { id: created.id, verify_token: created.verify_token })).toMatchObject({ ok: true, status: "active" });
+    const shown = await tool(client, "get_webhook", { id: created.id });
+    expect(shown).toMatchObject({ id: created.id, status: "active", label: "from mcp", deliveries: { total: 1 } });
+    expect(shown).toEqual((await call(t.url, "GET", `/api/webhooks/${created.id}`, { bearer })).body);
+    const rotated = await tool(client, "rotate_webhook_secret", { id: created.id });
+    expect(rotated.signing_secret).toMatch(/\S{20,}/);
+    expect(rotated.signing_secret).not.toBe(created.signing_secret);
     expect(await tool(client, "pause_webhook", { id: created.id })).toMatchObject({ id: created.id, status: "paused" });
     expect(await tool(client, "resume_webhook", { id: created.id })).toMatchObject({ id: created.id, status: "active" });
-    const deliveries = await tool(client, "list_deliveries", { id: created.id, limit: 5 });
-    expect(deliveries.items.map((d: { type: string }) => d.type)).toContain("verify");
+    const tested = await tool(client, "test_webhook", { id: created.id });
+    expect(tested).toMatchObject({ ok: true, delivery: { type: "test" } });
+    const redelivered = await tool(client, "redeliver_webhook_delivery", { id: created.id, delivery_id: tested.delivery_id });
+    expect(redelivered).toMatchObject({ ok: true, delivery: { id: tested.delivery_id } });
+    expect(await toolError(client, "redeliver_webhook_delivery", { id: created.id, delivery_id: "whd_nosuchdelivery" })).toMatchObject({ status: 404 });
+    const recovered = await tool(client, "recover_webhook", { id: created.id, since: new Date(Date.now() - 3600_000).toISOString() });
+    expect(recovered).toMatchObject({ ok: true, id: created.id });
+    expect(recovered.matched_events).toBeGreaterThanOrEqual(recovered.deliveries_created);
+    expect(await toolError(client, "recover_webhook", { id: created.id, since: "2020-01-01T00:00:00Z" })).toMatchObject({ code: "since_too_old", status: 400 });
+    const deliveries = await tool(client, "list_deliveries", { id: created.id, limit: 50 });
+    expect(deliveries.items.map((d: { type: string }) => d.type)).toEqual(expect.arrayContaining(["verify", "test"]));
     expect(await tool(client, "delete_webhook", { id: created.id })).toMatchObject({ id: created.id, status: "deleted" });
     expect((await tool(client, "list_webhooks")).items.map((w: { id: string }) => w.id)).not.toContain(created.id);
     expect(await toolError(client, "delete_webhook", { id: created.id })).toMatchObject({ code: "not_found", status: 404 });
@@ -338,13 +439,76 @@ describe("/mcp over HTTP", () => {
     const accept = "application/json, text/event-stream";
     const text = await fetch(`${t.url}/mcp`, { method: "POST", headers: { "content-type": "text/plain", accept }, body: "hi" });
     expect([text.status, (await text.json()).error.code]).toEqual([415, "unsupported_media_type"]);
-    const broken = await fetch(`${t.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept }, body: "{" });
-    expect([broken.status, (await broken.json()).error.code]).toEqual([400, "invalid_body"]);
     const huge = await fetch(`${t.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept }, body: JSON.stringify({ x: "a".repeat(300_000) }) });
     expect([huge.status, (await huge.json()).error.code]).toEqual([413, "payload_too_large"]);
     const ok = await fetch(`${t.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept }, body: JSON.stringify(init) });
     expect(ok.status).toBe(200);
     expect(ok.headers.get("mcp-session-id")).toBeNull(); // stateless
     expect((await ok.json()).result.serverInfo.name).toBe("agent-ledger");
+  });
+
+  const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } };
+  /** A raw request to /mcp over node:http, so that Host can be anything (fetch sets it from the URL). */
+  function rawMcp(method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, unknown>; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+    const url = new URL(`${t.url}/mcp`);
+    const all: Record<string, string> = { accept: "application/json, text/event-stream", "content-type": "application/json", ...headers };
+    return new Promise((resolve, reject) => {
+      const req = httpRequest({ host: url.hostname, port: url.port, path: "/mcp", method, headers: all }, (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (text += c));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, json: text ? JSON.parse(text) : null }));
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+  }
+
+  it("answers a body that is not JSON -32700 and one that is not a JSON-RPC message -32600, as JSON-RPC says", async () => {
+    for (const body of ["{", "[1,", JSON.stringify(JSON.parse("[".repeat(70) + "]".repeat(70)))]) {
+      const r = await rawMcp("POST", {}, body);
+      expect(r.status, body).toBe(400);
+      expect(r.json, body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } });
+      expect(r.json.error.message).toMatch(/^Parse error/);
+    }
+    for (const body of ["{}", "[]", JSON.stringify({ jsonrpc: "1.0", id: 1, method: "ping" }), "42"]) {
+      const r = await rawMcp("POST", {}, body);
+      expect([r.status, r.json.error.code], body).toEqual([400, -32600]);
+    }
+    // params that do not fit: -32602 with a short message, not -32603 with the schema's dump
+    const noName = await rawMcp("POST", {}, JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { arguments: {} } }));
+    expect(noName.status).toBe(200);
+    expect(noName.json).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32602 } });
+    expect(noName.json.error.message.length).toBeLessThan(300);
+    const badInit = await rawMcp("POST", {}, JSON.stringify({ jsonrpc: "2.0", id: 8, method: "initialize", params: { capabilities: {} } }));
+    expect(badInit.json).toMatchObject({ id: 8, error: { code: -32602 } });
+    const ok = await rawMcp("POST", {}, JSON.stringify(init));
+    expect(InitializeResultSchema.parse(ok.json.result).capabilities).toEqual({ tools: {}, resources: {} });
+  });
+
+  it("validates Origin and Host against DNS rebinding: 403 cross_site_request for a foreign page or host name", async () => {
+    const { host } = new URL(t.url);
+    const body = JSON.stringify(init);
+    const evil = await rawMcp("POST", { origin: "https://evil.example" }, body);
+    expect([evil.status, evil.json.error.code]).toEqual([403, "cross_site_request"]);
+    expect(evil.json.error.message).toMatch(/evil\.example/);
+    const rebound = await rawMcp("POST", { host: `evil.example:${new URL(t.url).port}` }, body);
+    expect([rebound.status, rebound.json.error.code]).toEqual([403, "cross_site_request"]);
+    const reboundSameOrigin = await rawMcp("POST", { host: "evil.example", origin: "http://evil.example" }, body);
+    expect(reboundSameOrigin.status).toBe(403);
+    for (const origin of ["null", "file://", "chrome-extension://abc"]) expect((await rawMcp("POST", { origin }, body)).status, origin).toBe(403);
+    const preflight = await rawMcp("OPTIONS", { origin: "https://evil.example", "access-control-request-method": "POST" });
+    expect(preflight.status).toBe(403);
+    expect((await rawMcp("GET", { host: "evil.example" })).status).toBe(403);
+
+    // allowed: no Origin (a non-browser client), the API's own origin, a loopback page, the configured public origin
+    for (const headers of [{}, { origin: `http://${host}` }, { origin: "http://localhost:6274" }, { origin: "http://localhost:3000" }, { host: "localhost" }, { host: "[::1]:80" }] as Record<string, string>[]) {
+      const r = await rawMcp("POST", headers, body);
+      expect(r.status, JSON.stringify(headers)).toBe(200);
+      expect(r.json.result.serverInfo.name).toBe("agent-ledger");
+      if (headers.origin) expect(r.headers["access-control-allow-origin"]).toBe(headers.origin);
+    }
+    const allowedPreflight = await rawMcp("OPTIONS", { origin: "http://localhost:6274", "access-control-request-method": "POST" });
+    expect([allowedPreflight.status, allowedPreflight.headers["access-control-allow-origin"]]).toEqual([204, "http://localhost:6274"]);
   });
 });

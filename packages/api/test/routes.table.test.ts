@@ -11,6 +11,10 @@ import { READ_SURFACE } from "../src/routes/surfaces.ts";
 // the generated document only gains against the one committed before the route table (test/data/openapi.before.json),
 // and the one matcher's rules.
 
+/** Responses deliberately widened after the snapshot: MCP's 400 also carries JSON-RPC's -32700 / -32600, its 403 also
+ * refuses a foreign Origin or a rebinding Host (docs/mcp.md). */
+const WIDENED = new Set(["post /mcp 400", "post /mcp 403"]);
+
 type Doc = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>>; components: { schemas: Record<string, unknown> } };
 
 /** Routes with neither an Operation per method nor an `omit` reason. */
@@ -58,8 +62,16 @@ describe("the route table", () => {
         const current = now.paths[p]?.[method];
         if (!current) lost.push(`${method} ${p}`);
         else for (const status of Object.keys(op.responses)) if (!(status in current.responses)) lost.push(`${method} ${p} ${status}`);
-        // and each operation is unchanged (a fragment moved beside its handler, not rewritten)
-        if (current) expect(current, `${method} ${p}`).toEqual(op);
+        // and each operation is unchanged (a fragment moved beside its handler, not rewritten), except responses that
+        // were deliberately widened since (listed in WIDENED, each with its reason) and responses that were added
+        if (current) {
+          const { responses: oldResponses, ...oldRest } = op;
+          const { responses: newResponses, ...newRest } = current;
+          expect(newRest, `${method} ${p}`).toEqual(oldRest);
+          for (const [status, response] of Object.entries(oldResponses)) {
+            if (!WIDENED.has(`${method} ${p} ${status}`)) expect(newResponses[status], `${method} ${p} ${status}`).toEqual(response);
+          }
+        }
       }
     }
     for (const name of Object.keys(before.components.schemas)) if (!(name in now.components.schemas)) lost.push(`schema ${name}`);

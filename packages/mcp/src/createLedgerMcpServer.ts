@@ -1,4 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import { answerInvalidParams } from "./answerInvalidParams.ts";
 import { createApiCaller, type ApiCallerOptions } from "./createApiCaller.ts";
 import { registerLedgerTools } from "./registerLedgerTools.ts";
 import { registerResources } from "./registerResources.ts";
@@ -18,10 +20,12 @@ export interface LedgerMcpServerOptions {
 
 const INSTRUCTIONS =
   "Agent Ledger: a public ledger of what autonomous AI agents and paid services do on the Tempo payments chain, and a capped wallet. " +
-  "Ledger tools (get_dashboard, search, get_service, get_agent, get_event, list_recent_events, get_provider) need no credentials. " +
+  "Ledger tools (get_dashboard, search, get_service, get_agent, get_event, list_recent_events, list_events_since, get_provider) need no credentials. " +
   "Wallet tools (wallet_status, pay, list_payments) and webhook tools need a wallet session a person paired and capped; " +
-  "check wallet_status before paying, pass an idempotency_key to pay and re-use it to retry. Amounts in answers are base units of 6-decimal stablecoins. " +
-  "The resources agent-ledger://docs/methodology and agent-ledger://registry describe how rows are derived and what is watched.";
+  "check wallet_status before paying, pass an idempotency_key to pay and re-use it to retry (a payment cannot be undone). " +
+  "Amounts in answers are base-unit decimal strings; byToken lists give each token's symbol and decimals. Tool errors carry the API's code and HTTP status. " +
+  "The resources agent-ledger://docs/methodology and agent-ledger://registry describe how rows are derived and what is watched; " +
+  "agent-ledger://entities/{id} and agent-ledger://events/{id} read one entity or one row.";
 
 /**
  * The Agent Ledger MCP server: every tool and resource, defined once; each does its work through the public HTTP API
@@ -36,5 +40,11 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
   registerWalletTools(server, api, ctx, options.wallet);
   registerWebhookTools(server, api, ctx);
   registerResources(server, api);
+  // Stateless and fixed: the lists never change while a client is connected, and no notification is ever sent, so
+  // none is advertised (the SDK sets listChanged when the first tool or resource is registered).
+  const capabilities = (server.server as unknown as { getCapabilities(): ServerCapabilities }).getCapabilities();
+  delete capabilities.tools?.listChanged;
+  delete capabilities.resources?.listChanged;
+  answerInvalidParams(server.server);
   return server;
 }

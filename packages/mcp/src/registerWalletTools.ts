@@ -65,7 +65,9 @@ export function registerWalletTools(server: McpServer, api: ApiCaller, ctx: Fail
         .describe("optional, recommended: your own key for this payment (1–255 visible ASCII characters); re-use it to retry"),
     },
     outputSchema: PayResult,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    // Decided (docs/mcp.md): a payment cannot be undone (destructive); the key stays optional, so the same arguments
+    // without a key pay again: idempotent only with a key, hence idempotentHint false.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   }, async ({ to, amount, memo, idempotency_key }) => {
     const key = idempotency_key ?? `mcp-${randomUUID()}`;
     let units: bigint;

@@ -2,13 +2,16 @@ import { parseTokenUnits } from "@agent-ledger/core/parseTokenUnits";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { ApiCaller } from "./createApiCaller.ts";
-import { DeliveryList, Webhook, WebhookCreated, WebhookDeleted, WebhookList } from "./schemas.ts";
+import { DeliveryList, DeliveryQueued, RecoverResult, Webhook, WebhookCreated, WebhookDeleted, WebhookDetail, WebhookList, WebhookSecret, WebhookVerified } from "./schemas.ts";
 import { fail, failFrom, ok, type FailContext } from "./toolResult.ts";
 
 const webhookId = z.string().min(1).max(100).describe("subscription id (whs_…)");
 const address = (what: string) => z.string().regex(/^0x[0-9a-fA-F]{40}$/, "an address: 0x + 40 hex digits").optional().describe(what);
 
-/** Webhook tools (a paired session's bearer token): list, create, pause, resume, delete, deliveries. */
+/**
+ * Webhook tools (a paired session's bearer token), one per endpoint of /api/webhooks (docs/webhooks.md): list, show,
+ * create, verify, rotate the secret, pause, resume, delete, test, deliveries, redeliver, recover.
+ */
 export function registerWebhookTools(server: McpServer, api: ApiCaller, ctx: FailContext): void {
   const run = async (work: () => Promise<Record<string, unknown>>) => {
     try {
@@ -95,4 +98,60 @@ export function registerWebhookTools(server: McpServer, api: ApiCaller, ctx: Fai
   }, ({ id, limit, cursor }) => run(async () => (await api.rest<Record<string, unknown>>("GET", `/api/webhooks/${enc(id)}/deliveries`, {
     auth: true, query: { limit: limit === undefined ? undefined : String(limit), cursor },
   })).body));
+
+  server.registerTool("get_webhook", {
+    title: "One webhook",
+    description: "One of your webhook subscriptions: status, callback URL, label, filters, failures, and its delivery counts by status. Needs a paired session.",
+    inputSchema: { id: webhookId },
+    outputSchema: WebhookDetail,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  }, ({ id }) => run(async () => (await api.rest<Record<string, unknown>>("GET", `/api/webhooks/${enc(id)}`, { auth: true })).body));
+
+  server.registerTool("verify_webhook", {
+    title: "Verify a webhook",
+    description:
+      "Activate a pending_verify subscription with the verify_token that create_webhook returned (and that the verification request carried to the receiver): " +
+      "pending_verify → active. Normally the receiver does this itself; use it when you hold the token. Wrong token: invalid_verify_token; after 24 h: verify_token_expired.",
+    inputSchema: { id: webhookId, verify_token: z.string().min(1).max(200).describe("the verify_token of create_webhook") },
+    outputSchema: WebhookVerified,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  }, ({ id, verify_token }) => run(async () => (await api.rest<Record<string, unknown>>("POST", `/api/webhooks/${enc(id)}/verify`, { auth: true, body: { verify_token } })).body));
+
+  server.registerTool("rotate_webhook_secret", {
+    title: "Rotate a webhook's signing secret",
+    description:
+      "Replace the signing secret of one of your webhooks: the new secret is returned once (store it); hard cutover — the old one stops signing at once, " +
+      "so your receiver must switch to the new secret now. Needs a paired session.",
+    inputSchema: { id: webhookId },
+    outputSchema: WebhookSecret,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  }, ({ id }) => run(async () => (await api.rest<Record<string, unknown>>("POST", `/api/webhooks/${enc(id)}/rotate-secret`, { auth: true, body: {} })).body));
+
+  server.registerTool("test_webhook", {
+    title: "Send a test event",
+    description: "Send a signed svc.webhook.test event to an active webhook's callback, through the normal delivery path (it shows in list_deliveries). Needs a paired session.",
+    inputSchema: { id: webhookId },
+    outputSchema: DeliveryQueued,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  }, ({ id }) => run(async () => (await api.rest<Record<string, unknown>>("POST", `/api/webhooks/${enc(id)}/test`, { auth: true, body: {} })).body));
+
+  server.registerTool("redeliver_webhook_delivery", {
+    title: "Redeliver a delivery",
+    description:
+      "One more attempt now for one delivery of your webhook (same delivery id, so the receiver can deduplicate): a pending, retrying or dead delivery; " +
+      "one that already got a 2xx is delivery_succeeded. Take delivery_id from list_deliveries. Needs a paired session.",
+    inputSchema: { id: webhookId, delivery_id: z.string().min(1).max(100).describe("the delivery's id (from list_deliveries)") },
+    outputSchema: DeliveryQueued,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  }, ({ id, delivery_id }) => run(async () => (await api.rest<Record<string, unknown>>("POST", `/api/webhooks/${enc(id)}/deliveries/${enc(delivery_id)}/redeliver`, { auth: true, body: {} })).body));
+
+  server.registerTool("recover_webhook", {
+    title: "Recover missed rows",
+    description:
+      "Deliver the matching ledger rows recorded since a time (ISO 8601 with an offset, at most 7 days ago) that this active webhook has no delivery for yet " +
+      "(e.g. after your receiver was down); never doubles a delivery. Needs a paired session.",
+    inputSchema: { id: webhookId, since: z.string().min(1).max(100).describe("ISO 8601 date-time with an offset, e.g. 2026-11-25T03:00:00Z") },
+    outputSchema: RecoverResult,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  }, ({ id, since }) => run(async () => (await api.rest<Record<string, unknown>>("POST", `/api/webhooks/${enc(id)}/recover`, { auth: true, body: { since } })).body));
 }

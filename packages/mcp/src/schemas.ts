@@ -36,7 +36,18 @@ export const eventShape = {
 };
 export const Event = z.object(eventShape);
 
-const topEntity = z.object({ id: z.string(), label: z.string(), category: z.string(), txCount: z.number().int(), amountSumWei: uint });
+/** One token's share of a summed amount (the API's TokenAmount): the amount in that token's own units. */
+export const TokenAmount = z.object({
+  tokenAddress: z.string(),
+  symbol: nullable(z.string()).describe("the registry's symbol, e.g. pathUSD; null for a token it does not list"),
+  decimals: nullable(z.number().int()).describe("divide amountSumWei by 10^decimals for tokens"),
+  currency: nullable(z.string()).describe("e.g. USD: amounts of one currency may be compared, raw units never added across tokens"),
+  txCount: z.number().int(),
+  amountSumWei: z.string().describe("uint256 decimal string in this token's base units"),
+});
+const byToken = z.array(TokenAmount).describe("the same figures split by token, largest amount first; they add up to the figures beside them");
+
+const topEntity = z.object({ id: z.string(), label: z.string(), category: z.string(), txCount: z.number().int(), amountSumWei: uint, byToken });
 export const Provider = z.object({
   key: z.string().describe("provider address (pattern address) or memo fingerprint (pattern fingerprint)"),
   pattern: z.enum(["address", "fingerprint"]),
@@ -45,6 +56,7 @@ export const Provider = z.object({
   label: nullable(z.string()),
   txCount: z.number().int(),
   amountSumWei: uint,
+  byToken,
   firstSeenAt: iso,
   lastSeenAt: iso,
 });
@@ -54,6 +66,7 @@ export const Dashboard = z.object({
   windowHours: z.number().int(),
   txCount: z.number().int().describe("payments in the window (a payment between two watched entities counts once; fees excluded)"),
   amountSumWei: uint,
+  byToken,
   agentsActive: z.number().int(),
   providersDetected: z.number().int(),
   topServices: z.array(topEntity),
@@ -64,11 +77,12 @@ export const Dashboard = z.object({
 
 const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: nullable(z.string()).describe("pass back as `cursor` for the next page; null at the end") });
 
+const notAsked = "absent when another list is being paged (a cursor of another list was given)";
 export const SearchResult = z.object({
   q: z.string(),
-  events: page(Event),
-  entities: page(z.object({ id: z.string(), label: z.string(), category: z.string(), kind: z.string(), wallets: z.array(z.string()) })),
-  addresses: page(z.object({ address: z.string(), label: z.string(), category: nullable(z.string()), source: z.string() })),
+  events: page(Event).optional().describe(`rows by transaction hash or counterparty; ${notAsked}`),
+  entities: page(z.object({ id: z.string(), label: z.string(), category: z.string(), kind: z.string(), wallets: z.array(z.string()) })).optional().describe(`services and agents; ${notAsked}`),
+  addresses: page(z.object({ address: z.string(), label: z.string(), category: nullable(z.string()), source: z.string() })).optional().describe(`labelled addresses; ${notAsked}`),
 });
 
 export const EntityDetail = z.object({
@@ -80,11 +94,14 @@ export const EntityDetail = z.object({
   wallets: z.array(z.string()),
   txCount24h: z.number().int(),
   amountSumWei24h: uint,
+  byToken24h: byToken,
   txCount7d: z.number().int(),
   amountSumWei7d: uint,
+  byToken7d: byToken,
   lastEventAt: nullable(iso),
-  totals: z.object({ txCount: z.number().int(), amountSumWei: uint, feeCount: z.number().int(), feeSumWei: uint }).describe("all time: payments sent + received, fees paid"),
-  trend: z.array(z.object({ day: z.string(), txCount: z.number().int(), amountSumWei: uint })).describe("the 30 UTC days ending today, oldest first"),
+  totals: z.object({ txCount: z.number().int(), amountSumWei: uint, feeCount: z.number().int(), feeSumWei: uint, byToken, feesByToken: byToken })
+    .describe("all time: payments sent + received, fees paid"),
+  trend: z.array(z.object({ day: z.string(), txCount: z.number().int(), amountSumWei: uint, byToken })).describe("the 30 UTC days ending today, oldest first"),
   recentEvents: page(Event),
   providers: nullable(page(Provider)).describe("only for tempo-gateway-mpp: its providers by amount; null otherwise"),
 });
@@ -116,6 +133,14 @@ export const EventList = z.object({
   entityId: nullable(z.string()),
   items: z.array(Event),
   nextCursor: nullable(z.string()).describe("pass back as `cursor` (with the same entity_id) for older rows; null at the end"),
+});
+
+export const EventsSince = z.object({
+  entityId: z.string(),
+  afterId: z.string().describe("the after_id asked for"),
+  items: z.array(Event).describe("the entity's rows with an id above afterId, oldest first (id order)"),
+  lastId: z.string().describe("pass back as after_id to continue: the last row's id, or afterId when there is none"),
+  more: z.boolean().describe("true when more rows above lastId exist already: call again at once"),
 });
 
 export const Registry = z.object({
@@ -186,7 +211,21 @@ export const WebhookCreated = z.looseObject({
   verify_token: z.string().describe("also POSTed to the callback; the receiver echoes it to activate the subscription"),
 });
 export const WebhookDeleted = z.looseObject({ id: z.string() });
+export const WebhookDetail = z.looseObject({ ...Webhook.shape, deliveries: z.record(z.string(), z.number().int()).describe("delivery counts by status") });
+export const WebhookVerified = z.looseObject({ ok: z.literal(true), status: z.literal("active") });
+export const WebhookSecret = z.looseObject({
+  signing_secret: z.string().describe("the new secret, shown once; hard cutover: the old one stops signing at once (docs/webhooks.md)"),
+});
+const delivery = z.looseObject({ id: z.string(), type: z.string(), status: z.string(), attempts: z.number().int() });
+export const DeliveryQueued = z.looseObject({ ok: z.literal(true), delivery_id: z.string().optional(), delivery });
+export const RecoverResult = z.looseObject({
+  ok: z.literal(true),
+  id: z.string(),
+  since: z.string(),
+  matched_events: z.number().int().describe("rows since `since` that match the filters"),
+  deliveries_created: z.number().int().describe("deliveries created for those rows that had none"),
+});
 export const DeliveryList = z.object({
-  items: z.array(z.looseObject({ id: z.string(), type: z.string(), status: z.string(), attempts: z.number().int() })),
+  items: z.array(delivery),
   next_cursor: nullable(z.string()),
 });

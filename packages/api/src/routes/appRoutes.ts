@@ -50,6 +50,19 @@ export const APP_ROUTES: readonly AnyRoute<AppRouteDeps>[] = [
           "200": ok({ type: "object", description: "the JSON-RPC answer" }),
           "202": { description: "Accepted: the body held only notifications or responses (no answer body)" },
           ...errors(["invalid_body", "method_not_allowed", "not_acceptable", "unsupported_media_type", "payload_too_large"]),
+          // A body that is not a message: JSON-RPC's own error, as the MCP transport answers it (docs/mcp.md).
+          "400": {
+            description: "invalid_body (the body could not be read), or JSON-RPC's own error with id null: -32700 parse error (not JSON, nested more than 64 levels), -32600 invalid request (not a JSON-RPC 2.0 message)",
+            // One schema for both shapes: the API's error body, or JSON-RPC's error (jsonrpc "2.0", id null, a numeric code).
+            content: { "application/json": { schema: {
+              type: "object", required: ["error"],
+              properties: {
+                jsonrpc: { type: "string", const: "2.0" }, id: { type: "null" },
+                error: { type: "object", required: ["code", "message"], properties: { code: { enum: ["invalid_body", "duplicate_authorization", -32700, -32600] }, message: str } },
+              },
+            } } },
+          },
+          ...errors(["cross_site_request"], { 403: "cross_site_request: a foreign Origin or a Host that is not a name of this API (DNS rebinding protection, docs/mcp.md)" }),
         },
       },
     },
