@@ -46,6 +46,7 @@ const ALLOWED: Array<[file: string, specifier: string]> = [
   ["packages/runtime/src/a.ts", "@agent-ledger/core"],
   ["packages/client/src/a.ts", "@agent-ledger/core"],
   ["packages/devnet/src/a.ts", "@agent-ledger/core"],
+  ["packages/devnet/src/a.ts", "@agent-ledger/runtime"],
   ["packages/indexer/src/a.ts", "@agent-ledger/db"],
   ["packages/indexer/src/b.ts", "@agent-ledger/runtime"],
   ["packages/worker/src/a.ts", "@agent-ledger/db/testing"],
