@@ -28,7 +28,12 @@ function agentLedger(args: string[], input?: string, closeStdinWhen?: RegExp): P
   return new Promise((resolve, reject) => {
     const child = spawn(bin, args, {
       cwd: dir,
-      env: { PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`, HOME: dir, AGENT_LEDGER_CONFIG_DIR: path.join(dir, "config"), AGENT_LEDGER_NO_BROWSER: "1" },
+      env: {
+        PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`,
+        HOME: dir,
+        AGENT_LEDGER_CONFIG_DIR: path.join(dir, "config"),
+        AGENT_LEDGER_NO_BROWSER: "1",
+      },
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";
@@ -45,7 +50,8 @@ function agentLedger(args: string[], input?: string, closeStdinWhen?: RegExp): P
       resolve({ code, stdout, stderr });
     });
     if (input === undefined) child.stdin.end();
-    else if (closeStdinWhen) child.stdin.write(input); // the server stops when stdin closes: after the last answer
+    else if (closeStdinWhen)
+      child.stdin.write(input); // the server stops when stdin closes: after the last answer
     else child.stdin.end(input);
   });
 }
@@ -99,9 +105,18 @@ describe("the agent-ledger tarball, installed alone", () => {
     expect(unpaired.stderr).toMatch(/pair/);
     await mkdir(path.join(dir, "config"), { recursive: true });
     const session = {
-      api, access_token: "alt_unknown_to_this_api", token_type: "Bearer", session_id: "fixture", expires_at: new Date(Date.now() + 3600_000).toISOString(),
-      agent_key_address: "0x0", managed_address: "0x0", spend_cap_wei: "1000000", per_call_cap_wei: "100000",
-      token: "0x20c0000000000000000000000000000000000000", agent_label: "fixture", paired_at: new Date().toISOString(),
+      api,
+      access_token: "alt_unknown_to_this_api",
+      token_type: "Bearer",
+      session_id: "fixture",
+      expires_at: new Date(Date.now() + 3600_000).toISOString(),
+      agent_key_address: "0x0",
+      managed_address: "0x0",
+      spend_cap_wei: "1000000",
+      per_call_cap_wei: "100000",
+      token: "0x20c0000000000000000000000000000000000000",
+      agent_label: "fixture",
+      paired_at: new Date().toISOString(),
     };
     await writeFile(path.join(dir, "config", "credentials.json"), JSON.stringify({ version: 1, current: api, sessions: { [api]: session } }), { mode: 0o600 });
     const refused = await agentLedger(["--api", api, "status", "--json"]);
@@ -112,13 +127,21 @@ describe("the agent-ledger tarball, installed alone", () => {
 
   it("mcp: the MCP server on stdio answers initialize and lists its tools", async () => {
     const messages = [
-      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pack-test", version: "1" } } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pack-test", version: "1" } },
+      },
       { jsonrpc: "2.0", method: "notifications/initialized" },
       { jsonrpc: "2.0", id: 2, method: "tools/list" },
       { jsonrpc: "2.0", id: 3, method: "resources/read", params: { uri: "agent-ledger://docs/methodology" } },
     ];
     const r = await agentLedger(["--api", api, "mcp"], `${messages.map((m) => JSON.stringify(m)).join("\n")}\n`, /"id":3\b/);
-    const answers = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { id?: number; result?: Record<string, unknown> });
+    const answers = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id?: number; result?: Record<string, unknown> });
     const byId = new Map(answers.map((a) => [a.id, a.result]));
     expect((byId.get(1) as { serverInfo?: { name?: string } })?.serverInfo?.name).toBeTruthy();
     const tools = (byId.get(2) as { tools: { name: string }[] }).tools.map((t) => t.name);

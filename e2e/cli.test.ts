@@ -34,7 +34,11 @@ const running: CliProcess[] = [];
 
 async function startApp(): Promise<App> {
   const a = buildApp({
-    pool, log, dashboardCacheTtlMs: 0, feed: FEED, webhooks: { masterKey, production: false },
+    pool,
+    log,
+    dashboardCacheTtlMs: 0,
+    feed: FEED,
+    webhooks: { masterKey, production: false },
     wallet: { masterKey, publicBaseUrl: api, rpcUrl: ledger.anvil.url, sponsorPrivateKey: DEV_PRIVATE_KEYS[1] },
   });
   await a.start(port);
@@ -48,9 +52,18 @@ async function configWith(bearer: string | null): Promise<string> {
   if (bearer) {
     await mkdir(dir, { recursive: true });
     const session = {
-      api, access_token: bearer, token_type: "Bearer", session_id: "fixture", expires_at: new Date(Date.now() + 3600_000).toISOString(),
-      agent_key_address: "0x0", managed_address: "0x0", spend_cap_wei: "1000000", per_call_cap_wei: "100000",
-      token: "0x20c0000000000000000000000000000000000000", agent_label: "fixture", paired_at: new Date().toISOString(),
+      api,
+      access_token: bearer,
+      token_type: "Bearer",
+      session_id: "fixture",
+      expires_at: new Date(Date.now() + 3600_000).toISOString(),
+      agent_key_address: "0x0",
+      managed_address: "0x0",
+      spend_cap_wei: "1000000",
+      per_call_cap_wei: "100000",
+      token: "0x20c0000000000000000000000000000000000000",
+      agent_label: "fixture",
+      paired_at: new Date().toISOString(),
     };
     await writeFile(join(dir, "credentials.json"), JSON.stringify({ version: 1, current: api, sessions: { [api]: session } }), { mode: 0o600 });
   }
@@ -101,7 +114,10 @@ describe("agent-ledger basics", () => {
 describe("agent-ledger webhooks", () => {
   it("create → verify → pause → resume → rotate-secret → deliveries → redeliver → delete, against the real API", async () => {
     const dir = await configWith(user.bearer);
-    const created = await cli(["webhooks", "create", "--json", "--url", "http://127.0.0.1:9/hook", "--agent", "demo-agent-alpha", "--label", "cli hook", "--min-amount", "0.5"], dir);
+    const created = await cli(
+      ["webhooks", "create", "--json", "--url", "http://127.0.0.1:9/hook", "--agent", "demo-agent-alpha", "--label", "cli hook", "--min-amount", "0.5"],
+      dir,
+    );
     expect(created.stderr).toBe("");
     expect(created.code).toBe(0);
     const sub = json(created.stdout);
@@ -151,7 +167,9 @@ describe("agent-ledger webhooks", () => {
 
   it("recover --since (a duration or an ISO time) and test, against the real API and ledger rows", async () => {
     const dir = await configWith(user.bearer);
-    const { rows: [busiest] } = await sql.query("SELECT agent_id, count(*)::int AS n FROM agent_events GROUP BY agent_id ORDER BY n DESC, agent_id LIMIT 1");
+    const {
+      rows: [busiest],
+    } = await sql.query("SELECT agent_id, count(*)::int AS n FROM agent_events GROUP BY agent_id ORDER BY n DESC, agent_id LIMIT 1");
     expect(busiest.n).toBeGreaterThan(0);
     const sub = json((await cli(["webhooks", "create", "--json", "--url", "http://127.0.0.1:9/recover", "--agent", busiest.agent_id], dir)).stdout);
     const early = await cli(["webhooks", "recover", "--since", "1h", sub.id], dir);
@@ -161,7 +179,9 @@ describe("agent-ledger webhooks", () => {
     const recovered = await cli(["webhooks", "recover", "--since", "1h", "--json", sub.id], dir);
     expect(recovered.code).toBe(0);
     const r = json(recovered.stdout);
-    const { rows: [made] } = await sql.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = $1 AND type = 'event'", [sub.id]);
+    const {
+      rows: [made],
+    } = await sql.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = $1 AND type = 'event'", [sub.id]);
     expect(r).toMatchObject({ ok: true, id: sub.id, deliveries_created: made.n, matched_events: made.n });
     expect(made.n).toBeGreaterThanOrEqual(busiest.n);
     const again = await cli(["webhooks", "recover", "--since", new Date(Date.now() - 3600_000).toISOString(), sub.id], dir);
@@ -174,7 +194,9 @@ describe("agent-ledger webhooks", () => {
     const tested = await cli(["webhooks", "test", sub.id], dir);
     expect(tested.code).toBe(0);
     const deliveryId = /delivery ([0-9a-f-]{36})/.exec(tested.stdout)?.[1];
-    const { rows: [test] } = await sql.query("SELECT type, event_id FROM webhook_deliveries WHERE id = $1 AND subscription_id = $2", [deliveryId, sub.id]);
+    const {
+      rows: [test],
+    } = await sql.query("SELECT type, event_id FROM webhook_deliveries WHERE id = $1 AND subscription_id = $2", [deliveryId, sub.id]);
     expect(test).toEqual({ type: "test", event_id: null });
     expect((await cli(["webhooks", "deliveries", sub.id], dir)).stdout).toMatch(new RegExp(`${deliveryId}\\s+\\w+\\s+test event`));
   });
@@ -204,7 +226,10 @@ describe("agent-ledger feed", () => {
     const ids = await ledger.ids(0);
     const run = await cli(["feed", "--since", "0", "--limit", String(ids.length), "--json"], dir);
     expect(run.code).toBe(0);
-    const rows = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const rows = run.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(rows.map((r) => r.id)).toEqual(ids);
     expect(Object.keys(rows[0])).toContain("explorer_url");
     const filtered = await cli(["feed", "--since", "0", "--limit", "1", "--agent", "demo-agent-beta"], dir);
@@ -217,7 +242,10 @@ describe("agent-ledger feed", () => {
     await ledger.pay(1);
     const firstBatch = await ledger.ids(start);
     // Wait for exactly: the first batch, then (after a restart) the second.
-    const p = spawnCli(["--api", api, "feed", "--since", String(start), "--json", "--limit", "999"], { env: { AGENT_LEDGER_CONFIG_DIR: dir }, timeoutMs: 90_000 });
+    const p = spawnCli(["--api", api, "feed", "--since", String(start), "--json", "--limit", "999"], {
+      env: { AGENT_LEDGER_CONFIG_DIR: dir },
+      timeoutMs: 90_000,
+    });
     running.push(p);
     await until(() => p.stdout().trim().split("\n").filter(Boolean).length >= firstBatch.length, "first rows", 30_000);
 
@@ -230,7 +258,10 @@ describe("agent-ledger feed", () => {
     p.kill("SIGINT");
     const run = await p.exited;
     expect(run.code).toBe(130);
-    const got = run.stdout.trim().split("\n").map((l) => JSON.parse(l).id);
+    const got = run.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).id);
     expect(got).toEqual(all);
   });
 

@@ -33,11 +33,16 @@ const reader = () => createDevnetClient({ url: anvil.url });
 const shots = (page: Page, name: string) => screenshots(page, `console-${name}`);
 const randomAddress = () => privateKeyToAccount(generatePrivateKey()).address.toLowerCase() as Hex;
 /** At 1280 px every action button of the sessions table is in view, inside the table's visible box (not behind its sideways scroll). */
-const actionsInView = (page: Page) => page.$$eval("[data-console=sessions] td[data-label=Actions] button", (buttons) => buttons.map((b) => {
-  const box = b.closest(".table-wrap")!.getBoundingClientRect();
-  const r = b.getBoundingClientRect();
-  return r.left >= box.left && r.right <= box.right ? "in view" : `${b.textContent} at ${Math.round(r.left)}–${Math.round(r.right)}, outside ${Math.round(box.left)}–${Math.round(box.right)}`;
-}));
+const actionsInView = (page: Page) =>
+  page.$$eval("[data-console=sessions] td[data-label=Actions] button", (buttons) =>
+    buttons.map((b) => {
+      const box = b.closest(".table-wrap")!.getBoundingClientRect();
+      const r = b.getBoundingClientRect();
+      return r.left >= box.left && r.right <= box.right
+        ? "in view"
+        : `${b.textContent} at ${Math.round(r.left)}–${Math.round(r.right)}, outside ${Math.round(box.left)}–${Math.round(box.right)}`;
+    }),
+  );
 
 beforeAll(async () => {
   anvil = await startAnvil();
@@ -69,18 +74,36 @@ describe("owner console: paging, statuses, a failed on-chain revoke and its retr
   const keyRevoked = async (key: string) => (await reader().accessKey.getMetadata({ account: managed, accessKey: key as Hex })).isRevoked;
 
   it("a session's payments over two pages: the 20 newest first, then 'Load older payments' adds the rest: the API's order and amounts exactly, no duplicate", async () => {
-    ({ jar, user: { managed_address: managed } } = await registerUser(t.url, owner, "console owner"));
-    const p = await pairAgent(t.url, anvil.url, { authn: owner, jar, label: "paging agent", grant: { spend_cap_wei: "50000000", per_call_cap_wei: "2000000" } });
+    ({
+      jar,
+      user: { managed_address: managed },
+    } = await registerUser(t.url, owner, "console owner"));
+    const p = await pairAgent(t.url, anvil.url, {
+      authn: owner,
+      jar,
+      label: "paging agent",
+      grant: { spend_cap_wei: "50000000", per_call_cap_wei: "2000000" },
+    });
     paging = p.token;
     await fund(anvil.url, managed, 60_000_000n);
     // 23 payments of distinct amounts (concurrently: their order is the API's, read below)
-    const paid = await Promise.all(Array.from({ length: 23 }, (_, i) =>
-      call(t.url, "POST", "/api/wallet/pay", { bearer: p.token.access_token, body: { to: randomAddress(), amount_wei: String(1_000_001 + i * 10_101), memo: `p${i}` } })));
+    const paid = await Promise.all(
+      Array.from({ length: 23 }, (_, i) =>
+        call(t.url, "POST", "/api/wallet/pay", {
+          bearer: p.token.access_token,
+          body: { to: randomAddress(), amount_wei: String(1_000_001 + i * 10_101), memo: `p${i}` },
+        }),
+      ),
+    );
     expect(paid.map((r) => r.status)).toEqual(Array(23).fill(200));
     const api = await call(t.url, "GET", `/api/wallet/sessions/${paging.session_id}/payments?limit=100`, { jar });
     expect(api.body.items).toHaveLength(23);
     expect(api.body.next_cursor).toBeNull();
-    const expected = api.body.items.map((x: { id: string; amount_wei: string; memo: string }) => ({ id: x.id, amount: formatTokenUnits(x.amount_wei, { group: true }), memo: x.memo }));
+    const expected = api.body.items.map((x: { id: string; amount_wei: string; memo: string }) => ({
+      id: x.id,
+      amount: formatTokenUnits(x.amount_wei, { group: true }),
+      memo: x.memo,
+    }));
 
     o = await ownerPage(browser, owner, pageLog);
     page = o.page;
@@ -110,7 +133,12 @@ describe("owner console: paging, statuses, a failed on-chain revoke and its retr
   }, 120_000);
 
   it("statuses: a session past its expiry shows Expired and no Revoke; one approved but not authorized on chain shows Pending on chain", async () => {
-    const e = await pairAgent(t.url, anvil.url, { authn: owner, jar, label: "expired agent", grant: { spend_cap_wei: "100000000", per_call_cap_wei: "100000000" } });
+    const e = await pairAgent(t.url, anvil.url, {
+      authn: owner,
+      jar,
+      label: "expired agent",
+      grant: { spend_cap_wei: "100000000", per_call_cap_wei: "100000000" },
+    });
     expired = e.token.session_id;
     // a payment the chain refuses (more than the account holds): the session's last payment is a failed one
     const refused = await call(t.url, "POST", "/api/wallet/pay", { bearer: e.token.access_token, body: { to: randomAddress(), amount_wei: "90000000" } });
@@ -151,7 +179,9 @@ describe("owner console: paging, statuses, a failed on-chain revoke and its retr
     expect(await page.getAttribute("[data-step=db]", "data-state")).toBe("done");
     expect(await page.textContent("[data-step=db]")).toContain("payments are refused from now on (1 session).");
     // the browser's refusal, said plainly (it was "Failed to request credential..": the signer's wrapper, two periods)
-    expect(await page.textContent("[data-step=chain]")).toContain("On-chain revoke failed: your passkey did not sign (cancelled, timed out, or no passkey for this account on this device). Payments through Agent Ledger stay stopped; retry");
+    expect(await page.textContent("[data-step=chain]")).toContain(
+      "On-chain revoke failed: your passkey did not sign (cancelled, timed out, or no passkey for this account on this device). Payments through Agent Ledger stay stopped; retry",
+    );
     expect(await page.getByRole("button", { name: "Retry on-chain revoke" }).count()).toBe(1);
     expect(await page.textContent("#revoke-title")).toBe("Revoking paging agent: not finished");
     const failed = await session(id);
@@ -192,12 +222,16 @@ describe("owner console: paging, statuses, a failed on-chain revoke and its retr
     // keyboard users are not dropped to the top of the page when the button goes away
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-console"))).toBe("revoke-progress");
     await expect.poll(() => page.getAttribute("[data-step=chain]", "data-state"), { timeout: 60_000 }).toMatch(/done|failed/);
-    if ((await page.getAttribute("[data-step=chain]", "data-state")) !== "done") throw new Error(`on-chain retry failed: ${await page.textContent("[data-step=chain]")}\n${pageLog.join("\n")}`);
+    if ((await page.getAttribute("[data-step=chain]", "data-state")) !== "done")
+      throw new Error(`on-chain retry failed: ${await page.textContent("[data-step=chain]")}\n${pageLog.join("\n")}`);
     expect(await page.getAttribute("[data-step=db]", "data-state")).toBe("done");
     expect(await page.getByRole("button", { name: "Retry on-chain revoke" }).count()).toBe(0);
     // the retry ran in the same panel (its live region announces the steps; it was re-created at each step)
     expect(await page.getAttribute("[data-console=revoke-progress]", "data-kept")).toBe("yes");
-    expect(await session(id)).toMatchObject({ status: "revoked", chain_revoke: { status: "confirmed", error: null, tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) } });
+    expect(await session(id)).toMatchObject({
+      status: "revoked",
+      chain_revoke: { status: "confirmed", error: null, tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) },
+    });
     expect(await keyRevoked(paging.agent_key_address)).toBe(true);
     await expect.poll(() => row(id).locator("[data-label='On chain']").textContent()).toMatch(/^Revoked on chain/);
     expect(await row(id).getByRole("button").count()).toBe(0);
@@ -212,11 +246,14 @@ describe("owner console: paging, statuses, a failed on-chain revoke and its retr
     await expect.poll(() => page.locator("tr[data-status=active]").count()).toBe(2);
     await page.getByRole("button", { name: "Revoke all" }).click();
     // the two authorized sessions and the pending one
-    expect(await page.textContent("[data-console=confirm]")).toContain("Revoke all 3 active agent sessions? Payments through Agent Ledger stop at once; then your passkey signs one transaction revoking their agent keys on chain");
+    expect(await page.textContent("[data-console=confirm]")).toContain(
+      "Revoke all 3 active agent sessions? Payments through Agent Ledger stop at once; then your passkey signs one transaction revoking their agent keys on chain",
+    );
     await shots(page, "revoke-all-confirm");
     await page.getByRole("button", { name: "Yes, revoke" }).click();
     await expect.poll(() => page.getAttribute("[data-step=chain]", "data-state"), { timeout: 60_000 }).toMatch(/done|failed/);
-    if ((await page.getAttribute("[data-step=chain]", "data-state")) !== "done") throw new Error(`on-chain step failed: ${await page.textContent("[data-step=chain]")}\n${pageLog.join("\n")}`);
+    if ((await page.getAttribute("[data-step=chain]", "data-state")) !== "done")
+      throw new Error(`on-chain step failed: ${await page.textContent("[data-step=chain]")}\n${pageLog.join("\n")}`);
     expect(await page.getAttribute("[data-step=db]", "data-state")).toBe("done");
     // step 1 counts the sessions stopped now (the API's answer also lists the one revoked in the previous test)
     expect(await page.textContent("[data-step=db]")).toContain("payments are refused from now on (3 sessions).");
@@ -239,7 +276,10 @@ describe("owner console: paging, statuses, a failed on-chain revoke and its retr
   }, 90_000);
 
   it("Revoke all whose on-chain step fails: with nothing active left, the table offers 'Retry all on chain' (one transaction for every open key)", async () => {
-    const keys = [await pairAgent(t.url, anvil.url, { authn: owner, jar, label: "third of all" }), await pairAgent(t.url, anvil.url, { authn: owner, jar, label: "fourth of all" })].map((p) => p.token);
+    const keys = [
+      await pairAgent(t.url, anvil.url, { authn: owner, jar, label: "third of all" }),
+      await pairAgent(t.url, anvil.url, { authn: owner, jar, label: "fourth of all" }),
+    ].map((p) => p.token);
     await page.reload();
     await expect.poll(() => page.locator("tr[data-status=active]").count()).toBe(2);
     await o.removePasskey();
@@ -258,10 +298,13 @@ describe("owner console: paging, statuses, a failed on-chain revoke and its retr
     await shots(page, "wallet-retry-all");
     await o.restorePasskey();
     await retryAll.click();
-    expect(await page.textContent("[data-console=confirm]")).toContain("Retry revoking on chain the 2 agent keys not yet confirmed revoked, with your passkey (one transaction)?");
+    expect(await page.textContent("[data-console=confirm]")).toContain(
+      "Retry revoking on chain the 2 agent keys not yet confirmed revoked, with your passkey (one transaction)?",
+    );
     await page.getByRole("button", { name: "Yes, revoke" }).click();
     await expect.poll(() => page.getAttribute("[data-step=chain]", "data-state"), { timeout: 60_000 }).toMatch(/done|failed/);
-    if ((await page.getAttribute("[data-step=chain]", "data-state")) !== "done") throw new Error(`on-chain retry failed: ${await page.textContent("[data-step=chain]")}\n${pageLog.join("\n")}`);
+    if ((await page.getAttribute("[data-step=chain]", "data-state")) !== "done")
+      throw new Error(`on-chain retry failed: ${await page.textContent("[data-step=chain]")}\n${pageLog.join("\n")}`);
     expect(await page.textContent("[data-step=db]")).toContain("Already stopped in Agent Ledger: payments stay refused.");
     expect(await page.textContent("[data-step=chain]")).toContain("all 2 agent keys revoked");
     for (const k of keys) {
@@ -278,7 +321,9 @@ describe("owner console: paging, statuses, a failed on-chain revoke and its retr
     await o.context.setOffline(true);
     try {
       await page.getByRole("button", { name: "Load older payments" }).click();
-      await expect.poll(() => page.locator("[data-console=payments-error]").textContent()).toMatch(/^Older payments could not be read: .+\. Try again, or reload the page\.$/);
+      await expect
+        .poll(() => page.locator("[data-console=payments-error]").textContent())
+        .toMatch(/^Older payments could not be read: .+\. Try again, or reload the page\.$/);
       expect(await page.getAttribute("[data-console=payments-error]", "role")).toBe("alert");
       expect(await rows.count()).toBe(20);
       expect(await page.getByRole("button", { name: "Load older payments" }).isEnabled()).toBe(true);
@@ -297,7 +342,9 @@ describe("owner console: paging, statuses, a failed on-chain revoke and its retr
     await expect.poll(() => rows.count()).toBe(20);
     await o.context.clearCookies();
     await page.getByRole("button", { name: "Load older payments" }).click();
-    await expect.poll(() => page.locator("[data-console=signin] [role=alert]").textContent()).toBe("Your sign-in has ended. Sign in again with your passkey to continue.");
+    await expect
+      .poll(() => page.locator("[data-console=signin] [role=alert]").textContent())
+      .toBe("Your sign-in has ended. Sign in again with your passkey to continue.");
     await axe(page, "sign-in ended");
     await page.getByRole("button", { name: "Sign in with passkey" }).click();
     await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(20);
@@ -308,8 +355,11 @@ describe("owner console: paging, statuses, a failed on-chain revoke and its retr
     const atIp = `${t.url.replace("//localhost:", "//127.0.0.1:")}/wallet/sessions/${paging.session_id}`;
     await page.goto(atIp);
     await page.getByRole("button", { name: "Sign in with passkey" }).click();
-    await expect.poll(() => page.locator("[data-console=signin] [role=alert]").textContent()).toBe(
-      `Passkeys of this site belong to localhost, and this page is open at another address. Open ${t.url}/wallet/sessions/${paging.session_id} to use your passkey.`);
+    await expect
+      .poll(() => page.locator("[data-console=signin] [role=alert]").textContent())
+      .toBe(
+        `Passkeys of this site belong to localhost, and this page is open at another address. Open ${t.url}/wallet/sessions/${paging.session_id} to use your passkey.`,
+      );
     await axe(page, "sign-in at another address");
     await shots(page, "wallet-signin-wrong-host");
     await page.getByRole("link", { name: `Open this page at ${new URL(t.url).host}` }).click();

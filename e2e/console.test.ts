@@ -53,14 +53,31 @@ beforeAll(async () => {
   pool = createPgPool(db.url, { max: 5, applicationName: "e2e-console" });
   pool.on("error", () => {});
   // a watched agent, so that the first owner can create a webhook (filters.agent_id must name one)
-  await loadRegistryIntoDb(pool, parseRegistry({ registry_version: 1, network: "devnet", entities: [{ id: HOOK_AGENT, label: "Console hook agent", category: "agent", wallets: [privateKeyToAccount(generatePrivateKey()).address] }] }), "registry:console.json");
+  await loadRegistryIntoDb(
+    pool,
+    parseRegistry({
+      registry_version: 1,
+      network: "devnet",
+      entities: [{ id: HOOK_AGENT, label: "Console hook agent", category: "agent", wallets: [privateKeyToAccount(generatePrivateKey()).address] }],
+    }),
+    "registry:console.json",
+  );
   const port = await freePort();
   base = `http://localhost:${port}`;
   app = buildApp({
     pool,
     log,
     webhooks: { masterKey: Buffer.alloc(32, 7), production: false },
-    wallet: { masterKey: Buffer.alloc(32, 7), production: false, publicBaseUrl: base, rpId: "localhost", rpcUrl: anvil.url, sponsorPrivateKey: SPONSOR, pollIntervalSeconds: 1, ...TEST_RATE_LIMITS() },
+    wallet: {
+      masterKey: Buffer.alloc(32, 7),
+      production: false,
+      publicBaseUrl: base,
+      rpId: "localhost",
+      rpcUrl: anvil.url,
+      sponsorPrivateKey: SPONSOR,
+      pollIntervalSeconds: 1,
+      ...TEST_RATE_LIMITS(),
+    },
   });
   await app.start(port, "127.0.0.1");
   configDir = await mkdtemp(join(tmpdir(), "al-e2e-console-"));
@@ -88,16 +105,24 @@ describe("owner console end to end: CLI pairing + pay, /wallet in Chromium, revo
 
   it("pairs an agent (CLI flow) and pays twice; /wallet shows both payments and the remaining cap exactly", async () => {
     ({ jar } = await registerUser(base, owner, "console owner"));
-    const pair = spawnCli(["--api", base, "pair", "--json", "--no-open", "--label", "console agent"], { env: { AGENT_LEDGER_CONFIG_DIR: configDir }, timeoutMs: 120_000 });
+    const pair = spawnCli(["--api", base, "pair", "--json", "--no-open", "--label", "console agent"], {
+      env: { AGENT_LEDGER_CONFIG_DIR: configDir },
+      timeoutMs: 120_000,
+    });
     children.push(pair);
     const started = JSON.parse((await pair.waitFor(/^\{"event":"started".*\}$/m, 30_000))[0]);
-    const init = await call(base, "POST", "/api/wallet/device/approve-init", { jar, body: { code: started.code, spend_cap_wei: "5000000", per_call_cap_wei: "2000000", session_ttl_seconds: 3600 } });
+    const init = await call(base, "POST", "/api/wallet/device/approve-init", {
+      jar,
+      body: { code: started.code, spend_cap_wei: "5000000", per_call_cap_wei: "2000000", session_ttl_seconds: 3600 },
+    });
     expect(init.status).toBe(200);
     agentPrivateKey = init.body.agent_private_key;
     sessionId = init.body.session_id;
     managed = init.body.managed_address;
     const receipt = await authorizeOnChain(base, anvil.url, owner, init.body);
-    expect((await call(base, "POST", "/api/wallet/device/approve-finalize", { jar, body: { code: started.code, tx_hash: receipt.transactionHash } })).status).toBe(200);
+    expect(
+      (await call(base, "POST", "/api/wallet/device/approve-finalize", { jar, body: { code: started.code, tx_hash: receipt.transactionHash } })).status,
+    ).toBe(200);
     expect((await withTimeout(pair.exited, 30_000, "pairing")).code).toBe(0);
     await fund(anvil.url, managed, 20_000_000n);
     const dest = privateKeyToAccount(generatePrivateKey()).address;
@@ -121,7 +146,10 @@ describe("owner console end to end: CLI pairing + pay, /wallet in Chromium, revo
     await expect.poll(() => page.locator("[data-console=payments] tbody tr").count()).toBe(2);
     const memos = await page.locator("[data-console=payments] tbody tr td:nth-child(4)").allTextContents();
     expect(memos).toEqual(["second", "first"]);
-    expect(await page.locator("[data-console=payments] tbody tr td:nth-child(3)").allTextContents()).toEqual([expect.stringMatching(/^0\.000001/), expect.stringMatching(/^1\.25/)]);
+    expect(await page.locator("[data-console=payments] tbody tr td:nth-child(3)").allTextContents()).toEqual([
+      expect.stringMatching(/^0\.000001/),
+      expect.stringMatching(/^1\.25/),
+    ]);
     await axe(page, "wallet session");
     await shots(page, "wallet-session");
   }, 240_000);
@@ -144,13 +172,26 @@ describe("owner console end to end: CLI pairing + pay, /wallet in Chromium, revo
     expect(pay.code).toBe(5);
     expect(pay.stderr).toMatch(/revoked/);
     const agent = Account.fromSecp256k1(agentPrivateKey, { access: managed } as never);
-    const direct = await createDevnetClient({ url: anvil.url, account: agent as never }).token.transfer({ token: PATH_USD, to: privateKeyToAccount(generatePrivateKey()).address, amount: 1n } as never)
-      .then((hash) => reader().waitForTransactionReceipt({ hash, timeout: 5_000 }).then((r) => r.status, () => "refused"), () => "refused");
+    const direct = await createDevnetClient({ url: anvil.url, account: agent as never })
+      .token.transfer({ token: PATH_USD, to: privateKeyToAccount(generatePrivateKey()).address, amount: 1n } as never)
+      .then(
+        (hash) =>
+          reader()
+            .waitForTransactionReceipt({ hash, timeout: 5_000 })
+            .then(
+              (r) => r.status,
+              () => "refused",
+            ),
+        () => "refused",
+      );
     expect(direct).toBe("refused");
   }, 180_000);
 
   it("a second owner sees none of the first owner's sessions or webhooks (UI and API)", async () => {
-    const hook = await call(base, "POST", "/api/webhooks", { jar, body: { callback_url: "http://127.0.0.1:9/hook", label: "first's hook", filters: { agent_id: HOOK_AGENT } } });
+    const hook = await call(base, "POST", "/api/webhooks", {
+      jar,
+      body: { callback_url: "http://127.0.0.1:9/hook", label: "first's hook", filters: { agent_id: HOOK_AGENT } },
+    });
     expect(hook.status, hook.text).toBe(201); // http on 127.0.0.1 is allowed outside production (webhooks: production false)
     const other = new SoftAuthenticator();
     const second = await registerUser(base, other, "second owner");

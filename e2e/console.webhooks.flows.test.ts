@@ -39,10 +39,17 @@ const echo = (body: Record<string, unknown>) => echoVerify(base, body);
 
 /** A webhook created through the API (as the CLI does) on a receiver path that echoes the ping, once active. */
 async function activeHook(path: string, agentId: string): Promise<{ id: string; secret: string }> {
-  const res = await call(base, "POST", "/api/webhooks", { jar, body: { callback_url: receiver.url(path), label: `${path} hook`, filters: { agent_id: agentId } } });
+  const res = await call(base, "POST", "/api/webhooks", {
+    jar,
+    body: { callback_url: receiver.url(path), label: `${path} hook`, filters: { agent_id: agentId } },
+  });
   expect(res.status, res.text).toBe(201);
   receiver.secrets.set(res.body.id, res.body.signing_secret);
-  await waitFor(async () => (await call(base, "GET", `/api/webhooks/${res.body.id}`, { jar })).body.status === "active", { what: "webhook active", timeoutMs: 20_000, intervalMs: 200 });
+  await waitFor(async () => (await call(base, "GET", `/api/webhooks/${res.body.id}`, { jar })).body.status === "active", {
+    what: "webhook active",
+    timeoutMs: 20_000,
+    intervalMs: 200,
+  });
   return { id: res.body.id, secret: res.body.signing_secret };
 }
 
@@ -53,7 +60,10 @@ beforeAll(async () => {
   env = await startWebhooksConsole("console-flows", {
     registry_version: 2,
     network: "devnet",
-    tokens: [{ address: USD6, symbol: "pathUSD", decimals: 6, currency: "USD" }, { address: ETH18, symbol: "WETHt", decimals: 18, currency: "ETH" }],
+    tokens: [
+      { address: USD6, symbol: "pathUSD", decimals: 6, currency: "USD" },
+      { address: ETH18, symbol: "WETHt", decimals: 18, currency: "ETH" },
+    ],
     entities,
   });
   ({ db, base, receiver } = env);
@@ -94,11 +104,15 @@ describe("webhooks console flows", () => {
     await page.getByLabel(/^Label/).fill("weth hook");
     await page.locator("select[name=agent_id]").selectOption(AGENT.id);
     // the picker lists the allowlist (GraphQL tokens) with each token's decimals
-    await expect.poll(() => page.locator("select[name=token_address] option").allTextContents()).toEqual(["Any token", "pathUSD (6 decimals)", "WETHt (18 decimals)"]);
+    await expect
+      .poll(() => page.locator("select[name=token_address] option").allTextContents())
+      .toEqual(["Any token", "pathUSD (6 decimals)", "WETHt (18 decimals)"]);
     await page.getByLabel(/^Minimum amount/).fill("0.5");
     // any token + a minimum: 6 and 18 decimals are not one amount, refused before anything is sent
     await page.getByRole("button", { name: "Create webhook" }).click();
-    await expect.poll(() => page.getByRole("alert").textContent()).toMatch(/Choose a token for a minimum amount: the allowed tokens have different decimals \(pathUSD 6, WETHt 18\)/);
+    await expect
+      .poll(() => page.getByRole("alert").textContent())
+      .toMatch(/Choose a token for a minimum amount: the allowed tokens have different decimals \(pathUSD 6, WETHt 18\)/);
     expect((await call(base, "GET", "/api/webhooks", { jar })).body.items).toEqual([]);
     await axe(page, "webhooks create (token refused)");
     await keyboardReachesEverything(page, "webhooks create (token refused)");
@@ -240,12 +254,20 @@ describe("webhooks console flows", () => {
     await page.getByRole("button", { name: "Recover" }).click();
     const json = await (await answer).json();
     expect(json).toMatchObject({ matched_events: 3, deliveries_created: 3 });
-    await expect.poll(() => page.textContent("[data-console=message]")).toBe(`Recovery: ${json.matched_events} matching rows, ${json.deliveries_created} new deliveries.`);
+    await expect
+      .poll(() => page.textContent("[data-console=message]"))
+      .toBe(`Recovery: ${json.matched_events} matching rows, ${json.deliveries_created} new deliveries.`);
     for (const id of ids) {
       const row = page.locator("[data-console=deliveries] tr[data-delivery]", { has: page.locator(`a[href="/events/${id}"]`) });
       await expect.poll(() => row.getAttribute("data-status"), { timeout: 15_000 }).toBe("succeeded");
     }
-    expect(receiver.forSubscription(hook.id).filter((r) => r.body.type === "svc.event.v1").map((r) => String((r.body.data as { id: number }).id)).sort()).toEqual(ids.map(String).sort());
+    expect(
+      receiver
+        .forSubscription(hook.id)
+        .filter((r) => r.body.type === "svc.event.v1")
+        .map((r) => String((r.body.data as { id: number }).id))
+        .sort(),
+    ).toEqual(ids.map(String).sort());
     await axe(page, "webhook detail (recovered)");
     await keyboardReachesEverything(page, "webhook detail (recovered)");
     await shots(page, "webhook-detail-recovered");
@@ -258,9 +280,13 @@ describe("webhooks console flows", () => {
 
   it("older deliveries the user loaded stay across the 3 s refresh, and newer ones come in on top without duplicates", async () => {
     const hook = await activeHook("hook", BUSY.id);
-    const pay = (n: number) => seeder.insert(Array.from({ length: n }, (_, i) => ({ from: BUSY.wallet, to: randomAddress(), amount: BigInt(i + 1) * 1_000_000n })));
+    const pay = (n: number) =>
+      seeder.insert(Array.from({ length: n }, (_, i) => ({ from: BUSY.wallet, to: randomAddress(), amount: BigInt(i + 1) * 1_000_000n })));
     const first = await pay(24); // + the verification ping: 25 deliveries, more than one page of 20
-    await waitFor(() => receiver.forSubscription(hook.id).filter((r) => r.body.type === "svc.event.v1").length === 24, { what: "24 deliveries", timeoutMs: 30_000 });
+    await waitFor(() => receiver.forSubscription(hook.id).filter((r) => r.body.type === "svc.event.v1").length === 24, {
+      what: "24 deliveries",
+      timeoutMs: 30_000,
+    });
     await page.goto(`${base}/webhooks/${hook.id}`);
     await expect.poll(() => deliveryRows(page).count()).toBe(20);
     await page.getByRole("button", { name: "Load older deliveries" }).click();
@@ -277,7 +303,9 @@ describe("webhooks console flows", () => {
     await expect.poll(() => deliveryRows(page).count(), { timeout: 15_000 }).toBe(27);
     const shownIds = await deliveryRows(page).evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.delivery));
     expect(new Set(shownIds).size).toBe(27);
-    const events = await deliveryRows(page).evaluateAll((rows) => rows.map((r) => r.querySelector("a[href^='/events/']")?.getAttribute("href")?.slice(8) ?? null));
+    const events = await deliveryRows(page).evaluateAll((rows) =>
+      rows.map((r) => r.querySelector("a[href^='/events/']")?.getAttribute("href")?.slice(8) ?? null),
+    );
     expect(events.slice(0, 2).sort()).toEqual(more.ids.map(String).sort());
     expect(events.filter((e) => e !== null).sort()).toEqual([...first.ids, ...more.ids].map(String).sort());
     await axe(page, "webhook detail (older loaded)");

@@ -21,7 +21,11 @@ const pageLog: string[] = [];
 const shots = (page: Page, name: string) => screenshots(page, `console-${name}`);
 
 beforeAll(async () => {
-  env = await startWebhooksConsole("console-hooks", { registry_version: 1, network: "devnet", entities: [{ id: AGENT.id, label: "Console hooks agent", category: "agent", wallets: [AGENT.wallet] }] });
+  env = await startWebhooksConsole("console-hooks", {
+    registry_version: 1,
+    network: "devnet",
+    entities: [{ id: AGENT.id, label: "Console hooks agent", category: "agent", wallets: [AGENT.wallet] }],
+  });
   base = env.base;
   // The receiver echoes the verification ping's token (as docs/webhooks.md asks) and refuses a bad signature.
   env.receiver.overrides.set("hook", (req, res) => {

@@ -50,9 +50,19 @@ const data = async (query: string, variables?: Record<string, unknown>) => {
 
 /** One real payment from a demo agent to a direct service, indexed; returns the new rows' ids. */
 async function payOnce(): Promise<{ ids: string[]; agentId: string }> {
-  const { rows: [before] } = await sql.query("SELECT coalesce(max(id), 0)::text AS id FROM agent_events");
+  const {
+    rows: [before],
+  } = await sql.query("SELECT coalesce(max(id), 0)::text AS id FROM agent_events");
   const agent = seeded.keys.agents[1]!;
-  await sendBulkTransfers({ rpcUrl: seeded.anvil.url, count: 1, senders: [agent.privateKey], recipients: [seeded.keys.directServices[0]!.address], withMemo: false, batchSize: 1, timeoutMs: 60_000 });
+  await sendBulkTransfers({
+    rpcUrl: seeded.anvil.url,
+    count: 1,
+    senders: [agent.privateKey],
+    recipients: [seeded.keys.directServices[0]!.address],
+    withMemo: false,
+    batchSize: 1,
+    timeoutMs: 60_000,
+  });
   await indexAll(db.url, seeded.anvil.url, await createDevnetClient({ url: seeded.anvil.url }).getBlockNumber({ cacheTime: 0 }));
   const { rows } = await sql.query("SELECT id::text AS id FROM agent_events WHERE id > $1 AND methodology_version = 'v0.1' ORDER BY id", [before.id]);
   return { ids: rows.map((r) => r.id as string), agentId: agent.id };
@@ -133,10 +143,17 @@ describe("dashboard", () => {
     expect(res!.status()).toBe(200);
     expect(await page.title()).toContain("Agent Ledger");
     for (const w of ["24h", "7d", "30d", "all"]) {
-      if (w !== "24h") await page.getByRole("group", { name: "Time window" }).getByText(w === "all" ? "All" : w, { exact: true }).click();
+      if (w !== "24h")
+        await page
+          .getByRole("group", { name: "Time window" })
+          .getByText(w === "all" ? "All" : w, { exact: true })
+          .click();
       await page.locator(`[data-window="${w}"]`).waitFor();
       if (w !== "24h") expect(new URL(page.url()).searchParams.get("window")).toBe(w);
-      const { dashboard: d } = await data(`query($w: String!) { dashboard(window: $w) { txCount amountSumWei agentsActive providersDetected byToken { tokenAddress symbol decimals amountSumWei } } }`, { w });
+      const { dashboard: d } = await data(
+        `query($w: String!) { dashboard(window: $w) { txCount amountSumWei agentsActive providersDetected byToken { tokenAddress symbol decimals amountSumWei } } }`,
+        { w },
+      );
       await expect.poll(() => page.locator('[data-figure="Payments"]').textContent()).toBe(count(d.txCount));
       await expectVolume(d);
       expect(await page.locator('[data-figure="Active agents"]').textContent()).toBe(count(d.agentsActive));
@@ -158,7 +175,11 @@ describe("dashboard", () => {
 
 describe("search", () => {
   it("jumps to the row of an exact tx hash and to an agent by id, with the `/` shortcut", async () => {
-    const { rows: [ev] } = await sql.query("SELECT min(id)::text AS id, tx_hash FROM agent_events WHERE methodology_version = 'v0.1' GROUP BY tx_hash ORDER BY min(id) DESC LIMIT 1");
+    const {
+      rows: [ev],
+    } = await sql.query(
+      "SELECT min(id)::text AS id, tx_hash FROM agent_events WHERE methodology_version = 'v0.1' GROUP BY tx_hash ORDER BY min(id) DESC LIMIT 1",
+    );
     await page.goto(`${base}/services`);
     await page.locator('[data-page="services"] table').waitFor();
     await page.keyboard.press("/");
@@ -178,7 +199,10 @@ describe("search", () => {
 
     await page.locator("#search-q").fill(agent.label.slice(0, 5));
     await page.locator("#search-q").press("Enter");
-    await page.getByRole("region", { name: /Search results/ }).getByRole("link", { name: agent.label }).waitFor();
+    await page
+      .getByRole("region", { name: /Search results/ })
+      .getByRole("link", { name: agent.label })
+      .waitFor();
     await axe("search results");
   });
 });
@@ -186,13 +210,20 @@ describe("search", () => {
 describe("pages", () => {
   it("entity, event and provider pages show the API's numbers; lists sort; each page passes axe and the keyboard check", async () => {
     const gateway = seeded.registry.entities.find((e) => e.id.endsWith("-mpp") && e.category === "gateway")!;
-    const { service } = await data(`query($id: ID!) { service(id: $id) { totals { txCount amountSumWei } providers(first: 100) { items { key label txCount amountSumWei } } } }`, { id: gateway.id });
+    const { service } = await data(
+      `query($id: ID!) { service(id: $id) { totals { txCount amountSumWei } providers(first: 100) { items { key label txCount amountSumWei } } } }`,
+      { id: gateway.id },
+    );
     await page.goto(`${base}/services/${gateway.id}`);
     await page.locator('[data-figure="total-payments"]').waitFor();
     expect(await page.locator('[data-figure="total-payments"]').textContent()).toBe(count(service.totals.txCount));
     expect(await page.locator('[data-figure="total-volume"]').textContent()).toBe(amount(service.totals.amountSumWei));
     expect(service.providers.items.length).toBeGreaterThan(0);
-    for (const p of service.providers.items) await page.getByRole("link", { name: p.label ?? p.key.slice(0, 8) }).first().waitFor();
+    for (const p of service.providers.items)
+      await page
+        .getByRole("link", { name: p.label ?? p.key.slice(0, 8) })
+        .first()
+        .waitFor();
     await shot("service-gateway");
     await axe("service");
     await keyboardReachesEverything("service");
@@ -207,7 +238,9 @@ describe("pages", () => {
     await axe("provider");
 
     const agent = seeded.registry.entities.find((e) => e.category === "agent" && e.active)!;
-    const { agent: a } = await data(`query($id: ID!) { agent(id: $id) { totals { txCount amountSumWei } recentEvents(first: 50) { items { id } } } }`, { id: agent.id });
+    const { agent: a } = await data(`query($id: ID!) { agent(id: $id) { totals { txCount amountSumWei } recentEvents(first: 50) { items { id } } } }`, {
+      id: agent.id,
+    });
     await page.goto(`${base}/agents/${agent.id}`);
     await page.locator('[data-figure="total-payments"]').waitFor();
     expect(await page.locator('[data-figure="total-payments"]').textContent()).toBe(count(a.totals.txCount));
@@ -216,7 +249,9 @@ describe("pages", () => {
     await axe("agent");
 
     const evId = a.recentEvents.items[0].id;
-    const { event } = await data(`query($id: ID!) { event(id: $id) { amountWei txHash logIndex sourceBlock methodologyVersion relatedEvents { id } } }`, { id: evId });
+    const { event } = await data(`query($id: ID!) { event(id: $id) { amountWei txHash logIndex sourceBlock methodologyVersion relatedEvents { id } } }`, {
+      id: evId,
+    });
     await page.locator(`[data-event-id="${evId}"] a[href="/events/${evId}"]`).click();
     await page.locator('[data-page="event"] .facts').waitFor();
     const facts = (await page.locator(".facts").textContent())!;
@@ -229,12 +264,17 @@ describe("pages", () => {
     await page.goto(`${base}/agents?sort=txCount7d&dir=desc`);
     await page.locator("[data-page=agents] tbody tr").first().waitFor();
     const order = await page.locator("[data-page=agents] tbody tr").evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.id));
-    const expected = [...agents].sort((x: { txCount7d: number; id: string }, y: { txCount7d: number; id: string }) => y.txCount7d - x.txCount7d || x.id.localeCompare(y.id)).map((x: { id: string }) => x.id);
+    const expected = [...agents]
+      .sort((x: { txCount7d: number; id: string }, y: { txCount7d: number; id: string }) => y.txCount7d - x.txCount7d || x.id.localeCompare(y.id))
+      .map((x: { id: string }) => x.id);
     expect(order).toEqual(expected);
     await page.getByRole("link", { name: /Payments 7 d/ }).click();
     await page.waitForURL(/dir=asc/);
     const asc = await page.locator("[data-page=agents] tbody tr").evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.id));
-    expect(asc[0]).toBe([...agents].sort((x: { txCount7d: number; id: string }, y: { txCount7d: number; id: string }) => x.txCount7d - y.txCount7d || x.id.localeCompare(y.id))[0].id);
+    expect(asc[0]).toBe(
+      [...agents].sort((x: { txCount7d: number; id: string }, y: { txCount7d: number; id: string }) => x.txCount7d - y.txCount7d || x.id.localeCompare(y.id))[0]
+        .id,
+    );
     await shot("agents");
     await axe("agents");
     await keyboardReachesEverything("agents");
@@ -245,7 +285,13 @@ describe("pages", () => {
   }, 240_000); // six pages with axe and Tab walks
 
   it("unknown ids and paths are HTTP 404 with the not-found page", async () => {
-    for (const p of ["/agents/no-such-agent", "/services/no-such-mpp", "/events/999999999", "/providers/0x00000000000000000000000000000000000b0b00", "/no/such/page"]) {
+    for (const p of [
+      "/agents/no-such-agent",
+      "/services/no-such-mpp",
+      "/events/999999999",
+      "/providers/0x00000000000000000000000000000000000b0b00",
+      "/no/such/page",
+    ]) {
       const res = await page.goto(`${base}${p}`);
       expect(res!.status(), p).toBe(404);
       await page.locator('[data-page="not-found"]').waitFor();

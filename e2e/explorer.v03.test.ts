@@ -45,12 +45,32 @@ const EVENT = `query($id: ID!) { event(id: $id) { id kind amountWei tokenAddress
     opened { ${STEP} depositWei } topUps { ${STEP} additionalDepositWei } settlements { ${STEP} deltaPaidWei } closed { ${STEP} refundedToPayerWei } } } }`;
 
 interface Ev {
-  id: string; kind: string; amountWei: string; tokenAddress: string; agentLabel: string; routedToLabel: string; routedToAddress: string; routedFingerprint: string | null;
-  attribution: string | null; clientFingerprint: string | null; clientLabel: string | null; channelId: string | null;
+  id: string;
+  kind: string;
+  amountWei: string;
+  tokenAddress: string;
+  agentLabel: string;
+  routedToLabel: string;
+  routedToAddress: string;
+  routedFingerprint: string | null;
+  attribution: string | null;
+  clientFingerprint: string | null;
+  clientLabel: string | null;
+  channelId: string | null;
   session: null | {
-    channelId: string; escrowAddress: string; escrowLabel: string; payer: string; payee: string; tokenAddress: string; depositWei: string; settledWei: string; refundedWei: string | null;
-    opened: { txHash: string; depositWei: string } | null; topUps: { txHash: string; additionalDepositWei: string }[];
-    settlements: { txHash: string; deltaPaidWei: string }[]; closed: { txHash: string; refundedToPayerWei: string } | null;
+    channelId: string;
+    escrowAddress: string;
+    escrowLabel: string;
+    payer: string;
+    payee: string;
+    tokenAddress: string;
+    depositWei: string;
+    settledWei: string;
+    refundedWei: string | null;
+    opened: { txHash: string; depositWei: string } | null;
+    topUps: { txHash: string; additionalDepositWei: string }[];
+    settlements: { txHash: string; deltaPaidWei: string }[];
+    closed: { txHash: string; refundedToPayerWei: string } | null;
   };
 }
 
@@ -98,7 +118,14 @@ describe("explorer event page, methodology v0.3", () => {
   it("a charge: the rule in words, the service, the client with its label, the amount in its token's symbol; no channel or session", async () => {
     const falTx = ledger.logs[0]!.txHash;
     const e = await apiEvent(await rowId("v3-agent", falTx));
-    expect(e).toMatchObject({ attribution: "server_id_host", routedToLabel: "fal.ai", clientFingerprint: V03.CLIENT, clientLabel: V03.CLIENT_LABEL, channelId: null, session: null });
+    expect(e).toMatchObject({
+      attribution: "server_id_host",
+      routedToLabel: "fal.ai",
+      clientFingerprint: V03.CLIENT,
+      clientLabel: V03.CLIENT_LABEL,
+      channelId: null,
+      session: null,
+    });
     await open(Number(e.id));
     expect(await fact("attribution").textContent()).toBe(WORDS[e.attribution!]);
     const service = (await fact("routed").textContent())!;
@@ -142,9 +169,13 @@ describe("explorer event page, methodology v0.3", () => {
     expect(await card.locator('[data-fact="session-settled"]').textContent()).toBe(exact(s.settledWei, s.tokenAddress));
     expect(await card.locator('[data-fact="session-refunded"]').textContent()).toBe(exact(s.refundedWei!, s.tokenAddress));
     // each escrow event, in chain order: what it moved (exact, with the symbol) and its transaction
-    const steps = await card.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => ({
-      step: (tr as HTMLElement).dataset.step, amount: tr.querySelector(".c-amt .num")!.textContent, tx: tr.querySelector("a")!.getAttribute("href"),
-    })));
+    const steps = await card.locator("tbody tr").evaluateAll((trs) =>
+      trs.map((tr) => ({
+        step: (tr as HTMLElement).dataset.step,
+        amount: tr.querySelector(".c-amt .num")!.textContent,
+        tx: tr.querySelector("a")!.getAttribute("href"),
+      })),
+    );
     expect(steps).toEqual([
       { step: "opened", amount: exact(s.opened!.depositWei, s.tokenAddress), tx: `/tx/${s.opened!.txHash}` },
       ...s.topUps.map((t) => ({ step: "topped-up", amount: exact(t.additionalDepositWei, s.tokenAddress), tx: `/tx/${t.txHash}` })),

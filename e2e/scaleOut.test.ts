@@ -90,24 +90,53 @@ describe("scale-out on loopback: 2 APIs, 2 workers, 2 indexers, one PostgreSQL a
     const owner = await createOwner(sql as unknown as pg.Pool);
     const subs = [
       { agentId: "sender-0", ...(await createSubscription(sql as unknown as pg.Pool, { owner, callbackUrl: receiver.url("ok"), agentId: "sender-0" })) },
-      { agentId: "recipient-1-mpp", ...(await createSubscription(sql as unknown as pg.Pool, { owner, callbackUrl: receiver.url("ok"), agentId: "recipient-1-mpp" })) },
+      {
+        agentId: "recipient-1-mpp",
+        ...(await createSubscription(sql as unknown as pg.Pool, { owner, callbackUrl: receiver.url("ok"), agentId: "recipient-1-mpp" })),
+      },
     ];
     for (const s of subs) receiver.secrets.set(s.id, s.secret);
 
     // 2 workers, 2 APIs: start together (the slow part on 2 cores is tsx loading the sources).
-    const workers = [0, 1].map((i) => spawnService(`worker-${i}`, "packages/worker/src/main.ts", {
-      ...common, QUEUE_PREFIX: queuePrefix, SECRETS_MASTER_KEY: secrets, WORKER_METRICS_PORT: "0", WORKER_CONCURRENCY: "8",
-      DISPATCH_POLL_MS: "200", DELIVERY_TIMEOUT_MS: "3000", DELIVERY_LEASE_MS: "5000", WORKER_SHUTDOWN_GRACE_MS: "1000",
-    }));
-    const apis = [0, 1].map((i) => spawnService(`api-${i}`, "packages/api/src/main.ts", {
-      ...common, API_PORT: "0", NEXT_PUBLIC_LIVE_FEED: "1", FEED_POLL_MS: "500", FEED_HEARTBEAT_MS: "5000",
-      SECRETS_MASTER_KEY: secrets, TEMPO_RPC_URL: anvil.url, SPONSOR_PRIVATE_KEY: DEV_PRIVATE_KEYS[3], WALLET_SWEEP_INTERVAL_MS: "0",
-      RATE_LIMIT_PREFIX: rateLimitPrefix, WALLET_START_PER_MINUTE: String(START_PER_MINUTE),
-    }));
+    const workers = [0, 1].map((i) =>
+      spawnService(`worker-${i}`, "packages/worker/src/main.ts", {
+        ...common,
+        QUEUE_PREFIX: queuePrefix,
+        SECRETS_MASTER_KEY: secrets,
+        WORKER_METRICS_PORT: "0",
+        WORKER_CONCURRENCY: "8",
+        DISPATCH_POLL_MS: "200",
+        DELIVERY_TIMEOUT_MS: "3000",
+        DELIVERY_LEASE_MS: "5000",
+        WORKER_SHUTDOWN_GRACE_MS: "1000",
+      }),
+    );
+    const apis = [0, 1].map((i) =>
+      spawnService(`api-${i}`, "packages/api/src/main.ts", {
+        ...common,
+        API_PORT: "0",
+        NEXT_PUBLIC_LIVE_FEED: "1",
+        FEED_POLL_MS: "500",
+        FEED_HEARTBEAT_MS: "5000",
+        SECRETS_MASTER_KEY: secrets,
+        TEMPO_RPC_URL: anvil.url,
+        SPONSOR_PRIVATE_KEY: DEV_PRIVATE_KEYS[3],
+        WALLET_SWEEP_INTERVAL_MS: "0",
+        RATE_LIMIT_PREFIX: rateLimitPrefix,
+        WALLET_START_PER_MINUTE: String(START_PER_MINUTE),
+      }),
+    );
     procs.push(...workers, ...apis);
     const indexerEnv = {
-      ...common, LOG_LEVEL: "debug", TEMPO_RPC_URL: anvil.url, REGISTRY_FILE: registryFile, EXPLORER_BASE_URL: "https://explore.test",
-      CHUNK_INITIAL_BLOCKS: "2", CHUNK_MAX_BLOCKS: "4", POLL_INTERVAL_MS: "100", INDEXER_METRICS_PORT: "0",
+      ...common,
+      LOG_LEVEL: "debug",
+      TEMPO_RPC_URL: anvil.url,
+      REGISTRY_FILE: registryFile,
+      EXPLORER_BASE_URL: "https://explore.test",
+      CHUNK_INITIAL_BLOCKS: "2",
+      CHUNK_MAX_BLOCKS: "4",
+      POLL_INTERVAL_MS: "100",
+      INDEXER_METRICS_PORT: "0",
     };
 
     // Traffic the whole time: batches of transfers from two agents to two services (plain transfers: one Transfer log each).
@@ -121,12 +150,17 @@ describe("scale-out on loopback: 2 APIs, 2 workers, 2 indexers, one PostgreSQL a
       }
     })().catch((error: unknown) => void (trafficError = error));
 
-    const ready = (p: ServiceProcess, msg: string) => until(() => {
-      if (p.child.exitCode !== null) throw new Error(`${p.name} exited ${p.child.exitCode}: ${p.stderr.join("").slice(-2000)}`);
-      return p.line(msg);
-    }, 420_000, `${p.name}: ${msg}`).catch((error: Error) => {
-      throw new Error(`${error.message}\n${p.name} said: ${JSON.stringify(p.lines.slice(-5))} ${p.stderr.join("").slice(-2000)}`);
-    });
+    const ready = (p: ServiceProcess, msg: string) =>
+      until(
+        () => {
+          if (p.child.exitCode !== null) throw new Error(`${p.name} exited ${p.child.exitCode}: ${p.stderr.join("").slice(-2000)}`);
+          return p.line(msg);
+        },
+        420_000,
+        `${p.name}: ${msg}`,
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}\n${p.name} said: ${JSON.stringify(p.lines.slice(-5))} ${p.stderr.join("").slice(-2000)}`);
+      });
     const apiUrls = await Promise.all(apis.map(async (a) => (await ready(a, "api listening (GraphQL at /graphql, REST under /api)")).url as string));
     // Feed clients on both APIs from the start of the ledger (Last-Event-ID 0), before the indexer writes.
     for (const url of apiUrls) feeds.push(openEventSource(`${url}/api/feed`, "0"));
@@ -144,7 +178,8 @@ describe("scale-out on loopback: 2 APIs, 2 workers, 2 indexers, one PostgreSQL a
     // ── Rate limits and idempotency keys across both APIs, while the chain and the indexer run ──────────────────
     // device/start: one budget per client address in Redis, shared by both processes.
     const starts = [];
-    for (let i = 0; i < START_PER_MINUTE; i++) starts.push(await call(apiUrls[i % 2]!, "POST", "/api/wallet/device/start", { body: { agent_label: `scale ${i}` } }));
+    for (let i = 0; i < START_PER_MINUTE; i++)
+      starts.push(await call(apiUrls[i % 2]!, "POST", "/api/wallet/device/start", { body: { agent_label: `scale ${i}` } }));
     expect(starts.map((r) => r.status)).toEqual(Array(START_PER_MINUTE).fill(200));
     for (const url of apiUrls) {
       const over = await call(url, "POST", "/api/wallet/device/start", { body: { agent_label: "one too many" } });
@@ -161,12 +196,19 @@ describe("scale-out on loopback: 2 APIs, 2 workers, 2 indexers, one PostgreSQL a
     expect(first.headers.get("idempotent-replayed")).toBeNull();
     const replayed = await call(apiUrls[1]!, "POST", "/api/wallet/pay", { bearer: user.bearer, body, headers: { "idempotency-key": key } });
     expect([replayed.status, replayed.body, replayed.headers.get("idempotent-replayed")]).toEqual([403, first.body, "true"]);
-    const reused = await call(apiUrls[1]!, "POST", "/api/wallet/pay", { bearer: user.bearer, body: { ...body, amount_wei: "200001" }, headers: { "idempotency-key": key } });
+    const reused = await call(apiUrls[1]!, "POST", "/api/wallet/pay", {
+      bearer: user.bearer,
+      body: { ...body, amount_wei: "200001" },
+      headers: { "idempotency-key": key },
+    });
     expect([reused.status, reused.body.error.code]).toEqual([409, "idempotency_key_reused"]);
     // One fresh key sent to both APIs at once, three times each: exactly one request claims it.
     const raceKey = randomUUID();
-    const race = await Promise.all(Array.from({ length: 6 }, (_, i) =>
-      call(apiUrls[i % 2]!, "POST", "/api/wallet/pay", { bearer: user.bearer, body, headers: { "idempotency-key": raceKey } })));
+    const race = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        call(apiUrls[i % 2]!, "POST", "/api/wallet/pay", { bearer: user.bearer, body, headers: { "idempotency-key": raceKey } }),
+      ),
+    );
     expect(race.filter((r) => r.status === 403 && r.headers.get("idempotent-replayed") === null)).toHaveLength(1);
     for (const r of race) expect(r.status === 403 || (r.status === 409 && r.body.error.code === "idempotency_key_in_use")).toBe(true);
     const keys = await sql.query("SELECT key FROM wallet_idempotency_keys WHERE key = ANY($1)", [[key, raceKey]]);
@@ -192,19 +234,27 @@ describe("scale-out on loopback: 2 APIs, 2 workers, 2 indexers, one PostgreSQL a
     await trafficDone;
     expect(trafficError).toBeNull();
     const head = await createDevnetClient({ url: anvil.url }).getBlockNumber();
-    await until(async () => {
-      const r = await sql.query("SELECT last_block::text AS b FROM indexer_checkpoints");
-      return r.rows.length === 1 && BigInt(r.rows[0].b) >= head;
-    }, 30_000, "the new leader to reach the head");
+    await until(
+      async () => {
+        const r = await sql.query("SELECT last_block::text AS b FROM indexer_checkpoints");
+        return r.rows.length === 1 && BigInt(r.rows[0].b) >= head;
+      },
+      30_000,
+      "the new leader to reach the head",
+    );
 
     // ── No row missed or doubled: the ledger against the chain's own Transfer logs ─────────────────────────────
     const chainLogs = await createDevnetClient({ url: anvil.url }).getLogs({ address: PATH_USD, event: transferEvent, fromBlock: 0n, toBlock: head });
-    const payments = chainLogs.filter((l) => senderAddrs.includes(l.args.from!.toLowerCase()) && recipients.includes(l.args.to!.toLowerCase() as `0x${string}`));
+    const payments = chainLogs.filter(
+      (l) => senderAddrs.includes(l.args.from!.toLowerCase()) && recipients.includes(l.args.to!.toLowerCase() as `0x${string}`),
+    );
     expect(payments.length).toBe(sent);
-    const expected = payments.flatMap((l) => [
-      `sender-${senderAddrs.indexOf(l.args.from!.toLowerCase())}|payment_sent|${l.transactionHash}|${l.logIndex}|${l.args.amount}`,
-      `recipient-${recipients.indexOf(l.args.to!.toLowerCase() as `0x${string}`)}-mpp|payment_received|${l.transactionHash}|${l.logIndex}|${l.args.amount}`,
-    ]).sort();
+    const expected = payments
+      .flatMap((l) => [
+        `sender-${senderAddrs.indexOf(l.args.from!.toLowerCase())}|payment_sent|${l.transactionHash}|${l.logIndex}|${l.args.amount}`,
+        `recipient-${recipients.indexOf(l.args.to!.toLowerCase() as `0x${string}`)}-mpp|payment_received|${l.transactionHash}|${l.logIndex}|${l.args.amount}`,
+      ])
+      .sort();
     const { rows } = await sql.query<{ id: string; agent_id: string; kind: string; tx_hash: string; log_index: number; amount_wei: string }>(
       "SELECT id::text, agent_id, kind, tx_hash, log_index, amount_wei::text FROM agent_events ORDER BY agent_events.id",
     );
@@ -221,27 +271,38 @@ describe("scale-out on loopback: 2 APIs, 2 workers, 2 indexers, one PostgreSQL a
     expect(wanted.size).toBeGreaterThan(0);
     await until(() => receiver.requests.length >= wanted.size, 60_000, `${wanted.size} deliveries`).catch(async (error: Error) => {
       const states = await sql.query("SELECT status, attempts, count(*)::int AS n FROM webhook_deliveries GROUP BY 1, 2 ORDER BY 1, 2");
-      throw new Error(`${error.message}: ${receiver.requests.length} arrived; delivery rows ${JSON.stringify(states.rows)}; ` +
-        workers.map((w) => `${w.name} said: ${JSON.stringify(w.lines.slice(-4))} ${w.stderr.join("").slice(-1500)}`).join("; "));
+      throw new Error(
+        `${error.message}: ${receiver.requests.length} arrived; delivery rows ${JSON.stringify(states.rows)}; ` +
+          workers.map((w) => `${w.name} said: ${JSON.stringify(w.lines.slice(-4))} ${w.stderr.join("").slice(-1500)}`).join("; "),
+      );
     });
     await new Promise((r) => setTimeout(r, 300)); // a double send would arrive now
     const got = receiver.requests.map((r) => `${r.headers["svc-subscription"]}|${r.headers["svc-event-id"]}`);
     expect(got.sort()).toEqual([...wanted].sort());
     expect(receiver.requests.every((r) => r.verified === true)).toBe(true);
     // the worker records each outcome after its POST is answered: wait for the rows, then check each went out once
-    await until(async () => (await sql.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'succeeded'")).rows[0].n === wanted.size, 30_000, "every delivery recorded succeeded");
+    await until(
+      async () => (await sql.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'succeeded'")).rows[0].n === wanted.size,
+      30_000,
+      "every delivery recorded succeeded",
+    );
     const deliveries = await sql.query("SELECT status, attempts FROM webhook_deliveries");
     expect(deliveries.rowCount).toBe(wanted.size);
     expect(deliveries.rows.every((d) => d.status === "succeeded" && d.attempts === 1)).toBe(true);
-    const attempts = await Promise.all(workerPorts.map(async (port) => {
-      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-      return text.split("\n").filter((l) => l.startsWith("agent_ledger_webhook_delivery_attempts_total{")).reduce((n, l) => n + Number(l.slice(l.lastIndexOf(" ") + 1)), 0);
-    }));
+    const attempts = await Promise.all(
+      workerPorts.map(async (port) => {
+        const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+        return text
+          .split("\n")
+          .filter((l) => l.startsWith("agent_ledger_webhook_delivery_attempts_total{"))
+          .reduce((n, l) => n + Number(l.slice(l.lastIndexOf(" ") + 1)), 0);
+      }),
+    );
     expect(attempts[0]! + attempts[1]!).toBe(wanted.size);
 
     console.log(
       `scale-out: ${sent} payments, ${rows.length} rows, ${wanted.size} deliveries (worker split ${attempts.join("/")}); ` +
-      `standby took over ${tookOverMs} ms after the leader's SIGKILL; ${Date.now() - t0} ms in all`,
+        `standby took over ${tookOverMs} ms after the leader's SIGKILL; ${Date.now() - t0} ms in all`,
     );
   }, 720_000);
 });

@@ -16,7 +16,10 @@ let db: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
 /** Pids of processes whose command line mentions `needle` (this machine's /proc, through ps). */
 function processesMentioning(needle: string): string[] {
   const out = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" });
-  return out.split("\n").filter((l) => l.includes(needle) && !l.includes("ps -eo")).map((l) => l.trim());
+  return out
+    .split("\n")
+    .filter((l) => l.includes(needle) && !l.includes("ps -eo"))
+    .map((l) => l.trim());
 }
 const listening = (port: number) =>
   new Promise<boolean>((resolve) => {

@@ -84,17 +84,30 @@ describe("npm start", () => {
     const mcp = await fetch(url("MCP")!, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      }),
     });
     expect(mcp.status).toBe(200);
-    const rpc = await fetch(url("Tempo RPC")!, { method: "POST", headers: { "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}' });
+    const rpc = await fetch(url("Tempo RPC")!, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}',
+    });
     expect(rpc.status).toBe(200);
 
     // the local devnet gives every passkey account 1,000 pathUSD, so an agent paired here can pay at once
     const { user } = await registerUser(url("Wallet")!.replace(/\/wallet$/, ""), new SoftAuthenticator(), "start test owner");
     const balance = async () => {
       const data = `0x70a08231${user.managed_address.slice(2).toLowerCase().padStart(64, "0")}`; // balanceOf(address)
-      const r = await fetch(url("Tempo RPC")!, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_call", params: [{ to: PATH_USD, data }, "latest"] }) });
+      const r = await fetch(url("Tempo RPC")!, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_call", params: [{ to: PATH_USD, data }, "latest"] }),
+      });
       return BigInt((await r.json()).result);
     };
     await expect.poll(balance, { timeout: 30_000, interval: 500 }).toBe(1_000_000_000n);
@@ -104,13 +117,29 @@ describe("npm start", () => {
     // server id), and a session's payout is the session service's, paid by the agent (never by the escrow)
     const rows = async (service: string) => {
       const body = await (await fetch(`${api}/api/services/${service}/events?limit=100`)).json();
-      return (Array.isArray(body) ? body : body.items) as { kind: string; attribution: string | null; counterparty_label: string; channel_id: string | null; routed_to_label: string }[];
+      return (Array.isArray(body) ? body : body.items) as {
+        kind: string;
+        attribution: string | null;
+        counterparty_label: string;
+        channel_id: string | null;
+        routed_to_label: string;
+      }[];
     };
     await expect
-      .poll(async () => (await rows("image-generation-mpp")).some((r) => r.kind === "payment_received" && r.attribution === "server_id_host"), { timeout: 120_000, interval: 2_000 })
+      .poll(async () => (await rows("image-generation-mpp")).some((r) => r.kind === "payment_received" && r.attribution === "server_id_host"), {
+        timeout: 120_000,
+        interval: 2_000,
+      })
       .toBe(true);
     await expect
-      .poll(async () => (await rows("llm-inference-mpp")).some((r) => r.kind === "payment_received" && r.attribution === "session_escrow" && r.channel_id !== null && r.counterparty_label.startsWith("Demo agent")), { timeout: 240_000, interval: 2_000 })
+      .poll(
+        async () =>
+          (await rows("llm-inference-mpp")).some(
+            (r) =>
+              r.kind === "payment_received" && r.attribution === "session_escrow" && r.channel_id !== null && r.counterparty_label.startsWith("Demo agent"),
+          ),
+        { timeout: 240_000, interval: 2_000 },
+      )
       .toBe(true);
 
     // a few seconds of demo traffic later: still one ready block, and no per-transaction or per-batch lines

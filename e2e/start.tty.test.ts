@@ -75,7 +75,11 @@ async function runStart(tty: boolean): Promise<string> {
 describe("npm start backfill progress", () => {
   it("draws a progress line on a terminal and none when piped", async () => {
     anvil = await startAnvil();
-    await fetch(anvil.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "anvil_mine", params: [`0x${BLOCKS.toString(16)}`] }) });
+    await fetch(anvil.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "anvil_mine", params: [`0x${BLOCKS.toString(16)}`] }),
+    });
 
     const onTty = await runStart(true);
     const lines = [...onTty.matchAll(/indexer backfill: block ([\d,]+) \/ ([\d,]+) · (…|[\d,]+) logs\/s · ETA (…|\d+ s|\d+ min \d+ s)/g)];

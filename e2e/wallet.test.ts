@@ -110,7 +110,14 @@ beforeAll(async () => {
   cdp = await context.newCDPSession(page);
   await cdp.send("WebAuthn.enable", { enableUI: false });
   ({ authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   }));
 }, 180_000);
 
@@ -142,7 +149,10 @@ describe("wallet end to end: CLI + approval page in Chromium + devnet + indexer"
   });
 
   it("pairs: the CLI prints a code, the page registers a passkey (after a cancelled prompt), approves caps, the key is authorized on chain with sponsored gas, the CLI gets its token", async () => {
-    const pair = spawnCli(["--api", base, "pair", "--json", "--no-open", "--label", "e2e agent"], { env: { AGENT_LEDGER_CONFIG_DIR: configDir }, timeoutMs: 240_000 });
+    const pair = spawnCli(["--api", base, "pair", "--json", "--no-open", "--label", "e2e agent"], {
+      env: { AGENT_LEDGER_CONFIG_DIR: configDir },
+      timeoutMs: 240_000,
+    });
     children.push(pair);
     const started = JSON.parse((await pair.waitFor(/^\{"event":"started".*\}$/m, 30_000))[0]);
     code = started.code;
@@ -180,7 +190,11 @@ describe("wallet end to end: CLI + approval page in Chromium + devnet + indexer"
     expect((await funder.token.transferSync({ token: PATH_USD, to: managed, amount: 20_000_000n })).receipt.status).toBe("success");
     const registryDb = createPgPool(db.url, { max: 1 });
     try {
-      await loadRegistryIntoDb(registryDb, parseRegistry({ registry_version: 1, network: "devnet", entities: [{ id: WATCHED_ID, label: "E2E wallet", category: "agent", wallets: [managed] }] }), "registry:e2e.json");
+      await loadRegistryIntoDb(
+        registryDb,
+        parseRegistry({ registry_version: 1, network: "devnet", entities: [{ id: WATCHED_ID, label: "E2E wallet", category: "agent", wallets: [managed] }] }),
+        "registry:e2e.json",
+      );
     } finally {
       await registryDb.end();
     }
@@ -193,7 +207,9 @@ describe("wallet end to end: CLI + approval page in Chromium + devnet + indexer"
     await page.getByLabel(/Limit per payment/).fill("2.00");
     await page.getByLabel("Valid for").selectOption("3600");
     await shot("3-review");
-    expect(await page.textContent("#summary")).toMatch(/“e2e agent” will be able to pay up to 5\.00 USD in total from your account, at most 2\.00 per payment, until /);
+    expect(await page.textContent("#summary")).toMatch(
+      /“e2e agent” will be able to pay up to 5\.00 USD in total from your account, at most 2\.00 per payment, until /,
+    );
 
     const sponsor = privateKeyToAccount(SPONSOR).address;
     const sponsorBefore = await balance(sponsor);
@@ -230,7 +246,15 @@ describe("wallet end to end: CLI + approval page in Chromium + devnet + indexer"
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const paired = JSON.parse(run.stdout.trim().split("\n").at(-1)!);
-    expect(paired).toMatchObject({ event: "paired", api: base, managed_address: managed, agent_key_address: agentKey, spend_cap_wei: "5000000", per_call_cap_wei: "2000000", token: PATH_USD });
+    expect(paired).toMatchObject({
+      event: "paired",
+      api: base,
+      managed_address: managed,
+      agent_key_address: agentKey,
+      spend_cap_wei: "5000000",
+      per_call_cap_wei: "2000000",
+      token: PATH_USD,
+    });
     expect(run.stdout).not.toMatch(/access_token/);
     const path = join(configDir, "credentials.json");
     expect((await stat(path)).mode & 0o777).toBe(0o600);
@@ -245,7 +269,9 @@ describe("wallet end to end: CLI + approval page in Chromium + devnet + indexer"
     const { rows: sealed } = await sql.query("SELECT id, agent_key_ciphertext FROM wallet_sessions");
     const agentPrivateKey = openSecret(sealed[0].agent_key_ciphertext, masterKey, sealed[0].id);
     expect(privateKeyToAccount(agentPrivateKey as Hex).address.toLowerCase()).toBe(agentKey);
-    const pageText = await page.evaluate(() => document.documentElement.outerHTML + JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+    const pageText = await page.evaluate(
+      () => document.documentElement.outerHTML + JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+    );
     for (const haystack of [pageText, pageLog.join("\n"), run.stdout, run.stderr, await readFile(path, "utf8")]) {
       expect(haystack.toLowerCase()).not.toContain(agentPrivateKey.slice(2).toLowerCase());
     }
@@ -260,7 +286,15 @@ describe("wallet end to end: CLI + approval page in Chromium + devnet + indexer"
     expect(paid.stderr).toBe("");
     expect(paid.code).toBe(0);
     const p = JSON.parse(paid.stdout);
-    expect(p).toMatchObject({ from: managed, to: dest.toLowerCase(), amount_wei: "1250000", memo: "e2e-invoice-1", token: PATH_USD, spend_used_wei_after: "1250000", spend_cap_wei: "5000000" });
+    expect(p).toMatchObject({
+      from: managed,
+      to: dest.toLowerCase(),
+      amount_wei: "1250000",
+      memo: "e2e-invoice-1",
+      token: PATH_USD,
+      spend_used_wei_after: "1250000",
+      spend_cap_wei: "5000000",
+    });
     expect(p.explorer_url).toBe(`https://explore.test/tx/${p.tx_hash}`);
 
     // Exactly 1.25 moved from the person's account to the recipient; the gas came from the sponsor.
@@ -284,7 +318,13 @@ describe("wallet end to end: CLI + approval page in Chromium + devnet + indexer"
 
     const status = await cli(["status", "--json"]);
     expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ status: "active", managed_address: managed, agent_key_address: agentKey, spend_used_wei: "3250000", spend_cap_wei: "5000000" });
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      status: "active",
+      managed_address: managed,
+      agent_key_address: agentKey,
+      spend_used_wei: "3250000",
+      spend_cap_wei: "5000000",
+    });
 
     // The indexer (real, over the devnet) turns the payment into a ledger row of the watched account.
     await indexAll(db.url, anvil.url, await reader().getBlockNumber({ cacheTime: 0 }));
@@ -304,7 +344,9 @@ describe("wallet end to end: CLI + approval page in Chromium + devnet + indexer"
     expect(await errorShown()).toMatchObject({ kind: "not_found", title: "This pairing code is not valid" });
 
     // an expired code: no retry offered, the way forward is to pair again
-    const started = await fetch(`${base}/api/wallet/device/start`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }).then((r) => r.json());
+    const started = await fetch(`${base}/api/wallet/device/start`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }).then((r) =>
+      r.json(),
+    );
     await sql.query("UPDATE device_pairings SET expires_at = now() - interval '1 minute' WHERE id = $1", [started.pairing_id]);
     await page.goto(started.approve_url);
     expect(await pageState(["error"])).toBe("error");
@@ -315,7 +357,11 @@ describe("wallet end to end: CLI + approval page in Chromium + devnet + indexer"
 
     // a fresh code, signed out: sign in with the passkey created above (discoverable credential, UV, counter)
     await context.clearCookies();
-    const next = await fetch(`${base}/api/wallet/device/start`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ agent_label: "second agent" }) }).then((r) => r.json());
+    const next = await fetch(`${base}/api/wallet/device/start`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ agent_label: "second agent" }),
+    }).then((r) => r.json());
     await page.goto(next.approve_url);
     expect(await pageState(["signin"])).toBe("signin");
     await page.getByRole("button", { name: "Sign in with a passkey" }).click();

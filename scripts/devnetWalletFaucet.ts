@@ -16,7 +16,13 @@ export interface DevnetWalletFaucet {
   stop(): Promise<void>;
 }
 
-export function startDevnetWalletFaucet(o: { databaseUrl: string; rpcUrl: string; intervalMs?: number; onFunded?: (address: string) => void; onError?: (error: unknown) => void }): DevnetWalletFaucet {
+export function startDevnetWalletFaucet(o: {
+  databaseUrl: string;
+  rpcUrl: string;
+  intervalMs?: number;
+  onFunded?: (address: string) => void;
+  onError?: (error: unknown) => void;
+}): DevnetWalletFaucet {
   const db = new pg.Pool({ connectionString: o.databaseUrl, max: 1, application_name: "npm-start-wallet-faucet" });
   db.on("error", () => {});
   const client = createDevnetClient({ url: o.rpcUrl, account: Account.fromSecp256k1(WALLET_FAUCET_KEY) });
@@ -25,20 +31,21 @@ export function startDevnetWalletFaucet(o: { databaseUrl: string; rpcUrl: string
   let stopped = false;
 
   /** Funds the accounts not funded yet in this run, one transfer at a time (one pass at a time). */
-  const pass = () => (running ??= (async () => {
-    try {
-      const { rows } = await db.query<{ managed_address: string }>("SELECT managed_address FROM wallet_users ORDER BY created_at");
-      for (const { managed_address: address } of rows) {
-        if (stopped || funded.has(address)) continue;
-        const r = await client.token.transferSync({ token: PATH_USD, to: address as Hex, amount: WALLET_FAUCET_AMOUNT });
-        if (r.receipt.status !== "success") throw new Error(`funding ${address} reverted`);
-        funded.add(address);
-        o.onFunded?.(address);
+  const pass = () =>
+    (running ??= (async () => {
+      try {
+        const { rows } = await db.query<{ managed_address: string }>("SELECT managed_address FROM wallet_users ORDER BY created_at");
+        for (const { managed_address: address } of rows) {
+          if (stopped || funded.has(address)) continue;
+          const r = await client.token.transferSync({ token: PATH_USD, to: address as Hex, amount: WALLET_FAUCET_AMOUNT });
+          if (r.receipt.status !== "success") throw new Error(`funding ${address} reverted`);
+          funded.add(address);
+          o.onFunded?.(address);
+        }
+      } finally {
+        running = null;
       }
-    } finally {
-      running = null;
-    }
-  })());
+    })());
 
   const timer = setInterval(() => void pass().catch((e) => o.onError?.(e)), o.intervalMs ?? 2_000);
   return {

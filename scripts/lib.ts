@@ -71,7 +71,12 @@ const LEVELS: Record<number, string> = { 10: "trace", 20: "debug", 30: "info", 4
 export function parseLogLine(line: string): { level: string; msg: string; fields: Record<string, unknown> } | null {
   try {
     const { level, msg, event, time, ts, service, name, pid, hostname, ...rest } = JSON.parse(line) as Record<string, unknown>;
-    void time; void ts; void service; void name; void pid; void hostname;
+    void time;
+    void ts;
+    void service;
+    void name;
+    void pid;
+    void hostname;
     const lvl = typeof level === "number" ? (LEVELS[level] ?? "info") : typeof level === "string" ? level : "info";
     return { level: lvl, msg: String(msg ?? event ?? ""), fields: rest };
   } catch {
@@ -83,7 +88,9 @@ export function parseLogLine(line: string): { level: string; msg: string; fields
 export function summarize(line: string): string {
   const parsed = parseLogLine(line);
   if (!parsed) return line;
-  const fields = Object.entries(parsed.fields).map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" ");
+  const fields = Object.entries(parsed.fields)
+    .map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`)
+    .join(" ");
   return `${parsed.level === "info" ? "" : `[${parsed.level}] `}${parsed.msg} ${fields}`.trim();
 }
 

@@ -20,7 +20,18 @@ import { ROLLUP_TABLES } from "@agent-ledger/indexer";
 import pg from "pg";
 import { formatBackfillProgress, type BackfillSample } from "./backfillProgress.ts";
 import { startDevnetWalletFaucet, type DevnetWalletFaucet } from "./devnetWalletFaucet.ts";
-import { loadOrCreateDevMasterKey, onPath, parseLogLine, postgresAnswers, quietOnTerminal, redisAnswers, ROOT, spawnService, summarize, waitForExit } from "./lib.ts";
+import {
+  loadOrCreateDevMasterKey,
+  onPath,
+  parseLogLine,
+  postgresAnswers,
+  quietOnTerminal,
+  redisAnswers,
+  ROOT,
+  spawnService,
+  summarize,
+  waitForExit,
+} from "./lib.ts";
 
 const verbose = process.argv.includes("--verbose") || process.argv.includes("-v");
 const LOG_LEVEL = verbose ? "debug" : process.env.LOG_LEVEL || "info";
@@ -64,7 +75,17 @@ function progress(text: string) {
 const COLORS: Record<string, number> = { api: 36, worker: 35, indexer: 33, devnet: 32 };
 const RANK: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 };
 /** Devnet events that are one line per transaction: shown at debug only. */
-const DEVNET_DEBUG_EVENTS = new Set(["tx", "voucher", "session_closed", "session_empty", "adversarial_tx", "tick_skipped", "funded", "escrow_approved", "anvil"]);
+const DEVNET_DEBUG_EVENTS = new Set([
+  "tx",
+  "voucher",
+  "session_closed",
+  "session_empty",
+  "adversarial_tx",
+  "tick_skipped",
+  "funded",
+  "escrow_approved",
+  "anvil",
+]);
 
 function fail(message: string): never {
   clearProgress();
@@ -101,7 +122,8 @@ function startService(name: string, file: string, env: NodeJS.ProcessEnv, watch?
     const parsed = parseLogLine(line);
     if (parsed) watch?.(parsed.msg, parsed.fields);
     // devnet writes its own event lines (no levels): per-transaction ones count as debug
-    const level = name === "devnet" && parsed ? (DEVNET_DEBUG_EVENTS.has(parsed.msg) ? "debug" : parsed.msg === "fatal" ? "error" : "info") : (parsed?.level ?? "info");
+    const level =
+      name === "devnet" && parsed ? (DEVNET_DEBUG_EVENTS.has(parsed.msg) ? "debug" : parsed.msg === "fatal" ? "error" : "info") : (parsed?.level ?? "info");
     if ((RANK[level] ?? 30) < (RANK[LOG_LEVEL] ?? 30)) return;
     if (!TTY) {
       clearProgress();
@@ -165,7 +187,11 @@ if (!(await redisAnswers(REDIS_URL))) {
 {
   const t0 = Date.now();
   progress("  building (tsc -b)…");
-  const tsc = spawn(process.execPath, [path.join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-b", "tsconfig.build.json"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NODE_OPTIONS: "" } });
+  const tsc = spawn(process.execPath, [path.join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-b", "tsconfig.build.json"], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NODE_OPTIONS: "" },
+  });
   let out = "";
   tsc.stdout.on("data", (d) => (out += d));
   tsc.stderr.on("data", (d) => (out += d));
@@ -175,7 +201,10 @@ if (!(await redisAnswers(REDIS_URL))) {
   progress("  building the web pages…");
   const { buildWebAssets } = await import("../packages/web/scripts/build.ts");
   await buildWebAssets();
-  ok("build", `packages/*/dist ${tscMs < 5_000 ? "up to date" : `compiled in ${(tscMs / 1000).toFixed(1)} s`}, web pages in ${((Date.now() - t0 - tscMs) / 1000).toFixed(1)} s`);
+  ok(
+    "build",
+    `packages/*/dist ${tscMs < 5_000 ? "up to date" : `compiled in ${(tscMs / 1000).toFixed(1)} s`}, web pages in ${((Date.now() - t0 - tscMs) / 1000).toFixed(1)} s`,
+  );
 }
 
 // ── 4. Chain: our devnet with demo traffic, or the node in TEMPO_RPC_URL ───────────────────────────────────────
@@ -185,13 +214,16 @@ if (!externalRpc) {
   await client.connect();
   // Rollups too: they are sums over agent_events and would otherwise keep counting the previous devnet's payments.
   // And the rollups' version claim: empty rollups hold no version, so METHODOLOGY_VERSION may differ from the last run's.
-  await client.query(`TRUNCATE raw_logs, agent_events, indexer_checkpoints, webhook_deliveries, event_cursors, rollups_version, ${ROLLUP_TABLES.join(", ")} RESTART IDENTITY`);
+  await client.query(
+    `TRUNCATE raw_logs, agent_events, indexer_checkpoints, webhook_deliveries, event_cursors, rollups_version, ${ROLLUP_TABLES.join(", ")} RESTART IDENTITY`,
+  );
   await client.end();
   let devnetReady = false;
   let txPerSecond: unknown = 0;
   let mppRealms = 0;
   startService("devnet", "packages/devnet/dist/main.js", { DEVNET_PORT }, (msg, fields) => {
-    if (msg === "mpp_servers" && Array.isArray(fields.servers)) mppRealms = (fields.servers as { realms?: unknown[] }[]).reduce((n, s) => n + (s.realms?.length ?? 0), 0);
+    if (msg === "mpp_servers" && Array.isArray(fields.servers))
+      mppRealms = (fields.servers as { realms?: unknown[] }[]).reduce((n, s) => n + (s.realms?.length ?? 0), 0);
     if (msg === "ready") {
       devnetReady = true;
       txPerSecond = fields.txPerSecond;
@@ -300,19 +332,37 @@ if (!externalRpc) {
 }
 
 // The ready block: only when every surface answers.
-const mcpInit = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "npm-start", version: "1" } } };
+const mcpInit = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "npm-start", version: "1" } },
+};
 const surfaces: [string, () => Promise<boolean>][] = [
   ["explorer", () => answers(`${API}/`)],
   ["GraphQL", () => answers(`${API}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"query":"{ __typename }"}' })],
   ["REST", () => answers(`${API}/api/dashboard`)],
-  ["MCP", () => answers(`${API}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(mcpInit) })],
+  [
+    "MCP",
+    () =>
+      answers(`${API}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify(mcpInit),
+      }),
+  ],
   ["RPC", async () => (await rpc(RPC_URL, "eth_chainId")) !== null],
   ["readiness", () => answers(`${API}/readyz`)],
 ];
-await until("the system did not answer on every surface (explorer, GraphQL, REST, MCP, RPC, /readyz)", 120_000, async () => {
-  for (const [, check] of surfaces) if (!(await check())) return false;
-  return true;
-}, 500);
+await until(
+  "the system did not answer on every surface (explorer, GraphQL, REST, MCP, RPC, /readyz)",
+  120_000,
+  async () => {
+    for (const [, check] of surfaces) if (!(await check())) return false;
+    return true;
+  },
+  500,
+);
 
 say(`
 Agent Ledger is ready

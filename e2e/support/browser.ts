@@ -10,7 +10,16 @@ import { expect } from "vitest";
 export { freePort } from "../../packages/api/test/support/freePort.ts";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 /** Where the e2e tests write their screenshots (git-ignored). */
 export const SHOTS = path.resolve(import.meta.dirname, "..", "..", "packages", "web", "screenshots");
 
@@ -38,7 +47,15 @@ export async function shots(page: Page, name: string): Promise<void> {
 export async function axe(page: Page, name: string): Promise<void> {
   const result = await new AxeBuilder({ page }).analyze();
   const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => `${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`)).toEqual([]);
+  expect(
+    bad.map(
+      (v) =>
+        `${name}: ${v.id} (${v.impact}) ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 3)
+          .join(", ")}`,
+    ),
+  ).toEqual([]);
 }
 
 /** Every visible, enabled control of `page` receives focus by pressing Tab. */
@@ -51,13 +68,21 @@ export async function keyboardReachesEverything(page: Page, name: string): Promi
     return els.length;
   });
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  await page.locator("body").focus().catch(() => {});
+  await page
+    .locator("body")
+    .focus()
+    .catch(() => {});
   const seen = new Set<string>();
-  for (let i = 0; i < total * 2 + 10; i++) { // a datetime-local input has several tab stops of its own
+  for (let i = 0; i < total * 2 + 10; i++) {
+    // a datetime-local input has several tab stops of its own
     await page.keyboard.press("Tab");
     const k = await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.kb ?? null);
     if (k !== null) seen.add(k);
   }
-  const missed = await page.evaluate((seenKeys) => [...document.querySelectorAll<HTMLElement>("[data-kb]")].filter((el) => !seenKeys.includes(el.dataset.kb!)).map((el) => el.outerHTML.slice(0, 120)), [...seen]);
+  const missed = await page.evaluate(
+    (seenKeys) =>
+      [...document.querySelectorAll<HTMLElement>("[data-kb]")].filter((el) => !seenKeys.includes(el.dataset.kb!)).map((el) => el.outerHTML.slice(0, 120)),
+    [...seen],
+  );
   expect(missed, `${name}: controls not reachable by Tab`).toEqual([]);
 }

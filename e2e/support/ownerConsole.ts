@@ -26,7 +26,14 @@ export async function ownerPage(browser: Browser, authn: SoftAuthenticator, page
   const cdp: CDPSession = await context.newCDPSession(page);
   await cdp.send("WebAuthn.enable", { enableUI: false });
   const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
   const a = authn as unknown as { privateKey: KeyObject; credentialId: Buffer; userHandle: string };
   const credentialId = Buffer.from(a.credentialId).toString("base64");

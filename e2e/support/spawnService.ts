@@ -20,7 +20,11 @@ export interface ServiceProcess {
  * sources). Stdout is parsed as pino JSON lines.
  */
 export function spawnService(name: string, main: string, env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, main)], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, main)], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const lines: Record<string, unknown>[] = [];
   const stderr: string[] = [];
   let rest = "";

@@ -6,7 +6,16 @@ import { createPgPool, loadRegistryIntoDb } from "@agent-ledger/db";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { pino } from "pino";
 import type { RunningWorker } from "../../packages/worker/src/startWorker.ts";
-import { deletePrefixKeys, masterKey, setupDb, startReceiver, startTestWorker, uniquePrefix, type Receiver, type TestDb } from "../../packages/worker/test/helpers.ts";
+import {
+  deletePrefixKeys,
+  masterKey,
+  setupDb,
+  startReceiver,
+  startTestWorker,
+  uniquePrefix,
+  type Receiver,
+  type TestDb,
+} from "../../packages/worker/test/helpers.ts";
 import { buildApp, type App } from "../../packages/api/src/buildApp.ts";
 import { freePort, launchChromium } from "./browser.ts";
 import { TEST_RATE_LIMITS } from "../../packages/api/test/support/walletApp.ts";
@@ -29,14 +38,24 @@ export async function startWebhooksConsole(name: string, registry: unknown): Pro
   await registryDb.end();
   const port = await freePort();
   const base = `http://localhost:${port}`;
-  const app = buildApp({ pool: db.pool, log: pino({ level: "silent" }), webhooks: { masterKey, production: false }, wallet: { masterKey, production: false, publicBaseUrl: base, rpId: "localhost", ...TEST_RATE_LIMITS() } });
+  const app = buildApp({
+    pool: db.pool,
+    log: pino({ level: "silent" }),
+    webhooks: { masterKey, production: false },
+    wallet: { masterKey, production: false, publicBaseUrl: base, rpId: "localhost", ...TEST_RATE_LIMITS() },
+  });
   await app.start(port, "127.0.0.1");
   const receiver = await startReceiver();
   const prefix = uniquePrefix(name);
   const worker = await startTestWorker(db, { prefix, metricsPort: -1 });
   const browser = await launchChromium();
   return {
-    db, app, base, receiver, worker, browser,
+    db,
+    app,
+    base,
+    receiver,
+    worker,
+    browser,
     async stop() {
       await browser.close().catch(() => {});
       await worker.stop(1_000).catch(() => {});
@@ -49,7 +68,12 @@ export async function startWebhooksConsole(name: string, registry: unknown): Pro
 }
 
 /** A 1280 px page signed in with `jar` (the passkey session cookie); confirm dialogs accepted; console and errors into `pageLog`. */
-export async function signedInPage(env: WebhooksConsoleEnv, jar: Record<string, string>, pageLog: string[], opts: { clipboard?: boolean; timeoutMs?: number } = {}): Promise<{ context: BrowserContext; page: Page }> {
+export async function signedInPage(
+  env: WebhooksConsoleEnv,
+  jar: Record<string, string>,
+  pageLog: string[],
+  opts: { clipboard?: boolean; timeoutMs?: number } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(opts.timeoutMs ?? 30_000);
   if (opts.clipboard) await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: env.base });
@@ -63,4 +87,8 @@ export async function signedInPage(env: WebhooksConsoleEnv, jar: Record<string, 
 
 /** A receiver handler's answer to the verification ping: echo its token to the API, as docs/webhooks.md asks. */
 export const echoVerify = (base: string, body: Record<string, unknown>) =>
-  fetch(`${base}/api/webhooks/${body.subscription_id}/verify`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ verify_token: body.verify_token }) });
+  fetch(`${base}/api/webhooks/${body.subscription_id}/verify`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ verify_token: body.verify_token }),
+  });

@@ -87,7 +87,14 @@ function serveJsonRpc() {
       } catch (error) {
         const message = String(error?.message ?? error);
         const code = /^(P\d{4})\b/.exec(message)?.[1];
-        send({ id: request.id, error: { code: 4466, message: "An error happened. Check the data field for details.", data: { is_panic: false, message, ...(code ? { error_code: code } : {}) } } });
+        send({
+          id: request.id,
+          error: {
+            code: 4466,
+            message: "An error happened. Check the data field for details.",
+            data: { is_panic: false, message, ...(code ? { error_code: code } : {}) },
+          },
+        });
       } finally {
         inFlight--;
         maybeExit();

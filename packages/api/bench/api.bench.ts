@@ -78,7 +78,11 @@ interface Measured {
   loadAvg: string;
 }
 
-const loadAvg = () => os.loadavg().map((l) => l.toFixed(2)).join(", ");
+const loadAvg = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ");
 const log = (line: string) => console.log(line);
 
 async function fire(url: string, c: Case, seconds: number) {
@@ -116,14 +120,18 @@ async function main() {
   const pgVersion = (await pgInfo.query("SHOW server_version")).rows[0].server_version as string;
   await pgInfo.end();
   const cpu = os.cpus();
-  console.log(`machine: ${cpu.length} × ${cpu[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, node ${process.version}, PostgreSQL ${pgVersion}, ${os.type()} ${os.release()}`);
+  console.log(
+    `machine: ${cpu.length} × ${cpu[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, node ${process.version}, PostgreSQL ${pgVersion}, ${os.type()} ${os.release()}`,
+  );
   console.log(`load average at start: ${loadAvg()}`);
 
   // 1. The ledger.
   const seed = await seedBenchLedger({ databaseUrl: DATABASE_URL, rows: ROWS, days: DAYS, agents: AGENTS, reseed: process.env.BENCH_API_RESEED === "1", log });
   const counts = new pg.Client({ connectionString: DATABASE_URL });
   await counts.connect();
-  const { rows: [size] } = await counts.query(
+  const {
+    rows: [size],
+  } = await counts.query(
     `SELECT (SELECT count(*) FROM agent_events)::int AS rows, (SELECT count(*) FROM entities)::int AS entities,
             (SELECT count(*) FROM entity_activity_daily)::int AS daily, (SELECT count(*) FROM entity_activity_hourly)::int AS hourly,
             pg_size_pretty(pg_database_size(current_database())) AS size`,
@@ -139,9 +147,19 @@ async function main() {
   // 2. The app, in this process: three instances over their own pools (as main.ts: 10 connections each).
   const quiet = pino({ level: "info" }, destination({ dest: "/dev/null", sync: false })); // real log lines, discarded
   const apps: Record<Case["app"], { app: App; url: string; pool: pg.Pool }> = {} as never;
-  for (const [name, ttl] of [["uncached", 0], ["uncachedSolo", 0], ["cached", 5_000]] as const) {
+  for (const [name, ttl] of [
+    ["uncached", 0],
+    ["uncachedSolo", 0],
+    ["cached", 5_000],
+  ] as const) {
     const pool = createPgPool(DATABASE_URL, { max: 10, applicationName: `bench-api-${name}` });
-    const app = buildApp({ pool, log: quiet, methodologyVersion: BENCH_METHODOLOGY_VERSION, dashboardCacheTtlMs: ttl, graphqlLimits: { maxCost: GRAPHQL_MAX_COST } });
+    const app = buildApp({
+      pool,
+      log: quiet,
+      methodologyVersion: BENCH_METHODOLOGY_VERSION,
+      dashboardCacheTtlMs: ttl,
+      graphqlLimits: { maxCost: GRAPHQL_MAX_COST },
+    });
     apps[name] = { app, url: await app.start(0), pool };
   }
 
@@ -156,14 +174,56 @@ async function main() {
     { name: "REST service tempo-gateway-mpp, 1 conn", app: "uncachedSolo", path: `/api/services/${seed.gatewayId}`, connections: 1 },
     { name: "REST search address", app: "uncached", path: `/api/search?q=${address}`, connections: CONNECTIONS },
     { name: "REST search text", app: "uncached", path: `/api/search?q=${seed.textQuery}`, connections: CONNECTIONS },
-    { name: "GraphQL dashboard all uncached", app: "uncached", path: "/graphql", connections: CONNECTIONS, graphql: { query: GQL.dashboard, variables: { w: "all" } } },
-    { name: "GraphQL dashboard all uncached, 1 conn", app: "uncachedSolo", path: "/graphql", connections: 1, graphql: { query: GQL.dashboard, variables: { w: "all" } } },
-    { name: "GraphQL dashboard all cached", app: "cached", path: "/graphql", connections: CONNECTIONS, graphql: { query: GQL.dashboard, variables: { w: "all" } } },
-    { name: "GraphQL service tempo-gateway-mpp", app: "uncached", path: "/graphql", connections: CONNECTIONS, graphql: { query: GQL.service, variables: { id: seed.gatewayId } } },
-    { name: `GraphQL service ${seed.busyServiceId}`, app: "uncached", path: "/graphql", connections: CONNECTIONS, graphql: { query: GQL.service, variables: { id: seed.busyServiceId } } },
-    { name: "GraphQL service tempo-gateway-mpp, 1 conn", app: "uncachedSolo", path: "/graphql", connections: 1, graphql: { query: GQL.service, variables: { id: seed.gatewayId } } },
+    {
+      name: "GraphQL dashboard all uncached",
+      app: "uncached",
+      path: "/graphql",
+      connections: CONNECTIONS,
+      graphql: { query: GQL.dashboard, variables: { w: "all" } },
+    },
+    {
+      name: "GraphQL dashboard all uncached, 1 conn",
+      app: "uncachedSolo",
+      path: "/graphql",
+      connections: 1,
+      graphql: { query: GQL.dashboard, variables: { w: "all" } },
+    },
+    {
+      name: "GraphQL dashboard all cached",
+      app: "cached",
+      path: "/graphql",
+      connections: CONNECTIONS,
+      graphql: { query: GQL.dashboard, variables: { w: "all" } },
+    },
+    {
+      name: "GraphQL service tempo-gateway-mpp",
+      app: "uncached",
+      path: "/graphql",
+      connections: CONNECTIONS,
+      graphql: { query: GQL.service, variables: { id: seed.gatewayId } },
+    },
+    {
+      name: `GraphQL service ${seed.busyServiceId}`,
+      app: "uncached",
+      path: "/graphql",
+      connections: CONNECTIONS,
+      graphql: { query: GQL.service, variables: { id: seed.busyServiceId } },
+    },
+    {
+      name: "GraphQL service tempo-gateway-mpp, 1 conn",
+      app: "uncachedSolo",
+      path: "/graphql",
+      connections: 1,
+      graphql: { query: GQL.service, variables: { id: seed.gatewayId } },
+    },
     { name: "GraphQL search address", app: "uncached", path: "/graphql", connections: CONNECTIONS, graphql: { query: GQL.search, variables: { q: address } } },
-    { name: "GraphQL search text", app: "uncached", path: "/graphql", connections: CONNECTIONS, graphql: { query: GQL.search, variables: { q: seed.textQuery } } },
+    {
+      name: "GraphQL search text",
+      app: "uncached",
+      path: "/graphql",
+      connections: CONNECTIONS,
+      graphql: { query: GQL.search, variables: { q: seed.textQuery } },
+    },
   ];
   const cases = allCases.filter((c) => !ONLY || [...ONLY].some((o) => c.name.includes(o)));
 
@@ -173,13 +233,21 @@ async function main() {
     const pool = createPgPool(DATABASE_URL, { max: 2 });
     const app = buildApp({ pool, log: quiet, methodologyVersion: BENCH_METHODOLOGY_VERSION });
     const url = await app.start(0);
-    const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: GQL.service, variables: { id: seed.gatewayId } }) });
+    const res = await fetch(`${url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: GQL.service, variables: { id: seed.gatewayId } }),
+    });
     const errors = ((await res.json()) as { errors?: { message: string }[] }).errors;
     await app.stop();
     await pool.end();
-    console.log(`\nGraphQL service query (REST-equivalent fields) under the default limits: ${errors ? `rejected — ${errors[0]!.message}` : "accepted"}; the bench apps run with GRAPHQL_MAX_COST=${GRAPHQL_MAX_COST}`);
+    console.log(
+      `\nGraphQL service query (REST-equivalent fields) under the default limits: ${errors ? `rejected — ${errors[0]!.message}` : "accepted"}; the bench apps run with GRAPHQL_MAX_COST=${GRAPHQL_MAX_COST}`,
+    );
   }
-  console.log(`load: autocannon ${DURATION} s per case after ${WARMUP} s of warm-up, ${CONNECTIONS} connections unless noted, load generated in a worker thread`);
+  console.log(
+    `load: autocannon ${DURATION} s per case after ${WARMUP} s of warm-up, ${CONNECTIONS} connections unless noted, load generated in a worker thread`,
+  );
   try {
     for (const c of cases) {
       const { url } = apps[c.app];
@@ -198,7 +266,9 @@ async function main() {
         loadAvg: loadAvg(),
       };
       results.push(m);
-      console.log(`  ${c.name.padEnd(42)} p50 ${String(m.p50).padStart(4)} ms  p99 ${String(m.p99).padStart(4)} ms  ${String(m.rps).padStart(6)} req/s  (${(bytes / 1024).toFixed(1)} KiB body${m.non2xx || m.errors ? `, ${m.non2xx} non-2xx, ${m.errors} errors` : ""}; load ${m.loadAvg})`);
+      console.log(
+        `  ${c.name.padEnd(42)} p50 ${String(m.p50).padStart(4)} ms  p99 ${String(m.p99).padStart(4)} ms  ${String(m.rps).padStart(6)} req/s  (${(bytes / 1024).toFixed(1)} KiB body${m.non2xx || m.errors ? `, ${m.non2xx} non-2xx, ${m.errors} errors` : ""}; load ${m.loadAvg})`,
+      );
     }
   } finally {
     for (const { app, pool } of Object.values(apps)) {
@@ -212,9 +282,20 @@ async function main() {
   /** Why the feed measured nothing (the run then exits with code 1). */
   let feedFailure: string | null = null;
   if (!ONLY || ONLY.has("feed")) {
-    console.log(`\nfeed: ${FEED_CLIENTS} SSE subscribers on the API process (main.ts, NEXT_PUBLIC_LIVE_FEED=1, METHODOLOGY_VERSION=${BENCH_METHODOLOGY_VERSION}); ${FEED_BATCHES} writeBatch inserts of 5 payments, 250 ms apart`);
+    console.log(
+      `\nfeed: ${FEED_CLIENTS} SSE subscribers on the API process (main.ts, NEXT_PUBLIC_LIVE_FEED=1, METHODOLOGY_VERSION=${BENCH_METHODOLOGY_VERSION}); ${FEED_BATCHES} writeBatch inserts of 5 payments, 250 ms apart`,
+    );
     try {
-      feed = await runFeedBench({ databaseUrl: DATABASE_URL, agents: AGENTS, clients: FEED_CLIENTS, batches: FEED_BATCHES, txsPerBatch: 5, intervalMs: 250, methodologyVersion: BENCH_METHODOLOGY_VERSION, log });
+      feed = await runFeedBench({
+        databaseUrl: DATABASE_URL,
+        agents: AGENTS,
+        clients: FEED_CLIENTS,
+        batches: FEED_BATCHES,
+        txsPerBatch: 5,
+        intervalMs: 250,
+        methodologyVersion: BENCH_METHODOLOGY_VERSION,
+        log,
+      });
     } catch (error) {
       feedFailure = error instanceof Error ? error.message : String(error);
     }
@@ -232,7 +313,13 @@ async function main() {
 
   // 4. Summary.
   const by = (name: string) => results.find((r) => r.name === name);
-  console.log("\n" + table([["case", "conns", "p50 ms", "p99 ms", "req/s", "non-2xx", "load avg"], ...results.map((r) => [r.name, String(r.connections), String(r.p50), String(r.p99), String(r.rps), String(r.non2xx + r.errors), r.loadAvg])]));
+  console.log(
+    "\n" +
+      table([
+        ["case", "conns", "p50 ms", "p99 ms", "req/s", "non-2xx", "load avg"],
+        ...results.map((r) => [r.name, String(r.connections), String(r.p50), String(r.p99), String(r.rps), String(r.non2xx + r.errors), r.loadAvg]),
+      ]),
+  );
   const pairs: [string, string][] = [
     ["REST dashboard w=all uncached", "GraphQL dashboard all uncached"],
     ["REST dashboard w=all uncached, 1 conn", "GraphQL dashboard all uncached, 1 conn"],
@@ -245,7 +332,8 @@ async function main() {
   ];
   const ratios: { pair: string; p99: number; rps: number }[] = [];
   for (const [rest, gql] of pairs) {
-    const a = by(rest), b = by(gql);
+    const a = by(rest),
+      b = by(gql);
     if (a && b) ratios.push({ pair: rest.replace(/^REST /, ""), p99: b.p99 / Math.max(a.p99, 1), rps: a.rps / Math.max(b.rps, 1) });
   }
   if (ratios.length) {
@@ -253,17 +341,25 @@ async function main() {
     console.log(table([["case", "p99 ratio", "throughput ratio"], ...ratios.map((r) => [r.pair, `${r.p99.toFixed(2)}×`, `${r.rps.toFixed(2)}×`])]));
   }
   const verdicts: string[] = [];
-  const uncached = by("REST dashboard w=all uncached"), solo = by("REST dashboard w=all uncached, 1 conn"), cached = by("REST dashboard w=all cached");
+  const uncached = by("REST dashboard w=all uncached"),
+    solo = by("REST dashboard w=all uncached, 1 conn"),
+    cached = by("REST dashboard w=all cached");
   if (uncached) verdicts.push(`uncached dashboard p99 ≤ 25 ms (${CONNECTIONS} conns, single-flight on): ${uncached.p99} ms — ${meets(uncached.p99 <= 25)}`);
   if (solo) verdicts.push(`uncached dashboard p99 ≤ 25 ms (1 conn, every request computed): ${solo.p99} ms — ${meets(solo.p99 <= 25)}`);
   if (cached) verdicts.push(`cached dashboard ≥ 5,000 req/s: ${cached.rps} req/s — ${meets(cached.rps >= 5_000)}`);
-  for (const r of results.filter((x) => x.name.startsWith("REST service"))) verdicts.push(`service detail p99 ≤ 25 ms (${r.name.slice(13)}): ${r.p99} ms — ${meets(r.p99 <= 25)}`);
+  for (const r of results.filter((x) => x.name.startsWith("REST service")))
+    verdicts.push(`service detail p99 ≤ 25 ms (${r.name.slice(13)}): ${r.p99} ms — ${meets(r.p99 <= 25)}`);
   if (ratios.length) {
     const worst = ratios.reduce((w, r) => (Math.max(r.p99, r.rps) > Math.max(w.p99, w.rps) ? r : w));
-    verdicts.push(`GraphQL within 1.5× of REST: worst ${worst.pair} (p99 ${worst.p99.toFixed(2)}×, throughput ${worst.rps.toFixed(2)}×) — ${meets(ratios.every((r) => r.p99 <= 1.5 && r.rps <= 1.5))}`);
+    verdicts.push(
+      `GraphQL within 1.5× of REST: worst ${worst.pair} (p99 ${worst.p99.toFixed(2)}×, throughput ${worst.rps.toFixed(2)}×) — ${meets(ratios.every((r) => r.p99 <= 1.5 && r.rps <= 1.5))}`,
+    );
   }
   if (feedFailure) verdicts.push(`feed: FAILED, measured nothing — ${feedFailure}`);
-  else if (feed?.available) verdicts.push(`feed event-to-client p99 ≤ 100 ms with ${feed.connected} subscribers: ${feed.fromInsert.p99} ms — ${meets(feed.fromInsert.p99 <= 100 && feed.connected === feed.clients && feed.deliveries === feed.expectedDeliveries)}`);
+  else if (feed?.available)
+    verdicts.push(
+      `feed event-to-client p99 ≤ 100 ms with ${feed.connected} subscribers: ${feed.fromInsert.p99} ms — ${meets(feed.fromInsert.p99 <= 100 && feed.connected === feed.clients && feed.deliveries === feed.expectedDeliveries)}`,
+    );
   console.log("\ntargets:\n" + verdicts.map((v) => `  ${v}`).join("\n"));
   let uptime = "";
   try {
@@ -272,7 +368,8 @@ async function main() {
     uptime = `load average ${loadAvg()}`;
   }
   console.log(`\nuptime at the end: ${uptime}`);
-  if (process.env.BENCH_API_JSON) writeFileSync(process.env.BENCH_API_JSON, JSON.stringify({ seed, size, results, ratios, feed, feedFailure, verdicts, uptime }, null, 2));
+  if (process.env.BENCH_API_JSON)
+    writeFileSync(process.env.BENCH_API_JSON, JSON.stringify({ seed, size, results, ratios, feed, feedFailure, verdicts, uptime }, null, 2));
   if (feedFailure) {
     console.error(`\nbench:api FAILED: the feed phase measured nothing — ${feedFailure}`);
     process.exitCode = 1;

@@ -178,14 +178,24 @@ function startApiProcess(databaseUrl: string, port: number, methodologyVersion: 
   // BENCH_API_FEED_CPU_PROF=<dir>: write a V8 CPU profile of the API process there (node --cpu-prof).
   const prof = process.env.BENCH_API_FEED_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_API_FEED_CPU_PROF}`] : [];
   // The sources, as this process runs them (without the condition the workspace packages resolve to dist/, maybe stale).
-  const child = spawn(process.execPath, ["--conditions=agent-ledger-source", ...prof, "--import", "tsx", process.env.BENCH_API_FEED_MAIN ?? path.join(ROOT, "packages/api/src/main.ts")], {
-    cwd: ROOT,
-    env: {
-      ...process.env, DATABASE_URL: databaseUrl, API_HOST: "127.0.0.1", API_PORT: String(port), NEXT_PUBLIC_LIVE_FEED: "1", LOG_LEVEL: "warn",
-      METHODOLOGY_VERSION: methodologyVersion, ...extraEnv,
+  const child = spawn(
+    process.execPath,
+    ["--conditions=agent-ledger-source", ...prof, "--import", "tsx", process.env.BENCH_API_FEED_MAIN ?? path.join(ROOT, "packages/api/src/main.ts")],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        API_HOST: "127.0.0.1",
+        API_PORT: String(port),
+        NEXT_PUBLIC_LIVE_FEED: "1",
+        LOG_LEVEL: "warn",
+        METHODOLOGY_VERSION: methodologyVersion,
+        ...extraEnv,
+      },
+      stdio: ["ignore", "ignore", "pipe"],
     },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  );
   child.stderr!.setEncoding("utf8");
   let tail = "";
   child.stderr!.on("data", (s: string) => (tail = (tail + s).slice(-2_000)));
@@ -214,8 +224,20 @@ function feedLogs(registry: ReturnType<typeof buildBenchRegistry>, firstBlock: b
     const block = firstBlock + BigInt(i);
     const txHash = `0x${Buffer.from(`${salt}:${i}`).toString("hex").padEnd(64, "0").slice(0, 64)}`;
     const base = { blockNumber: block, blockHash: `0x${block.toString(16).padStart(64, "f")}`, blockTimestamp: ts, txHash, txIndex: 0 };
-    logs.push({ ...base, logIndex: 0, address: TOKEN, topics: [TRANSFER_TOPIC, pad(agent), pad(service)], data: `0x${(1_000_000 + i).toString(16).padStart(64, "0")}` });
-    logs.push({ ...base, logIndex: 1, address: TOKEN, topics: [TRANSFER_TOPIC, pad(agent), pad(FEE_MANAGER_ADDRESS)], data: `0x${(2_000).toString(16).padStart(64, "0")}` });
+    logs.push({
+      ...base,
+      logIndex: 0,
+      address: TOKEN,
+      topics: [TRANSFER_TOPIC, pad(agent), pad(service)],
+      data: `0x${(1_000_000 + i).toString(16).padStart(64, "0")}`,
+    });
+    logs.push({
+      ...base,
+      logIndex: 1,
+      address: TOKEN,
+      topics: [TRANSFER_TOPIC, pad(agent), pad(FEE_MANAGER_ADDRESS)],
+      data: `0x${(2_000).toString(16).padStart(64, "0")}`,
+    });
   }
   return logs;
 }
@@ -231,7 +253,10 @@ export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBench
     const deadline = Date.now() + 60_000;
     for (;;) {
       if (child.exitCode !== null) return { available: false, reason: `the api process exited (${child.exitCode})` };
-      const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       if (Date.now() > deadline) return { available: false, reason: "the api process did not answer /healthz within 60 s" };
       await new Promise((r) => setTimeout(r, 200));
@@ -288,7 +313,15 @@ export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBench
         const prepared = prepareBatch(logs, matchLogs(logs, context, options.methodologyVersion));
         const toBlock = previous + BigInt(options.txsPerBatch);
         const start = now();
-        const result = await writeBatch(writer, { streamId: FEED_STREAM, chainId: BENCH_CHAIN_ID, startBlock: 100_000_001n, previousBlock: previous, toBlock, toBlockHash: logs.at(-1)!.blockHash, prepared });
+        const result = await writeBatch(writer, {
+          streamId: FEED_STREAM,
+          chainId: BENCH_CHAIN_ID,
+          startBlock: 100_000_001n,
+          previousBlock: previous,
+          toBlock,
+          toBlockHash: logs.at(-1)!.blockHash,
+          prepared,
+        });
         const end = now();
         previous = toBlock;
         for (let id = result.firstEventId!; id <= result.lastEventId!; id++) insertedAt.set(String(id), { start, end, batch: b });
@@ -365,7 +398,8 @@ export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBench
           .map(([b, x]) => (b < 0 ? `[${f1(x.write)}/${f1(x.first)}/${f1(x.last)}]` : `${f1(x.write)}/${f1(x.first)}/${f1(x.last)}`))
           .join(" "),
     );
-    if (warmup > 0) log(`  event-to-client from the insert call with the warm-up counted too: p99 ${stats(withWarmup).p99} ms, max ${stats(withWarmup).max} ms`);
+    if (warmup > 0)
+      log(`  event-to-client from the insert call with the warm-up counted too: p99 ${stats(withWarmup).p99} ms, max ${stats(withWarmup).max} ms`);
     return {
       available: true,
       clients: options.clients,

@@ -5,7 +5,13 @@
 // are exactly what the indexer would write. A finished seed is marked (table bench_seed) and reused.
 import { createHash } from "node:crypto";
 import {
-  FEE_MANAGER_ADDRESS, SETTLEMENT_TOPIC, TRANSFER_TOPIC, TRANSFER_WITH_MEMO_TOPIC, matchLogs, parseRegistry, selectWatchedLogs,
+  FEE_MANAGER_ADDRESS,
+  SETTLEMENT_TOPIC,
+  TRANSFER_TOPIC,
+  TRANSFER_WITH_MEMO_TOPIC,
+  matchLogs,
+  parseRegistry,
+  selectWatchedLogs,
   type RawLog,
 } from "@agent-ledger/core";
 import { createPgPool, ensureDatabase, loadMatchContext, loadRegistryIntoDb, migrateDeploy, resetDatabase } from "@agent-ledger/db";
@@ -28,12 +34,55 @@ const SEED_VERSION = 1;
 const TXS_PER_BATCH = 16_000; // ~40k logs per write: seeding has no fetch to overlap, so large writes are fine
 
 const SERVICE_TOPICS = [
-  "weather-api", "search-api", "llm-inference", "image-gen", "speech-to-text", "text-to-speech", "translate", "maps",
-  "news-feed", "market-data", "web-scraper", "code-review", "embeddings", "vector-db", "ocr", "pdf-parse", "email-send",
-  "sms-gateway", "geocode", "flight-search", "hotel-search", "currency-fx", "stock-quotes", "crypto-prices", "sports-data",
-  "legal-docs", "medical-codes", "patent-search", "academic-search", "video-transcode", "audio-mix", "music-gen",
-  "3d-render", "captcha-solve", "proxy-pool", "browser-farm", "gpu-rental", "storage-blob", "dns-lookup", "whois",
-  "sentiment", "summarize", "classify", "moderation", "face-detect", "object-detect", "time-series", "forecast", "sandbox-exec",
+  "weather-api",
+  "search-api",
+  "llm-inference",
+  "image-gen",
+  "speech-to-text",
+  "text-to-speech",
+  "translate",
+  "maps",
+  "news-feed",
+  "market-data",
+  "web-scraper",
+  "code-review",
+  "embeddings",
+  "vector-db",
+  "ocr",
+  "pdf-parse",
+  "email-send",
+  "sms-gateway",
+  "geocode",
+  "flight-search",
+  "hotel-search",
+  "currency-fx",
+  "stock-quotes",
+  "crypto-prices",
+  "sports-data",
+  "legal-docs",
+  "medical-codes",
+  "patent-search",
+  "academic-search",
+  "video-transcode",
+  "audio-mix",
+  "music-gen",
+  "3d-render",
+  "captcha-solve",
+  "proxy-pool",
+  "browser-farm",
+  "gpu-rental",
+  "storage-blob",
+  "dns-lookup",
+  "whois",
+  "sentiment",
+  "summarize",
+  "classify",
+  "moderation",
+  "face-detect",
+  "object-detect",
+  "time-series",
+  "forecast",
+  "sandbox-exec",
 ] as const; // 49 + tempo-gateway-mpp = 50 services
 const AGENT_CATEGORIES = ["agent", "research-agent", "trading-agent", "coding-agent", "shopping-agent"] as const;
 
@@ -88,7 +137,8 @@ function zipf(n: number, s: number) {
   for (let k = 0; k < n; k++) cumulative[k] = sum += 1 / (k + 1) ** s;
   return (u: number) => {
     const target = u * sum;
-    let lo = 0, hi = n - 1;
+    let lo = 0,
+      hi = n - 1;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (cumulative[mid]! < target) lo = mid + 1;
@@ -103,7 +153,10 @@ export function buildBenchRegistry(agentCount: number) {
     { id: "tempo-gateway-mpp", label: "Tempo MPP Gateway", category: "gateway", track_fees: false, wallets: [addressOf("wallet:tempo-gateway-mpp")] },
     ...SERVICE_TOPICS.map((t) => ({
       id: `${t}-mpp`,
-      label: `${t.split("-").map((w) => w[0]!.toUpperCase() + w.slice(1)).join(" ")} (MPP)`,
+      label: `${t
+        .split("-")
+        .map((w) => w[0]!.toUpperCase() + w.slice(1))
+        .join(" ")} (MPP)`,
       category: "service",
       track_fees: false,
       wallets: [addressOf(`wallet:${t}-mpp`)],
@@ -111,7 +164,13 @@ export function buildBenchRegistry(agentCount: number) {
   ];
   const agents = Array.from({ length: agentCount }, (_, i) => {
     const id = `agent-${String(i + 1).padStart(3, "0")}`;
-    return { id, label: `Agent ${String(i + 1).padStart(3, "0")}`, category: AGENT_CATEGORIES[i % AGENT_CATEGORIES.length]!, track_fees: i % 10 === 0, wallets: [addressOf(`wallet:${id}`)] };
+    return {
+      id,
+      label: `Agent ${String(i + 1).padStart(3, "0")}`,
+      category: AGENT_CATEGORIES[i % AGENT_CATEGORIES.length]!,
+      track_fees: i % 10 === 0,
+      wallets: [addressOf(`wallet:${id}`)],
+    };
   });
   const providersA = Array.from({ length: 40 }, (_, i) => addressOf(`provider-a:${i}`));
   const fingerprints = Array.from({ length: 40 }, (_, i) => `0x${createHash("sha256").update(`fp:${i}`).digest("hex").slice(0, 20)}`);
@@ -126,7 +185,10 @@ export function buildBenchRegistry(agentCount: number) {
       ...counterparties.slice(0, 100).map((address, i) => ({ address, label: `Merchant ${i}`, category: "merchant" })),
     ],
     fingerprint_labels: fingerprints.slice(0, 30).map((fingerprint, i) => ({
-      fingerprint, label: `Provider B${i} (via gateway)`, category: "provider", ...(i < 15 ? { provider_address: addressOf(`provider-b:${i}`) } : {}),
+      fingerprint,
+      label: `Provider B${i} (via gateway)`,
+      category: "provider",
+      ...(i < 15 ? { provider_address: addressOf(`provider-b:${i}`) } : {}),
     })),
     settlement_contracts: [{ address: escrow, label: "Bench gateway escrow" }],
   };
@@ -134,7 +196,11 @@ export function buildBenchRegistry(agentCount: number) {
 }
 
 // Transaction shapes and the rows the matcher must derive from each (checked per batch).
-const DIRECT = 0, GATEWAY_MEMO = 1, GATEWAY_SETTLEMENT = 2, EXTERNAL = 3, AGENT_TO_AGENT = 4;
+const DIRECT = 0,
+  GATEWAY_MEMO = 1,
+  GATEWAY_SETTLEMENT = 2,
+  EXTERNAL = 3,
+  AGENT_TO_AGENT = 4;
 
 /** Plans the transactions (shape + sender) until exactly `rows` rows: known up front, so the time span is exact. */
 function planTransactions(rows: number, agents: { track_fees: boolean }[]) {
@@ -296,7 +362,8 @@ export async function seedBenchLedger(config: SeedConfig): Promise<SeedInfo> {
       // The indexer's own steps: keep the logs of watched transactions, match, serialize.
       const kept = selectWatchedLogs(logs, (a) => context.wallets.has(a));
       const matched = matchLogs(kept, context, BENCH_METHODOLOGY_VERSION);
-      if (matched.length !== expected) throw new Error(`generator and matcher disagree: ${matched.length} rows for transactions ${first}..${last}, expected ${expected}`);
+      if (matched.length !== expected)
+        throw new Error(`generator and matcher disagree: ${matched.length} rows for transactions ${first}..${last}, expected ${expected}`);
       const prepared = prepareBatch(kept, matched);
       if (writing) await writing;
       const toBlock = BigInt(last + 1);

@@ -36,7 +36,11 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
 };
 const ms = (x: number) => `${x.toFixed(2)} ms`;
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(", ");
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ");
 
 async function main() {
   console.log(`wallet bench: ${N} payments, ${SESSIONS} sessions, ${KEYS ? "an Idempotency-Key on each" : "no idempotency keys"}; load ${load()}`);
@@ -44,15 +48,26 @@ async function main() {
   await resetDatabase(DB);
 
   const timings: PayTiming[] = [];
-  const t = await startWalletApp(DB, anvil.url, {
-    pollIntervalSeconds: 0, startPerMinute: 1_000_000, lookupPerMinute: 1_000_000,
-    onPayTiming: (x) => timings.push(x),
-  }, randomBytes(32));
+  const t = await startWalletApp(
+    DB,
+    anvil.url,
+    {
+      pollIntervalSeconds: 0,
+      startPerMinute: 1_000_000,
+      lookupPerMinute: 1_000_000,
+      onPayTiming: (x) => timings.push(x),
+    },
+    randomBytes(32),
+  );
   t.logs.length = 0;
   try {
     const sessions: { bearer: string }[] = [];
     for (let i = 0; i < SESSIONS; i++) {
-      const r = await pairAgent(t.url, anvil.url, { authn: new SoftAuthenticator(), grant: { spend_cap_wei: "1000000000000", per_call_cap_wei: "1000000", session_ttl_seconds: 3600 }, label: `bench-${i}` });
+      const r = await pairAgent(t.url, anvil.url, {
+        authn: new SoftAuthenticator(),
+        grant: { spend_cap_wei: "1000000000000", per_call_cap_wei: "1000000", session_ttl_seconds: 3600 },
+        label: `bench-${i}`,
+      });
       await fund(anvil.url, r.token.managed_address, 10_000_000_000n);
       sessions.push({ bearer: r.token.access_token });
     }
@@ -60,7 +75,11 @@ async function main() {
     const pay = async (i: number) => {
       const s = sessions[i % sessions.length]!;
       const t0 = performance.now();
-      const res = await call(t.url, "POST", "/api/wallet/pay", { bearer: s.bearer, body: { to: recipients[i % recipients.length], amount_wei: String(1000 + (i % 997)), memo: `bench-${i}` }, headers: KEYS ? { "idempotency-key": randomUUID() } : {} });
+      const res = await call(t.url, "POST", "/api/wallet/pay", {
+        bearer: s.bearer,
+        body: { to: recipients[i % recipients.length], amount_wei: String(1000 + (i % 997)), memo: `bench-${i}` },
+        headers: KEYS ? { "idempotency-key": randomUUID() } : {},
+      });
       if (res.status !== 200) throw new Error(`payment ${i}: ${res.status} ${res.text}`);
       return performance.now() - t0;
     };
@@ -86,16 +105,24 @@ async function main() {
     // Concurrent: one payment in flight per session
     const per = Math.ceil(N / sessions.length);
     const c0 = performance.now();
-    await Promise.all(sessions.map(async (_s, k) => {
-      for (let j = 0; j < per; j++) await pay(k + j * sessions.length);
-    }));
+    await Promise.all(
+      sessions.map(async (_s, k) => {
+        for (let j = 0; j < per; j++) await pay(k + j * sessions.length);
+      }),
+    );
     const conSeconds = (performance.now() - c0) / 1000;
     const con = timings.splice(0);
     const conOverhead = con.map((x) => x.totalMs - x.chainMs);
     const conChain = con.map((x) => x.chainMs);
 
     const stage = (k: "authMs" | "reserveMs" | "signMs" | "finishMs", xs: PayTiming[]) => xs.map((x) => x.stages?.[k] ?? 0);
-    const stages = (xs: PayTiming[]) => (["authMs", "reserveMs", "signMs", "finishMs"] as const).map((k) => `${({ authMs: "body", reserveMs: "auth+reserve", signMs: "sign", finishMs: "finish" })[k]} ${pct(stage(k, xs), 50).toFixed(2)}/${pct(stage(k, xs), 99).toFixed(2)}`).join(", ");
+    const stages = (xs: PayTiming[]) =>
+      (["authMs", "reserveMs", "signMs", "finishMs"] as const)
+        .map(
+          (k) =>
+            `${{ authMs: "body", reserveMs: "auth+reserve", signMs: "sign", finishMs: "finish" }[k]} ${pct(stage(k, xs), 50).toFixed(2)}/${pct(stage(k, xs), 99).toFixed(2)}`,
+        )
+        .join(", ");
     const report = [
       `sequential (${seq.length} payments, ${(seq.length / seqSeconds).toFixed(1)} payments/s, load ${seqLoad}):`,
       `  server-side overhead  p50 ${ms(pct(overhead, 50))}  p99 ${ms(pct(overhead, 99))}  max ${ms(Math.max(...overhead))}`,
@@ -118,7 +145,10 @@ async function main() {
   }
 }
 
-main().then(() => process.exit(0), (error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

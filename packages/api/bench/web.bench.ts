@@ -28,14 +28,24 @@ const LOADS = num("BENCH_WEB_LOADS", 30);
 const LIVE_ROWS = num("BENCH_WEB_ROWS", 30);
 const SWITCHES = num("BENCH_WEB_SWITCHES", 40);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 const STREAM = "bench-web-live";
 
 const pct = (xs: number[], p: number) => {
   const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? NaN;
 };
-const fmt = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(0)} ms, p95 ${pct(xs, 95).toFixed(0)} ms, p99 ${pct(xs, 99).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms (n=${xs.length})`;
+const fmt = (xs: number[]) =>
+  `p50 ${pct(xs, 50).toFixed(0)} ms, p95 ${pct(xs, 95).toFixed(0)} ms, p99 ${pct(xs, 99).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms (n=${xs.length})`;
 
 /**
  * In the page: resolves with performance.now() when the dashboard of `w` shows its figures and both charts. A string,
@@ -55,7 +65,9 @@ async function main() {
   if (process.env.BENCH_WEB_AS_IS !== "1") await seedBenchLedger({ databaseUrl: DATABASE_URL, rows: ROWS, days: 90, agents: 200, reseed: false, log });
   const counter = new pg.Client({ connectionString: DATABASE_URL });
   await counter.connect();
-  const { rows: [size] } = await counter.query("SELECT count(*)::int AS n FROM agent_events");
+  const {
+    rows: [size],
+  } = await counter.query("SELECT count(*)::int AS n FROM agent_events");
   await counter.end();
   log(`ledger: ${size.n.toLocaleString("en-US")} rows; ${os.cpus().length} CPUs, ${os.cpus()[0]?.model}`);
   const pool = createPgPool(DATABASE_URL, { max: 10, applicationName: "bench-web" });
@@ -64,13 +76,31 @@ async function main() {
   // BENCH_WEB_BASELINE_DIST=<an older build's dist>: first paint alternates A (that build, no inlined first answer) and
   // B (this one), load by load, so both see the same machine load.
   const baselineDist = process.env.BENCH_WEB_BASELINE_DIST;
-  const appA = baselineDist ? buildApp({ pool, log: pino({ level: "silent" }), methodologyVersion: BENCH_METHODOLOGY_VERSION, feed: { enabled: true }, web: { distDir: baselineDist, firstAnswer: false } }) : null;
+  const appA = baselineDist
+    ? buildApp({
+        pool,
+        log: pino({ level: "silent" }),
+        methodologyVersion: BENCH_METHODOLOGY_VERSION,
+        feed: { enabled: true },
+        web: { distDir: baselineDist, firstAnswer: false },
+      })
+    : null;
   const baseA = appA ? await appA.start(0) : null;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   try {
     // 1. First meaningful paint, cold cache: a new context (empty HTTP cache) per load. Two unmeasured loads first.
-    const runs = (baseA ? [["A (baseline)", baseA], ["B (this build)", base]] : [["", base]]).map(([name, url]) => ({
-      name: name!, url: url!, paints: [] as number[], parts: { html: [] as number[], script: [] as number[], queryStart: [] as number[], queryEnd: [] as number[] },
+    const runs = (
+      baseA
+        ? [
+            ["A (baseline)", baseA],
+            ["B (this build)", base],
+          ]
+        : [["", base]]
+    ).map(([name, url]) => ({
+      name: name!,
+      url: url!,
+      paints: [] as number[],
+      parts: { html: [] as number[], script: [] as number[], queryStart: [] as number[], queryEnd: [] as number[] },
     }));
     for (let i = -2 * runs.length; i < LOADS * runs.length; i++) {
       const run = runs[(i + 2 * runs.length) % runs.length]!;
@@ -91,7 +121,8 @@ async function main() {
         paints.push(t);
         parts.html.push(r.html);
         parts.script.push(r.script);
-        if (!Number.isNaN(r.qs)) { // only the loads whose first answer was not inlined (late: docs/web.md, First paint)
+        if (!Number.isNaN(r.qs)) {
+          // only the loads whose first answer was not inlined (late: docs/web.md, First paint)
           parts.queryStart.push(r.qs);
           parts.queryEnd.push(r.qe);
         }
@@ -101,7 +132,9 @@ async function main() {
     for (const { name, paints, parts } of runs) {
       log(`first meaningful paint${name ? ` ${name}` : ""} (cold cache, figures + both charts): ${fmt(paints)}; load ${os.loadavg()[0]!.toFixed(2)}`);
       // (no dashboard query: the HTML carried its answer)
-      log(`  medians: HTML received ${pct(parts.html, 50).toFixed(0)} ms, script received ${pct(parts.script, 50).toFixed(0)} ms, ${parts.queryStart.length === 0 ? "no dashboard query (its answer came inlined in the HTML)" : `dashboard query sent ${pct(parts.queryStart, 50).toFixed(0)} ms (${parts.queryStart.length} of ${paints.length} loads), answered ${pct(parts.queryEnd, 50).toFixed(0)} ms`}, drawn ${pct(paints, 50).toFixed(0)} ms`);
+      log(
+        `  medians: HTML received ${pct(parts.html, 50).toFixed(0)} ms, script received ${pct(parts.script, 50).toFixed(0)} ms, ${parts.queryStart.length === 0 ? "no dashboard query (its answer came inlined in the HTML)" : `dashboard query sent ${pct(parts.queryStart, 50).toFixed(0)} ms (${parts.queryStart.length} of ${paints.length} loads), answered ${pct(parts.queryEnd, 50).toFixed(0)} ms`}, drawn ${pct(paints, 50).toFixed(0)} ms`,
+      );
     }
 
     // 2. Window switch: click, until the new window's figures and charts are drawn.
@@ -151,12 +184,38 @@ async function main() {
       const block = previous + 1n;
       const agent = registry.agents[(i + 2) % registry.agents.length]!.wallets[0]!;
       const service = registry.services[1]!.wallets[0]!;
-      const base0 = { blockNumber: block, blockHash: `0x${block.toString(16).padStart(64, "e")}`, blockTimestamp: Math.floor(Date.now() / 1000), txHash: `0x${Buffer.from(`${salt}:${i}`).toString("hex").padEnd(64, "0").slice(0, 64)}`, txIndex: 0 };
+      const base0 = {
+        blockNumber: block,
+        blockHash: `0x${block.toString(16).padStart(64, "e")}`,
+        blockTimestamp: Math.floor(Date.now() / 1000),
+        txHash: `0x${Buffer.from(`${salt}:${i}`).toString("hex").padEnd(64, "0").slice(0, 64)}`,
+        txIndex: 0,
+      };
       const logs: RawLog[] = [
-        { ...base0, logIndex: 0, address: TOKEN, topics: [TRANSFER_TOPIC, pad(agent), pad(service)], data: `0x${(1_000_000 + i + 2).toString(16).padStart(64, "0")}` },
-        { ...base0, logIndex: 1, address: TOKEN, topics: [TRANSFER_TOPIC, pad(agent), pad(FEE_MANAGER_ADDRESS)], data: `0x${(2_000).toString(16).padStart(64, "0")}` },
+        {
+          ...base0,
+          logIndex: 0,
+          address: TOKEN,
+          topics: [TRANSFER_TOPIC, pad(agent), pad(service)],
+          data: `0x${(1_000_000 + i + 2).toString(16).padStart(64, "0")}`,
+        },
+        {
+          ...base0,
+          logIndex: 1,
+          address: TOKEN,
+          topics: [TRANSFER_TOPIC, pad(agent), pad(FEE_MANAGER_ADDRESS)],
+          data: `0x${(2_000).toString(16).padStart(64, "0")}`,
+        },
       ];
-      const result = await writeBatch(writer, { streamId: STREAM, chainId: BENCH_CHAIN_ID, startBlock: 200_000_001n, previousBlock: previous, toBlock: block, toBlockHash: base0.blockHash, prepared: prepareBatch(logs, matchLogs(logs, ctx, BENCH_METHODOLOGY_VERSION)) });
+      const result = await writeBatch(writer, {
+        streamId: STREAM,
+        chainId: BENCH_CHAIN_ID,
+        startBlock: 200_000_001n,
+        previousBlock: previous,
+        toBlock: block,
+        toBlockHash: base0.blockHash,
+        prepared: prepareBatch(logs, matchLogs(logs, ctx, BENCH_METHODOLOGY_VERSION)),
+      });
       const at = Date.now();
       previous = block;
       if (i >= 0 && result.firstEventId != null) for (let id = result.firstEventId; id <= result.lastEventId!; id++) committed.set(String(id), at);

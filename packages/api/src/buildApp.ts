@@ -71,14 +71,22 @@ export function buildApp(deps: AppDeps): App {
     dashboardCacheTtlMs: deps.dashboardCacheTtlMs,
   });
   const webhookService = createWebhookService({
-    db: deps.pool, masterKey: deps.webhooks?.masterKey ?? null, production: deps.webhooks?.production ?? false, lookup: deps.webhooks?.lookup, now: deps.now,
+    db: deps.pool,
+    masterKey: deps.webhooks?.masterKey ?? null,
+    production: deps.webhooks?.production ?? false,
+    lookup: deps.webhooks?.lookup,
+    now: deps.now,
     methodologyVersion: deps.methodologyVersion,
   });
   const { onPayTiming, chain: walletChain, ...walletOptions } = deps.wallet ?? {};
   const wallet = createWalletHandler({ db: deps.pool, log: deps.log, options: walletOptions, now: deps.now, onPayTiming, chain: walletChain });
   const now = deps.now ?? (() => new Date());
   const graphql = createGraphqlHandler({
-    services, log: deps.log, limits: deps.graphqlLimits, webhooks: webhookService, wallet: wallet.ctx,
+    services,
+    log: deps.log,
+    limits: deps.graphqlLimits,
+    webhooks: webhookService,
+    wallet: wallet.ctx,
     // Cacheable operations (dashboard) are kept as long as the dashboard itself (0 = none).
     responseCache: { ttlMs: deps.dashboardCacheTtlMs ?? 5_000 },
     authenticate: (headers, options) => authenticate(deps.pool, headers, now(), options),
@@ -96,14 +104,22 @@ export function buildApp(deps: AppDeps): App {
   const web = createWebHandler({
     distDir: deps.web?.distDir,
     exists: (route) => pageExists(services.context, route),
-    firstAnswer: deps.web?.firstAnswer === false ? undefined : async (request) => {
-      const answer = await graphql.query(request);
-      return answer && answer.response.status === 200 && answer.cacheable ? answer.response.body.toString() : null;
-    },
+    firstAnswer:
+      deps.web?.firstAnswer === false
+        ? undefined
+        : async (request) => {
+            const answer = await graphql.query(request);
+            return answer && answer.response.status === 200 && answer.cacheable ? answer.response.body.toString() : null;
+          },
   });
   const approvalPage = createApprovalPageHandler({ manifest: web.manifest });
 
-  const ops = createOps({ pool: deps.pool, log: deps.log, readiness: deps.readiness, feedSubscriberCount: deps.feedSubscriberCount ?? (() => feed.subscriberCount()) });
+  const ops = createOps({
+    pool: deps.pool,
+    log: deps.log,
+    readiness: deps.readiness,
+    feedSubscriberCount: deps.feedSubscriberCount ?? (() => feed.subscriberCount()),
+  });
 
   // MCP over Streamable HTTP (docs/mcp.md): its tools call this server over loopback, as the client that called /mcp.
   const mcp = createMcpEndpoint({ log: deps.log, server: () => server });
@@ -133,16 +149,18 @@ export function buildApp(deps: AppDeps): App {
     },
   });
 
-  const server: Server = createServer(ops.instrument(async (req, res) => {
-    mcp.adopt(req);
-    try {
-      await route(req, res);
-    } catch (error) {
-      deps.log.error({ err: error }, "unhandled request error");
-      if (!res.headersSent) sendError(res, "internal_error", "internal error");
-      else res.destroy();
-    }
-  }));
+  const server: Server = createServer(
+    ops.instrument(async (req, res) => {
+      mcp.adopt(req);
+      try {
+        await route(req, res);
+      } catch (error) {
+        deps.log.error({ err: error }, "unhandled request error");
+        if (!res.headersSent) sendError(res, "internal_error", "internal error");
+        else res.destroy();
+      }
+    }),
+  );
 
   // Requests Node's parser refuses (URL or headers over 16 KiB, malformed) still get the JSON error body.
   server.on("clientError", answerClientError);

@@ -9,7 +9,10 @@ export const apiEnvSchema = z.object({
   API_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** The methodology version whose rows (and rollups) are served; no other version is ever read. */
-  METHODOLOGY_VERSION: z.string().regex(/^v\d+\.\d+$/, "must look like v0.N").default(DEFAULT_METHODOLOGY_VERSION), // the indexer's default, from core (docs/methodology.md)
+  METHODOLOGY_VERSION: z
+    .string()
+    .regex(/^v\d+\.\d+$/, "must look like v0.N")
+    .default(DEFAULT_METHODOLOGY_VERSION), // the indexer's default, from core (docs/methodology.md)
   /** In-process dashboard cache per window (the edge caches 5 minutes on top). 0 disables it. */
   DASHBOARD_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
   GRAPHQL_MAX_DEPTH: positiveInt(10),
@@ -32,7 +35,10 @@ export const apiEnvSchema = z.object({
   /** Redis that /readyz PINGs and that holds the wallet rate-limit counters. */
   REDIS_URL: z.string().url().default("redis://127.0.0.1:6379"),
   /** Tempo JSON-RPC whose eth_blockNumber /readyz compares with the indexer checkpoint; unset or empty = lag not checked. */
-  TEMPO_RPC_URL: z.union([z.literal(""), z.string().url()]).optional().transform((v) => v || undefined),
+  TEMPO_RPC_URL: z
+    .union([z.literal(""), z.string().url()])
+    .optional()
+    .transform((v) => v || undefined),
   /** /readyz fails when the checkpoint trails the chain head by more blocks than this. */
   READY_MAX_LAG_BLOCKS: z.coerce.number().int().min(0).default(100),
   /** /readyz fails when the checkpoint has not moved for this long while not at the head (0 = no bound). */
@@ -45,15 +51,34 @@ export const apiEnvSchema = z.object({
   /** Expected WebAuthn RP ID. */
   WEBAUTHN_RP_ID: z.string().min(1).default("localhost"),
   /** Expected WebAuthn origin(s), comma-separated (default: PUBLIC_BASE_URL's origin). */
-  WEBAUTHN_ORIGIN: z.string().optional().transform((v) => (v ? v.split(",").map((o) => o.trim()).filter(Boolean) : undefined)),
+  WEBAUTHN_ORIGIN: z
+    .string()
+    .optional()
+    .transform((v) =>
+      v
+        ? v
+            .split(",")
+            .map((o) => o.trim())
+            .filter(Boolean)
+        : undefined,
+    ),
   /** RPC URL handed to the approval page (default TEMPO_RPC_URL). */
-  TEMPO_PUBLIC_RPC_URL: z.union([z.literal(""), z.string().url()]).optional().transform((v) => v || undefined),
+  TEMPO_PUBLIC_RPC_URL: z
+    .union([z.literal(""), z.string().url()])
+    .optional()
+    .transform((v) => v || undefined),
   /** Chain id (default: asked from TEMPO_RPC_URL). */
   TEMPO_CHAIN_ID: z.coerce.number().int().positive().optional(),
   /** explorer_url = ${EXPLORER_BASE_URL}/tx/<hash> (unset: null). */
-  EXPLORER_BASE_URL: z.union([z.literal(""), z.string().url()]).optional().transform((v) => v || undefined),
+  EXPLORER_BASE_URL: z
+    .union([z.literal(""), z.string().url()])
+    .optional()
+    .transform((v) => v || undefined),
   /** Token of a wallet session when approve-init names none, and the sponsor's fee token (default pathUSD). */
-  WALLET_DEFAULT_TOKEN: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be an address").default("0x20c0000000000000000000000000000000000000"),
+  WALLET_DEFAULT_TOKEN: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, "must be an address")
+    .default("0x20c0000000000000000000000000000000000000"),
   /** How often payments left `reserved` by an interrupted request are settled from the chain (ms; 0 = never). */
   WALLET_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
   // ── Rate limits (docs/wallet.md § Rate limits): counters in Redis (REDIS_URL), shared by every API process ──
@@ -74,13 +99,17 @@ export const apiEnvSchema = z.object({
   /** Unused WebAuthn challenges kept per client address (older ones are deleted; expired ones at the next options call). */
   WEBAUTHN_CHALLENGES_PER_CLIENT: positiveInt(20),
   /** The gas sponsor's private key (relay fee payer and payment fee payer). No default. */
-  SPONSOR_PRIVATE_KEY: z.union([z.literal(""), z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x + 64 hex")]).optional().transform((v) => v || undefined),
+  SPONSOR_PRIVATE_KEY: z
+    .union([z.literal(""), z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x + 64 hex")])
+    .optional()
+    .transform((v) => v || undefined),
 });
 export type ApiEnv = z.infer<typeof apiEnvSchema>;
 
 export function parseApiEnv(env: NodeJS.ProcessEnv = process.env): ApiEnv {
   const result = apiEnvSchema.safeParse(env);
   if (!result.success) throw new Error(`invalid api configuration: ${result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
-  if (result.data.NODE_ENV === "production" && !result.data.SECRETS_MASTER_KEY) throw new Error("invalid api configuration: SECRETS_MASTER_KEY is required in production");
+  if (result.data.NODE_ENV === "production" && !result.data.SECRETS_MASTER_KEY)
+    throw new Error("invalid api configuration: SECRETS_MASTER_KEY is required in production");
   return result.data;
 }

@@ -54,7 +54,8 @@ const app = buildApp({
     timeoutMs: env.READY_TIMEOUT_MS,
   },
 });
-if (!env.SPONSOR_PRIVATE_KEY || !env.TEMPO_RPC_URL || !env.SECRETS_MASTER_KEY) log.warn("wallet: SPONSOR_PRIVATE_KEY, TEMPO_RPC_URL or SECRETS_MASTER_KEY is not set: approvals and payments answer 503 not_configured");
+if (!env.SPONSOR_PRIVATE_KEY || !env.TEMPO_RPC_URL || !env.SECRETS_MASTER_KEY)
+  log.warn("wallet: SPONSOR_PRIVATE_KEY, TEMPO_RPC_URL or SECRETS_MASTER_KEY is not set: approvals and payments answer 503 not_configured");
 if (!env.TEMPO_RPC_URL) log.warn("TEMPO_RPC_URL is not set: /readyz cannot measure the indexer lag (only the checkpoint age bound applies)");
 const url = await app.start(env.API_PORT, env.API_HOST);
 log.info({ url, methodologyVersion: env.METHODOLOGY_VERSION }, "api listening (GraphQL at /graphql, REST under /api)");

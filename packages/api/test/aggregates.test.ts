@@ -59,7 +59,10 @@ describe("dashboard equals a brute-force computation over agent_events", () => {
         const { recentEvents, ...aggregates } = api;
         const { recentEventIds, ...expected } = brute;
         expect(aggregates, `${w} at ${name}`).toEqual(expected);
-        expect(recentEvents.map((e) => e.id), name).toEqual(recentEventIds);
+        expect(
+          recentEvents.map((e) => e.id),
+          name,
+        ).toEqual(recentEventIds);
         if (api.txCount > 0) nonEmpty++;
       }
       expect(nonEmpty).toBeGreaterThanOrEqual(3);
@@ -154,7 +157,8 @@ describe("per-token breakdowns", () => {
       }
       for (const w of ["24h", "7d", "30d", "all"]) {
         const dash = dashboardJson(await s.getDashboard(w));
-        for (const x of [...dash.topServices, ...dash.topAgents, ...dash.topProviders]) expect(sumOf(x.byToken), `${w} at ${name}`).toEqual({ n: x.txCount, s: x.amountSumWei });
+        for (const x of [...dash.topServices, ...dash.topAgents, ...dash.topProviders])
+          expect(sumOf(x.byToken), `${w} at ${name}`).toEqual({ n: x.txCount, s: x.amountSumWei });
       }
     }
     expect([...tokensSeen].sort()).toEqual(["AlphaUSD", "pathUSD"]);
@@ -163,19 +167,37 @@ describe("per-token breakdowns", () => {
   it("series buckets (ledger, entity, provider) add up per bucket and per token equal an independent SQL sum", async () => {
     const provider = seeded.keys.routedServices[0]!.provider.address;
     const scopes: [string, { entityId?: string; providerKey?: string }, string][] = [
-      ["ledger", {}, "(SELECT DISTINCT tx_hash, log_index, ts, amount_wei, token_address FROM agent_events WHERE methodology_version = 'v0.1' AND kind <> 'fee_paid') r"],
-      ["entity", { entityId: "demo-agent-gamma" }, "agent_events r WHERE methodology_version = 'v0.1' AND kind <> 'fee_paid' AND agent_id = 'demo-agent-gamma'"],
-      ["provider", { providerKey: provider }, `(SELECT DISTINCT tx_hash, log_index, ts, amount_wei, token_address FROM agent_events
-        WHERE methodology_version = 'v0.1' AND kind <> 'fee_paid' AND routed_to_address = '${provider}') r`],
+      [
+        "ledger",
+        {},
+        "(SELECT DISTINCT tx_hash, log_index, ts, amount_wei, token_address FROM agent_events WHERE methodology_version = 'v0.1' AND kind <> 'fee_paid') r",
+      ],
+      [
+        "entity",
+        { entityId: "demo-agent-gamma" },
+        "agent_events r WHERE methodology_version = 'v0.1' AND kind <> 'fee_paid' AND agent_id = 'demo-agent-gamma'",
+      ],
+      [
+        "provider",
+        { providerKey: provider },
+        `(SELECT DISTINCT tx_hash, log_index, ts, amount_wei, token_address FROM agent_events
+        WHERE methodology_version = 'v0.1' AND kind <> 'fee_paid' AND routed_to_address = '${provider}') r`,
+      ],
     ];
     let multiToken = 0;
     for (const [name, scope, rows] of scopes) {
-      for (const [w, bucket] of [["30d", "day"], ["all", "day"], ["7d", "hour"]] as const) {
+      for (const [w, bucket] of [
+        ["30d", "day"],
+        ["all", "day"],
+        ["7d", "hour"],
+      ] as const) {
         const series = await services(seeded.now).getActivitySeries(w, bucket, scope);
         const perToken = new Map<string, { n: number; s: bigint }>();
         for (const p of series.points) {
-          expect({ n: p.byToken.reduce((a, t) => a + t.txCount, 0), s: p.byToken.reduce((a, t) => a + t.amountSumWei, 0n) }, `${name} ${w} ${p.t.toISOString()}`)
-            .toEqual({ n: p.txCount, s: p.amountSumWei });
+          expect(
+            { n: p.byToken.reduce((a, t) => a + t.txCount, 0), s: p.byToken.reduce((a, t) => a + t.amountSumWei, 0n) },
+            `${name} ${w} ${p.t.toISOString()}`,
+          ).toEqual({ n: p.txCount, s: p.amountSumWei });
           for (const t of p.byToken) {
             const x = perToken.get(t.tokenAddress) ?? { n: 0, s: 0n };
             perToken.set(t.tokenAddress, { n: x.n + t.txCount, s: x.s + t.amountSumWei });
@@ -186,8 +208,12 @@ describe("per-token breakdowns", () => {
            ${rows.includes(" WHERE ") && !rows.endsWith(") r") ? "AND" : "WHERE"} ts >= $1 AND ts < $2 GROUP BY 1 ORDER BY 1`,
           [series.from, series.to],
         );
-        expect([...perToken].map(([token_address, x]) => ({ token_address, n: x.n, s: x.s.toString() })).sort((a, b) => (a.token_address < b.token_address ? -1 : 1)), `${name} ${w}`)
-          .toEqual(truth);
+        expect(
+          [...perToken]
+            .map(([token_address, x]) => ({ token_address, n: x.n, s: x.s.toString() }))
+            .sort((a, b) => (a.token_address < b.token_address ? -1 : 1)),
+          `${name} ${w}`,
+        ).toEqual(truth);
         if (truth.length > 1) multiToken++;
       }
     }

@@ -49,7 +49,13 @@ function record(id: bigint, over: Partial<EventRecord> = {}): EventRecord {
 /** An SSE response as the API writes it (createSseHandler): chunked, `retry:`, `ready`, a row, a ping, a shared page. */
 function feedResponse(rows: EventRecord[]): Buffer {
   const head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\ntransfer-encoding: chunked\r\n\r\n";
-  const writes = [Buffer.from("retry: 2000\n\n"), Buffer.from(formatReadyEvent(40n)), encodeFeedFrame(rows[0]!), Buffer.from(": ping\n\n"), encodeFeedPage(rows.slice(1))];
+  const writes = [
+    Buffer.from("retry: 2000\n\n"),
+    Buffer.from(formatReadyEvent(40n)),
+    encodeFeedFrame(rows[0]!),
+    Buffer.from(": ping\n\n"),
+    encodeFeedPage(rows.slice(1)),
+  ];
   const chunked = writes.flatMap((w) => [Buffer.from(`${w.length.toString(16)}\r\n`), w, Buffer.from("\r\n")]);
   return Buffer.concat([Buffer.from(head), ...chunked]);
 }
@@ -76,7 +82,10 @@ describe("feedFrames: the bench reads the API's own SSE frames", () => {
     rows.forEach((row, i) => expect(JSON.parse(messages[i + 1]!.data)).toEqual(eventRowJson(row))); // UTF-8 split across reads
     // A message arrives with the read holding its final blank line.
     const text = bytes.toString("latin1");
-    for (const [i, marker] of [[1, '"id":41,'], [3, '"id":43,']] as const) {
+    for (const [i, marker] of [
+      [1, '"id":41,'],
+      [3, '"id":43,'],
+    ] as const) {
       expect(text.indexOf(marker)).toBeGreaterThan(0);
       const complete = text.indexOf("\n\n", text.indexOf(marker)) + 2;
       expect(messages[i]!.at).toBe(ends.findIndex((end) => end >= complete));
@@ -125,6 +134,8 @@ describe("runFeedBench end to end (the API as its own process)", () => {
   it("an API serving another methodology than the inserted rows: the run fails, naming both versions, instead of reporting 0", async () => {
     const run = runFeedBench({ ...small, databaseUrl: db.url, methodologyVersion: BENCH_METHODOLOGY_VERSION, apiEnv: { METHODOLOGY_VERSION: "v0.3" } });
     await expect(run).rejects.toThrow(FeedBenchError);
-    await expect(run).rejects.toThrow(new RegExp(`no inserted row was recognized.*methodology ${BENCH_METHODOLOGY_VERSION}.*received ready 3.*METHODOLOGY_VERSION=v0\\.3`));
+    await expect(run).rejects.toThrow(
+      new RegExp(`no inserted row was recognized.*methodology ${BENCH_METHODOLOGY_VERSION}.*received ready 3.*METHODOLOGY_VERSION=v0\\.3`),
+    );
   }, 90_000);
 });

@@ -16,7 +16,8 @@ const OUR_ORIGIN = "https://ledger.example";
 const EVIL = "https://evil.example";
 const masterKey = randomBytes(32);
 const registry = {
-  registry_version: 1, network: "devnet",
+  registry_version: 1,
+  network: "devnet",
   entities: [{ id: "demo-agent", label: "Demo agent", category: "agent", wallets: ["0x00000000000000000000000000000000000000a1"] }],
 };
 
@@ -33,14 +34,22 @@ async function send(method: string, path: string, headers: Record<string, string
 }
 /** What a cross-site `<form method=post>` sends: the cookie, the foreign Origin, a form content type, no JSON. */
 const forged = (extra: Record<string, string> = {}) => ({
-  cookie: `al_session=${alice.cookie}`, origin: EVIL, "sec-fetch-site": "cross-site", "content-type": "application/x-www-form-urlencoded", ...extra,
+  cookie: `al_session=${alice.cookie}`,
+  origin: EVIL,
+  "sec-fetch-site": "cross-site",
+  "content-type": "application/x-www-form-urlencoded",
+  ...extra,
 });
-const sealedSecret = async (id: string) => (await sql.query("SELECT signing_secret_ciphertext FROM webhook_subscriptions WHERE id = $1", [id])).rows[0].signing_secret_ciphertext as string;
+const sealedSecret = async (id: string) =>
+  (await sql.query("SELECT signing_secret_ciphertext FROM webhook_subscriptions WHERE id = $1", [id])).rows[0].signing_secret_ciphertext as string;
 const status = async (id: string) => (await sql.query("SELECT status FROM webhook_subscriptions WHERE id = $1", [id])).rows[0].status as string;
 /** Everything a forged request could change: subscriptions, deliveries, sessions, pairings. */
-const snapshot = async () => (await sql.query(`SELECT
+const snapshot = async () =>
+  (
+    await sql.query(`SELECT
     (SELECT json_agg(s ORDER BY id) FROM webhook_subscriptions s) AS subs, (SELECT count(*) FROM webhook_deliveries) AS deliveries,
-    (SELECT count(*) FROM user_sessions) AS user_sessions, (SELECT json_agg(p ORDER BY id) FROM device_pairings p) AS pairings`)).rows[0];
+    (SELECT count(*) FROM user_sessions) AS user_sessions, (SELECT json_agg(p ORDER BY id) FROM device_pairings p) AS pairings`)
+  ).rows[0];
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -51,8 +60,12 @@ beforeAll(async () => {
   sql = new pg.Client({ connectionString: db.url });
   await sql.connect();
   alice = await createTestUser(db.url);
-  const created = await send("POST", "/api/webhooks", { authorization: `Bearer ${alice.bearer}`, "content-type": "application/json" },
-    JSON.stringify({ callback_url: "http://127.0.0.1:9/hook", label: "csrf", filters: { agent_id: "demo-agent" } }));
+  const created = await send(
+    "POST",
+    "/api/webhooks",
+    { authorization: `Bearer ${alice.bearer}`, "content-type": "application/json" },
+    JSON.stringify({ callback_url: "http://127.0.0.1:9/hook", label: "csrf", filters: { agent_id: "demo-agent" } }),
+  );
   expect(created.status).toBe(201);
   hookId = created.body.id;
   await sql.query("UPDATE webhook_subscriptions SET status = 'active' WHERE id = $1", [hookId]);
@@ -85,7 +98,12 @@ describe("a forged cross-site request with the session cookie", () => {
   it("is refused when it proves no origin at all (no Origin; Sec-Fetch-Site absent or not same-origin)", async () => {
     const before = await sealedSecret(hookId);
     const cookie = `al_session=${alice.cookie}`;
-    const attempts: Record<string, string>[] = [{ cookie }, { cookie, "sec-fetch-site": "cross-site" }, { cookie, "sec-fetch-site": "same-site" }, { cookie, "sec-fetch-site": "none" }];
+    const attempts: Record<string, string>[] = [
+      { cookie },
+      { cookie, "sec-fetch-site": "cross-site" },
+      { cookie, "sec-fetch-site": "same-site" },
+      { cookie, "sec-fetch-site": "none" },
+    ];
     for (const headers of attempts) {
       const res = await send("POST", `/api/webhooks/${hookId}/rotate-secret`, headers);
       expect([JSON.stringify(headers), res.status, res.body.error.code]).toEqual([JSON.stringify(headers), 403, "cross_site_request"]);
@@ -100,7 +118,12 @@ describe("a forged cross-site request with the session cookie", () => {
     for (const route of routes) {
       const ids = [hookId, randomUUID()];
       const path = route.path.replace(/:\w+/g, () => ids.shift()!);
-      const res = await send(route.method, path, forged({ "content-type": "text/plain" }), route.method === "DELETE" ? undefined : '{"since":"2026-01-01T00:00:00Z"}');
+      const res = await send(
+        route.method,
+        path,
+        forged({ "content-type": "text/plain" }),
+        route.method === "DELETE" ? undefined : '{"since":"2026-01-01T00:00:00Z"}',
+      );
       expect([route.method, path, res.status, res.body?.error?.code]).toEqual([route.method, path, 403, "cross_site_request"]);
     }
     expect(await snapshot()).toEqual(before);
@@ -146,8 +169,12 @@ describe("requests that are not forged", () => {
   });
 
   it("same origin: a GraphQL mutation with the cookie runs", async () => {
-    const res = await send("POST", "/graphql", { cookie: `al_session=${alice.cookie}`, origin: OUR_ORIGIN, "content-type": "application/json" },
-      JSON.stringify({ query: `mutation { pauseWebhook(id: "${hookId}") { status } }` }));
+    const res = await send(
+      "POST",
+      "/graphql",
+      { cookie: `al_session=${alice.cookie}`, origin: OUR_ORIGIN, "content-type": "application/json" },
+      JSON.stringify({ query: `mutation { pauseWebhook(id: "${hookId}") { status } }` }),
+    );
     expect([res.status, res.body.errors, res.body.data?.pauseWebhook?.status]).toEqual([200, undefined, "paused"]);
     await sql.query("UPDATE webhook_subscriptions SET status = 'active' WHERE id = $1", [hookId]);
   });
@@ -158,7 +185,12 @@ describe("requests that are not forged", () => {
     const rotated = await send("POST", `/api/webhooks/${hookId}/rotate-secret`, bearer);
     expect(rotated.status).toBe(200);
     expect(await sealedSecret(hookId)).not.toBe(before);
-    const paused = await send("POST", "/graphql", { ...bearer, "content-type": "application/json" }, JSON.stringify({ query: `mutation { pauseWebhook(id: "${hookId}") { status } }` }));
+    const paused = await send(
+      "POST",
+      "/graphql",
+      { ...bearer, "content-type": "application/json" },
+      JSON.stringify({ query: `mutation { pauseWebhook(id: "${hookId}") { status } }` }),
+    );
     expect([paused.status, paused.body.data?.pauseWebhook?.status]).toEqual([200, "paused"]);
     expect((await send("POST", `/api/webhooks/${hookId}/resume`, bearer)).status).toBe(200);
   });
@@ -170,7 +202,12 @@ describe("requests that are not forged", () => {
   });
 
   it("requests without the cookie are not concerned (a receiver's /verify, the CLI's device/start)", async () => {
-    const verify = await send("POST", `/api/webhooks/${hookId}/verify`, { origin: EVIL, "content-type": "application/json" }, JSON.stringify({ verify_token: "whvt_wrong" }));
+    const verify = await send(
+      "POST",
+      `/api/webhooks/${hookId}/verify`,
+      { origin: EVIL, "content-type": "application/json" },
+      JSON.stringify({ verify_token: "whvt_wrong" }),
+    );
     expect([verify.status, verify.body?.error?.code]).not.toEqual([403, "cross_site_request"]);
     expect(verify.status).toBeLessThan(500);
     const start = await send("POST", "/api/wallet/device/start", { origin: EVIL, "content-type": "application/json" }, JSON.stringify({ agent_label: "cli" }));

@@ -65,7 +65,12 @@ function expectedSessionJson() {
     top_ups: [{ ...at(topUp!, 1), additional_deposit_wei: V03.TOP_UP.toString(), new_deposit_wei: (V03.DEPOSIT + V03.TOP_UP).toString() }],
     settlements: [
       { ...at(settle1!, 1), cumulative_amount_wei: V03.SETTLE_1.toString(), delta_paid_wei: V03.SETTLE_1.toString(), new_settled_wei: V03.SETTLE_1.toString() },
-      { ...at(settle2!, 1), cumulative_amount_wei: V03.SETTLE_2.toString(), delta_paid_wei: (V03.SETTLE_2 - V03.SETTLE_1).toString(), new_settled_wei: V03.SETTLE_2.toString() },
+      {
+        ...at(settle2!, 1),
+        cumulative_amount_wei: V03.SETTLE_2.toString(),
+        delta_paid_wei: (V03.SETTLE_2 - V03.SETTLE_1).toString(),
+        new_settled_wei: V03.SETTLE_2.toString(),
+      },
     ],
     closed: { ...at(close!, 2), settled_to_payee_wei: V03.CLOSE_AT.toString(), refunded_to_payer_wei: V03.REFUND.toString() },
   };
@@ -87,21 +92,50 @@ describe("REST", () => {
     );
     expect(body.items.length).toBe(stored.length);
     for (const e of body.items) expect(Object.keys(e)).toEqual(EVENT_ROW_FIELDS);
-    expect(body.items.map((e: Record<string, unknown>) => ({ id: e.id, attribution: e.attribution, client_fingerprint: e.client_fingerprint, channel_id: e.channel_id, client_label: e.client_label })))
-      .toEqual(stored);
+    expect(
+      body.items.map((e: Record<string, unknown>) => ({
+        id: e.id,
+        attribution: e.attribution,
+        client_fingerprint: e.client_fingerprint,
+        channel_id: e.channel_id,
+        client_label: e.client_label,
+      })),
+    ).toEqual(stored);
     // the seeded ledger covers each case: a labelled client, an unlabelled one, session rows (payouts and funding), no client
     const byTx = new Map(body.items.map((e: { tx_hash: string; kind: string }) => [`${e.tx_hash}:${e.kind}`, e]));
     const [falTx, duneTx] = [...new Set(ledger.logs.map((l) => l.txHash))];
-    expect(byTx.get(`${falTx}:payment_sent`)).toMatchObject({ attribution: "server_id_host", client_fingerprint: V03.CLIENT, client_label: V03.CLIENT_LABEL, channel_id: null, routed_to_label: "fal.ai" });
-    expect(byTx.get(`${duneTx}:payment_sent`)).toMatchObject({ attribution: "server_id_realm", client_fingerprint: V03.CLIENT_UNLABELLED, client_label: null, channel_id: null });
-    expect(byTx.get(`${ledger.sessionTxs[2]!.hash}:payment_sent`)).toMatchObject({ attribution: "session_escrow", client_fingerprint: null, client_label: null, channel_id: V03.CHANNEL, routed_to_address: V03.PAYEE });
+    expect(byTx.get(`${falTx}:payment_sent`)).toMatchObject({
+      attribution: "server_id_host",
+      client_fingerprint: V03.CLIENT,
+      client_label: V03.CLIENT_LABEL,
+      channel_id: null,
+      routed_to_label: "fal.ai",
+    });
+    expect(byTx.get(`${duneTx}:payment_sent`)).toMatchObject({
+      attribution: "server_id_realm",
+      client_fingerprint: V03.CLIENT_UNLABELLED,
+      client_label: null,
+      channel_id: null,
+    });
+    expect(byTx.get(`${ledger.sessionTxs[2]!.hash}:payment_sent`)).toMatchObject({
+      attribution: "session_escrow",
+      client_fingerprint: null,
+      client_label: null,
+      channel_id: V03.CHANNEL,
+      routed_to_address: V03.PAYEE,
+    });
     expect(byTx.get(`${ledger.sessionTxs[0]!.hash}:funding_sent`)).toMatchObject({ attribution: null, channel_id: V03.CHANNEL });
   });
 
   it("a session row's detail has its channel's life from the escrow's logs: opened, top-up, settlements, close", async () => {
     const expected = expectedSessionJson();
     // a payout (the first settlement), the deposit, the refund: every row of the channel names the same life
-    for (const [agent, tx, logIndex] of [["v3-agent", 2, 0], ["openrouter-mpp", 3, 0], ["mpp-session-escrow", 0, 0], ["v3-agent", 4, 1]] as const) {
+    for (const [agent, tx, logIndex] of [
+      ["v3-agent", 2, 0],
+      ["openrouter-mpp", 3, 0],
+      ["mpp-session-escrow", 0, 0],
+      ["v3-agent", 4, 1],
+    ] as const) {
       const id = await rowId(agent, ledger.sessionTxs[tx]!.hash, logIndex);
       const body = await ok(`/api/events/${id}`, "/api/events/{id}");
       expect(Object.keys(body)).toEqual([...EVENT_ROW_FIELDS, "log_index", "related_events", "session"]);
@@ -116,8 +150,9 @@ describe("REST", () => {
     const falTx = ledger.logs[0]!.txHash;
     const body = await ok(`/api/events/${await rowId("v3-agent", falTx)}`, "/api/events/{id}");
     expect(body).toMatchObject({ attribution: "server_id_host", client_label: V03.CLIENT_LABEL, channel_id: null, session: null });
-    expect(body.related_events.map((e: { agent_id: string; attribution: string; client_label: string }) => [e.agent_id, e.attribution, e.client_label]))
-      .toEqual([["fal-mpp", "server_id_host", V03.CLIENT_LABEL]]);
+    expect(
+      body.related_events.map((e: { agent_id: string; attribution: string; client_label: string }) => [e.agent_id, e.attribution, e.client_label]),
+    ).toEqual([["fal-mpp", "server_id_host", V03.CLIENT_LABEL]]);
   });
 
   it("a client label loaded later is served at once (read at query time, not stored in the row)", async () => {
@@ -174,10 +209,16 @@ describe("GraphQL", () => {
     const ids = (await sql.query("SELECT id::int FROM agent_events ORDER BY id")).rows.map((r) => r.id as number);
     for (const id of ids) {
       const rest = (await getJson(t.url, `/api/events/${id}`)).body;
-      const res = await gql(t.url, `query($id: ID!) { event(id: $id) { id attribution clientFingerprint clientLabel channelId session { ${SESSION} } } }`, { id: String(id) });
+      const res = await gql(t.url, `query($id: ID!) { event(id: $id) { id attribution clientFingerprint clientLabel channelId session { ${SESSION} } } }`, {
+        id: String(id),
+      });
       expect(res.body.errors).toBeUndefined();
       expect(res.body.data.event).toEqual({
-        id: String(id), attribution: rest.attribution, clientFingerprint: rest.client_fingerprint, clientLabel: rest.client_label, channelId: rest.channel_id,
+        id: String(id),
+        attribution: rest.attribution,
+        clientFingerprint: rest.client_fingerprint,
+        clientLabel: rest.client_label,
+        channelId: rest.channel_id,
         session: camel(rest.session),
       });
     }
@@ -205,7 +246,13 @@ describe("MCP", () => {
       expect(r.isError).toBeFalsy();
       const out = r.structuredContent as Record<string, unknown>;
       const rest = (await getJson(t.url, `/api/events/${id}`)).body;
-      expect(out).toMatchObject({ attribution: "session_escrow", clientFingerprint: null, clientLabel: null, channelId: V03.CHANNEL, session: camel(rest.session) });
+      expect(out).toMatchObject({
+        attribution: "session_escrow",
+        clientFingerprint: null,
+        clientLabel: null,
+        channelId: V03.CHANNEL,
+        session: camel(rest.session),
+      });
       expect(out.session).toEqual(camel(expectedSessionJson()));
     } finally {
       await client.close();

@@ -46,7 +46,12 @@ async function data(query: string, variables?: Record<string, unknown>) {
 
 describe("activitySeries", () => {
   it("hourly 7d and daily 30d / all: every bucket zero-filled, sums equal agent_events and the dashboard", async () => {
-    for (const [window, bucket, len] of [["24h", "hour", 24], ["7d", "hour", 168], ["30d", "day", 30], ["all", "day", null]] as const) {
+    for (const [window, bucket, len] of [
+      ["24h", "hour", 24],
+      ["7d", "hour", 168],
+      ["30d", "day", 30],
+      ["all", "day", null],
+    ] as const) {
       const d = await data(
         `query($w: String!) { dashboard(window: $w) { txCount amountSumWei } activitySeries(window: $w) { window bucket from to points { t txCount amountSumWei } } }`,
         { w: window },
@@ -68,9 +73,15 @@ describe("activitySeries", () => {
   });
 
   it("one entity: its sent + received rows per day; one provider: what was routed to it", async () => {
-    const { rows: [busiest] } = await sql.query("SELECT agent_id FROM agent_events WHERE kind <> 'fee_paid' GROUP BY 1 ORDER BY count(*) DESC LIMIT 1");
-    const d = await data(`query($id: ID!) { activitySeries(window: "30d", entityId: $id) { from to points { txCount amountSumWei } } }`, { id: busiest.agent_id });
-    const { rows: [e] } = await sql.query(
+    const {
+      rows: [busiest],
+    } = await sql.query("SELECT agent_id FROM agent_events WHERE kind <> 'fee_paid' GROUP BY 1 ORDER BY count(*) DESC LIMIT 1");
+    const d = await data(`query($id: ID!) { activitySeries(window: "30d", entityId: $id) { from to points { txCount amountSumWei } } }`, {
+      id: busiest.agent_id,
+    });
+    const {
+      rows: [e],
+    } = await sql.query(
       "SELECT count(*)::int AS n, coalesce(sum(amount_wei),0)::text AS s FROM agent_events WHERE agent_id = $1 AND kind <> 'fee_paid' AND methodology_version = 'v0.1' AND ts >= $2 AND ts < $3",
       [busiest.agent_id, d.activitySeries.from, d.activitySeries.to],
     );
@@ -81,7 +92,10 @@ describe("activitySeries", () => {
     const { providers } = await data(`{ providers(first: 100) { items { key pattern txCount amountSumWei } } }`);
     expect(providers.items.length).toBeGreaterThan(0);
     for (const p of providers.items) {
-      const one = await data(`query($k: String!) { provider(key: $k) { key pattern address fingerprint label txCount amountSumWei byToken { tokenAddress symbol decimals currency txCount amountSumWei } firstSeenAt lastSeenAt } activitySeries(window: "all", providerKey: $k) { points { txCount amountSumWei } } }`, { k: p.key.toUpperCase().replace("0X", "0x") });
+      const one = await data(
+        `query($k: String!) { provider(key: $k) { key pattern address fingerprint label txCount amountSumWei byToken { tokenAddress symbol decimals currency txCount amountSumWei } firstSeenAt lastSeenAt } activitySeries(window: "all", providerKey: $k) { points { txCount amountSumWei } } }`,
+        { k: p.key.toUpperCase().replace("0X", "0x") },
+      );
       expect(one.provider).toMatchObject(p);
       expect(one.activitySeries.points.reduce((a: number, x: { txCount: number }) => a + x.txCount, 0)).toBe(p.txCount);
       expect(one.activitySeries.points.reduce((a: bigint, x: { amountSumWei: string }) => a + BigInt(x.amountSumWei), 0n).toString()).toBe(p.amountSumWei);
@@ -106,7 +120,9 @@ describe("activitySeries", () => {
   });
 
   it("REST /api/series is the GraphQL answer, in the OpenAPI shape", async () => {
-    const d = await data(`{ activitySeries(window: "7d", bucket: day) { window bucket from to points { t txCount amountSumWei byToken { tokenAddress symbol decimals currency txCount amountSumWei } } } }`);
+    const d = await data(
+      `{ activitySeries(window: "7d", bucket: day) { window bucket from to points { t txCount amountSumWei byToken { tokenAddress symbol decimals currency txCount amountSumWei } } } }`,
+    );
     const rest = await getJson(t.url, "/api/series?w=7d&bucket=day");
     expect(rest.status).toBe(200);
     expect(schemaProblems("/api/series", 200, rest.body)).toEqual([]);
@@ -142,7 +158,9 @@ describe("Dashboard.previous", () => {
       );
       expect(p.byToken).toEqual(perToken);
       if (window !== "24h") expect(p.byToken.length).toBeGreaterThan(0); // the seed has payments 8–14 and 31–40 days ago
-      const { rows: [a] } = await sql.query(
+      const {
+        rows: [a],
+      } = await sql.query(
         "SELECT count(DISTINCT agent_id)::int AS n FROM agent_events WHERE agent_id NOT LIKE '%-mpp' AND methodology_version = 'v0.1' AND ts >= $1 AND ts < $2",
         [p.from, p.to],
       );
@@ -160,7 +178,9 @@ describe("Dashboard.previous", () => {
 
 describe("explorer pages", () => {
   it("answer 200 for known ids and 404 for unknown ones (services, agents, events, providers)", async () => {
-    const { rows: [ev] } = await sql.query("SELECT id::text AS id, agent_id FROM agent_events WHERE methodology_version = 'v0.1' ORDER BY id LIMIT 1");
+    const {
+      rows: [ev],
+    } = await sql.query("SELECT id::text AS id, agent_id FROM agent_events WHERE methodology_version = 'v0.1' ORDER BY id LIMIT 1");
     const { providers } = await data(`{ providers(first: 1) { items { key } } }`);
     const status = async (path: string) => (await fetch(`${t.url}${path}`, { headers: { accept: "text/html" } })).status;
     expect(await status(`/events/${ev.id}`)).toBe(200);

@@ -140,7 +140,9 @@ describe("shared frames on a real stream", () => {
 
     // Byte-identical to the per-row serialization of the REST rows, in id order, nothing else in between.
     const rest = await Promise.all(all.map(async (id) => (await getJson(t.url, `/api/events/${id}`)).body));
-    const expected = rest.map((r) => `id: ${r.id}\nevent: event\ndata: ${JSON.stringify(Object.fromEntries(EVENT_ROW_FIELDS.map((k) => [k, r[k]])))}\n\n`).join("");
+    const expected = rest
+      .map((r) => `id: ${r.id}\nevent: event\ndata: ${JSON.stringify(Object.fromEntries(EVENT_ROW_FIELDS.map((k) => [k, r[k]])))}\n\n`)
+      .join("");
     expect(liveChunks().join("")).toBe(expected);
     // …and written as shared pages: a chunk carries several rows (per-row writes would be one row per chunk).
     expect(Math.max(...liveChunks().map((c) => c.split("event: event").length - 1))).toBeGreaterThan(1);

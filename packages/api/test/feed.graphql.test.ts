@@ -92,7 +92,10 @@ describe("subscription ledgerEvents over graphql-sse", () => {
     const amountIds = await select("amount_wei >= 1004", []);
     expect(bothIds.length).toBeGreaterThan(0);
     expect(bothIds.length).toBeLessThan(agentIds.length);
-    await until(() => ids(byAgent).length >= agentIds.length && ids(both).length >= bothIds.length && ids(byAmount).length >= amountIds.length, "filtered rows");
+    await until(
+      () => ids(byAgent).length >= agentIds.length && ids(both).length >= bothIds.length && ids(byAmount).length >= amountIds.length,
+      "filtered rows",
+    );
     expect(ids(byAgent)).toEqual(agentIds);
     expect(ids(both)).toEqual(bothIds);
     expect(ids(byAmount)).toEqual(amountIds);
@@ -114,7 +117,11 @@ describe("subscription ledgerEvents over graphql-sse", () => {
   });
 
   it("resolves nested fields for every row with fresh loaders (entity, relatedEvents)", async () => {
-    const c = subscribe(true, { afterId: "0" }, `subscription($afterId: ID) { ledgerEvents(afterId: $afterId) { id txHash agentId entity { id label } relatedEvents { id agentId } } }`);
+    const c = subscribe(
+      true,
+      { afterId: "0" },
+      `subscription($afterId: ID) { ledgerEvents(afterId: $afterId) { id txHash agentId entity { id label } relatedEvents { id agentId } } }`,
+    );
     const all = await ledger.ids(0);
     await until(() => ids(c).length >= all.length, "all rows");
     const { rows } = await ledger.sql.query("SELECT id::int, tx_hash FROM agent_events ORDER BY id");
@@ -122,7 +129,9 @@ describe("subscription ledgerEvents over graphql-sse", () => {
     for (const r of rows) byTx.set(r.tx_hash, [...(byTx.get(r.tx_hash) ?? []), r.id]);
     for (const e of c.events()) {
       expect(e.entity.id).toBe(e.agentId);
-      expect(e.relatedEvents.map((r: { id: string }) => Number(r.id)).sort((a: number, b: number) => a - b)).toEqual(byTx.get(e.txHash)!.filter((id) => id !== Number(e.id)));
+      expect(e.relatedEvents.map((r: { id: string }) => Number(r.id)).sort((a: number, b: number) => a - b)).toEqual(
+        byTx.get(e.txHash)!.filter((id) => id !== Number(e.id)),
+      );
     }
     c.dispose();
     await subscribed(0);
@@ -141,11 +150,17 @@ describe("subscription ledgerEvents over graphql-sse", () => {
 
   it("serves only subscriptions, with the /graphql limits and no field suggestions", async () => {
     const post = (body: unknown, headers: Record<string, string> = {}) =>
-      getJson(t.url, "/graphql/stream", { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream", ...headers }, body: JSON.stringify(body) });
+      getJson(t.url, "/graphql/stream", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "text/event-stream", ...headers },
+        body: JSON.stringify(body),
+      });
     const query = await post({ query: "{ dashboard { txCount } }" });
     expect(query.status).toBe(400);
     expect(query.body.errors[0].extensions.code).toBe("subscription_only");
-    const deep = await post({ query: `subscription { ledgerEvents { entity { recentEvents { items { entity { recentEvents { items { entity { recentEvents { items { id } } } } } } } } } } }` });
+    const deep = await post({
+      query: `subscription { ledgerEvents { entity { recentEvents { items { entity { recentEvents { items { entity { recentEvents { items { id } } } } } } } } } } }`,
+    });
     expect(deep.status).toBe(200); // validation errors of a stream request arrive as a stream event
     expect(String(deep.body)).toMatch(/depth/i);
     const typo = await post({ query: "subscription { ledgerEvents { txHsh } }" });

@@ -57,7 +57,10 @@ describe("feed hub", () => {
     const start = Number(onA.ready[0]);
     await ledger.pay(3);
     const expected = await ledger.ids(start);
-    await until(() => onA.rows.length >= expected.length && onB.rows.length >= expected.length && gqlOnB.events().length >= expected.length, "rows on both apps");
+    await until(
+      () => onA.rows.length >= expected.length && onB.rows.length >= expected.length && gqlOnB.events().length >= expected.length,
+      "rows on both apps",
+    );
     expect(onA.ids()).toEqual(expected);
     expect(onB.rows).toEqual(onA.rows);
     expect(gqlOnB.events().map((e) => Number(e.id))).toEqual(expected);

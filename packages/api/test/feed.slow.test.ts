@@ -79,7 +79,9 @@ describe("slow subscriber", () => {
 
     await ledger.pay(450);
     const expected = await ledger.ids(start);
-    const bytes = Number((await ledger.sql.query("SELECT sum(length(row_to_json(a)::text))::bigint AS n FROM agent_events a WHERE id > $1", [start])).rows[0].n);
+    const bytes = Number(
+      (await ledger.sql.query("SELECT sum(length(row_to_json(a)::text))::bigint AS n FROM agent_events a WHERE id > $1", [start])).rows[0].n,
+    );
     expect(bytes).toBeGreaterThan(5_000_000); // more than loopback socket buffers hold
 
     await until(() => normal.rows.length >= expected.length, "every row on the normal client", 60_000);

@@ -167,7 +167,10 @@ describe("GET /api/feed", () => {
     expect(agentIds.length).toBeGreaterThan(0);
     expect(bothIds.length).toBeGreaterThan(0);
     expect(bothIds.length).toBeLessThan(agentIds.length);
-    await until(() => byAgent.rows.length >= agentIds.length && byAmount.rows.length >= amountIds.length && both.rows.length >= bothIds.length, "filtered rows");
+    await until(
+      () => byAgent.rows.length >= agentIds.length && byAmount.rows.length >= amountIds.length && both.rows.length >= bothIds.length,
+      "filtered rows",
+    );
     expect(byAgent.ids()).toEqual(agentIds);
     expect(byAmount.ids()).toEqual(amountIds);
     expect(both.ids()).toEqual(bothIds);
@@ -190,7 +193,8 @@ describe("GET /api/feed", () => {
       await fails("/api/feed", 400, "invalid_last_event_id", { "last-event-id": bad });
       await fails(`/api/feed?last_event_id=${encodeURIComponent(bad)}`, 400, "invalid_last_event_id");
     }
-    for (const bad of ["abc", "-1", "1.5", "01", "1e3", "", String(2n ** 256n)]) await fails(`/api/feed?min_amount_wei=${encodeURIComponent(bad)}`, 400, "invalid_amount");
+    for (const bad of ["abc", "-1", "1.5", "01", "1e3", "", String(2n ** 256n)])
+      await fails(`/api/feed?min_amount_wei=${encodeURIComponent(bad)}`, 400, "invalid_amount");
     await fails("/api/feed?agent_id=nobody-here", 404, "not_found");
     await fails("/api/feed?agent_id=", 404, "not_found");
     const post = await getJson(t.url, "/api/feed", { method: "POST" });

@@ -65,7 +65,11 @@ interface Raw {
 }
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Raw> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
   return { status: res.status, type: res.headers.get("content-type"), text: await res.text() };
 }
 
@@ -195,12 +199,21 @@ describe("direct JSON lane", () => {
     const depth = await post(url, { query: deep });
     // armor's limits: 400 query_too_complex, extensions.limit naming the limit (issue 14: they had no code, status 200)
     expect(depth.status).toBe(400);
-    expect(JSON.parse(depth.text).errors[0]).toMatchObject({ message: expect.stringMatching(/depth/i), extensions: { code: "query_too_complex", limit: "max_depth" } });
+    expect(JSON.parse(depth.text).errors[0]).toMatchObject({
+      message: expect.stringMatching(/depth/i),
+      extensions: { code: "query_too_complex", limit: "max_depth" },
+    });
     const aliases = `{ ${Array.from({ length: 20 }, (_, i) => `a${i}: services { id }`).join(" ")} }`;
-    expect(JSON.parse((await post(url, { query: aliases })).text).errors[0]).toMatchObject({ message: expect.stringMatching(/alias/i), extensions: { code: "query_too_complex", limit: "max_aliases" } });
+    expect(JSON.parse((await post(url, { query: aliases })).text).errors[0]).toMatchObject({
+      message: expect.stringMatching(/alias/i),
+      extensions: { code: "query_too_complex", limit: "max_aliases" },
+    });
     const tokens = await post(url, { query: `{ services { ${Array.from({ length: 2500 }, () => "id").join(" ")} } }` });
     expect(tokens.status, tokens.text).toBe(400);
-    expect(JSON.parse(tokens.text).errors[0]).toMatchObject({ message: expect.stringMatching(/token/i), extensions: { code: "query_too_complex", limit: "max_tokens" } });
+    expect(JSON.parse(tokens.text).errors[0]).toMatchObject({
+      message: expect.stringMatching(/token/i),
+      extensions: { code: "query_too_complex", limit: "max_tokens" },
+    });
     const graphqlResponse = await post(url, { query: "{ __typename }" }, { accept: "application/graphql-response+json" });
     expect(graphqlResponse).toMatchObject({ status: 200, type: "application/graphql-response+json; charset=utf-8" });
     expect((await post(url, "x".repeat(100_001))).status).toBe(413);

@@ -66,7 +66,10 @@ describe("same data as REST", () => {
   });
 
   it("services and agents lists", async () => {
-    for (const [field, path] of [["services", "/api/services"], ["agents", "/api/agents"]] as const) {
+    for (const [field, path] of [
+      ["services", "/api/services"],
+      ["agents", "/api/agents"],
+    ] as const) {
       const rest = (await getJson(t.url, path)).body;
       const out = await data(`{ ${field} { id label category kind active wallets txCount24h amountSumWei24h txCount7d amountSumWei7d
         byToken24h { tokenAddress symbol decimals currency txCount amountSumWei } byToken7d { tokenAddress symbol decimals currency txCount amountSumWei } lastEventAt } }`);
@@ -84,7 +87,12 @@ describe("same data as REST", () => {
       providers(first: 100) { items { key pattern address fingerprint label txCount amountSumWei firstSeenAt lastSeenAt } nextCursor } } }`);
     const logIndex = new Map((await sql.query("SELECT id::int, log_index FROM agent_events")).rows.map((r) => [r.id, r.log_index]));
     expect(service).toEqual({
-      id: rest.id, label: rest.label, category: rest.category, kind: rest.kind, active: rest.active, wallets: rest.wallets,
+      id: rest.id,
+      label: rest.label,
+      category: rest.category,
+      kind: rest.kind,
+      active: rest.active,
+      wallets: rest.wallets,
       totals: rest.totals,
       trend: rest.trend,
       recentEvents: { items: rest.recentEvents.map((e: { id: number }) => camelEvent(e, logIndex.get(e.id))), nextCursor: rest.nextCursor },
@@ -101,10 +109,18 @@ describe("same data as REST", () => {
   it("event with related events and its entity; unknown id is null", async () => {
     const { rows } = await sql.query("SELECT id::int FROM agent_events WHERE agent_id = 'demo-agent-gamma' AND kind = 'payment_sent' LIMIT 1");
     const rest = (await getJson(t.url, `/api/events/${rows[0].id}`)).body;
-    const { event, missing } = await data(`query($id: ID!) { event(id: $id) { ${EVENT_FIELDS} relatedEvents { id } entity { id label } session { channelId } }
-      missing: event(id: "999999") { id } }`, { id: String(rows[0].id) });
+    const { event, missing } = await data(
+      `query($id: ID!) { event(id: $id) { ${EVENT_FIELDS} relatedEvents { id } entity { id label } session { channelId } }
+      missing: event(id: "999999") { id } }`,
+      { id: String(rows[0].id) },
+    );
     const { related_events, log_index, session, ...row } = rest;
-    expect({ ...event, relatedEvents: undefined, entity: undefined, session: undefined }).toEqual({ ...camelEvent(row, log_index), relatedEvents: undefined, entity: undefined, session: undefined });
+    expect({ ...event, relatedEvents: undefined, entity: undefined, session: undefined }).toEqual({
+      ...camelEvent(row, log_index),
+      relatedEvents: undefined,
+      entity: undefined,
+      session: undefined,
+    });
     expect([event.session, session]).toEqual([null, null]); // a v0.1 row (session rows: events.v03.test.ts)
     expect(event.relatedEvents.map((e: { id: string }) => Number(e.id))).toEqual(related_events.map((e: { id: number }) => e.id));
     expect(event.entity).toEqual({ id: "demo-agent-gamma", label: "Demo agent Gamma" });
@@ -114,8 +130,11 @@ describe("same data as REST", () => {
   it("search", async () => {
     for (const q of ["API", "demo", seeded.keys.routedServices[0]!.provider.address, "0x"]) {
       const rest = (await getJson(t.url, `/api/search?q=${encodeURIComponent(q)}`)).body;
-      const { search } = await data(`query($q: String!) { search(q: $q) { q events { items { id } } entities { items { id label category kind wallets } }
-        addresses { items { address label category source } } } }`, { q });
+      const { search } = await data(
+        `query($q: String!) { search(q: $q) { q events { items { id } } entities { items { id label category kind wallets } }
+        addresses { items { address label category source } } } }`,
+        { q },
+      );
       expect(search.q).toBe(rest.q);
       expect(search.events.items.map((e: { id: string }) => Number(e.id))).toEqual(rest.events.map((e: { id: number }) => e.id));
       expect(search.entities.items).toEqual(rest.entities);
@@ -156,8 +175,15 @@ describe("pagination", () => {
     expect(keys).toHaveLength(6);
 
     const first = await data(`{ search(q: "demo") { entities(first: 2) { items { id } nextCursor } } }`);
-    const second = await data(`query($a: String) { search(q: "demo") { entities(first: 2, after: $a) { items { id } nextCursor } } }`, { a: first.search.entities.nextCursor });
-    expect([...first.search.entities.items, ...second.search.entities.items].map((e: { id: string }) => e.id)).toEqual(["demo-agent-alpha", "demo-agent-beta", "demo-agent-gamma", "demo-session-escrow"]); // search finds escrows too
+    const second = await data(`query($a: String) { search(q: "demo") { entities(first: 2, after: $a) { items { id } nextCursor } } }`, {
+      a: first.search.entities.nextCursor,
+    });
+    expect([...first.search.entities.items, ...second.search.entities.items].map((e: { id: string }) => e.id)).toEqual([
+      "demo-agent-alpha",
+      "demo-agent-beta",
+      "demo-agent-gamma",
+      "demo-session-escrow",
+    ]); // search finds escrows too
     expect(second.search.entities.nextCursor).toBeNull();
   });
 });
@@ -171,7 +197,9 @@ describe("batching", () => {
       return t.queries() - before;
     };
     const many = await count(query);
-    const one = await count(`{ service(id: "weather-api-mpp") { id wallets txCount24h amountSumWei7d lastEventAt totals { txCount } trend { day } recentEvents(first: 3) { items { id entity { id wallets } relatedEvents { id } } } } }`);
+    const one = await count(
+      `{ service(id: "weather-api-mpp") { id wallets txCount24h amountSumWei7d lastEventAt totals { txCount } trend { day } recentEvents(first: 3) { items { id entity { id wallets } relatedEvents { id } } } } }`,
+    );
     const { services } = await data(`{ services { id } }`);
     expect(services.length).toBeGreaterThanOrEqual(5);
     expect(many).toBeLessThanOrEqual(12);
@@ -241,7 +269,9 @@ describe("errors and limits", () => {
     const pool = failing.pool;
     const original = pool.query.bind(pool);
     (pool as unknown as { query: unknown }).query = (text: unknown, ...rest: unknown[]) =>
-      typeof text === "string" && text.includes("entity_wallets") ? Promise.reject(new Error("secret connection detail")) : (original as (...a: unknown[]) => unknown)(text, ...rest);
+      typeof text === "string" && text.includes("entity_wallets")
+        ? Promise.reject(new Error("secret connection detail"))
+        : (original as (...a: unknown[]) => unknown)(text, ...rest);
     try {
       const res = await gql(failing.url, `{ services { id wallets } }`);
       expect(res.status).toBe(200);
@@ -267,7 +297,11 @@ describe("errors and limits", () => {
     const pre = await fetch(`${t.url}/graphql`, { method: "OPTIONS", headers: { origin: "https://example.org", "access-control-request-method": "POST" } });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-origin")).toBe("*");
-    const post = await fetch(`${t.url}/graphql`, { method: "POST", headers: { origin: "https://example.org", "content-type": "application/json" }, body: JSON.stringify({ query: "{ services { id } }" }) });
+    const post = await fetch(`${t.url}/graphql`, {
+      method: "POST",
+      headers: { origin: "https://example.org", "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ services { id } }" }),
+    });
     expect(post.headers.get("access-control-allow-origin")).toBe("*");
     expect(post.headers.get("access-control-allow-credentials")).toBeNull();
   });

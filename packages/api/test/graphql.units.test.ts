@@ -100,7 +100,21 @@ describe("parseJsonGraphqlParams", () => {
   });
 
   it("leaves everything else to yoga (null)", () => {
-    for (const body of ["", "[", "null", "[]", '"{ a }"', { query: 1 }, { variables: {} }, { query: "{ a }", other: 1 }, { query: "{ a }", variables: [] }, { query: "{ a }", variables: "x" }, { query: "{ a }", operationName: 5 }, { query: "{ a }", extensions: 1 }, [{ query: "{ a }" }]]) {
+    for (const body of [
+      "",
+      "[",
+      "null",
+      "[]",
+      '"{ a }"',
+      { query: 1 },
+      { variables: {} },
+      { query: "{ a }", other: 1 },
+      { query: "{ a }", variables: [] },
+      { query: "{ a }", variables: "x" },
+      { query: "{ a }", operationName: 5 },
+      { query: "{ a }", extensions: 1 },
+      [{ query: "{ a }" }],
+    ]) {
       expect(p(body), JSON.stringify(body)).toBeNull();
     }
   });
@@ -113,7 +127,8 @@ describe("acceptsJsonLane", () => {
   it("takes plain JSON POSTs whose answer is application/json", () => {
     expect(acceptsJsonLane(req("POST", json), 100)).toBe(true);
     expect(acceptsJsonLane(req("POST", { ...json, "content-type": "application/json; charset=utf-8" }), 100)).toBe(true);
-    for (const accept of ["application/json", "*/*", "application/json; charset=utf-8"]) expect(acceptsJsonLane(req("POST", { ...json, accept }), 100)).toBe(true);
+    for (const accept of ["application/json", "*/*", "application/json; charset=utf-8"])
+      expect(acceptsJsonLane(req("POST", { ...json, accept }), 100)).toBe(true);
   });
 
   it("leaves other methods, media types, chunked or oversized bodies and other Accept values to yoga", () => {
@@ -141,7 +156,11 @@ describe("DateTime serialization (isoString)", () => {
     const edges = [0, -1, 1, 951_782_400_000, 253_402_300_799_999, 253_402_300_800_000, -30_610_224_000_001, -30_610_224_000_000, 8.64e15, -8.64e15];
     let seed = 42;
     const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) * 2 - 1;
-    const times = [...edges, ...Array.from({ length: 20_000 }, () => Math.trunc(random() * 8.64e15)), ...Array.from({ length: 20_000 }, () => 1.7e12 + Math.trunc(random() * 1e11))];
+    const times = [
+      ...edges,
+      ...Array.from({ length: 20_000 }, () => Math.trunc(random() * 8.64e15)),
+      ...Array.from({ length: 20_000 }, () => 1.7e12 + Math.trunc(random() * 1e11)),
+    ];
     for (const t of times) {
       const date = new Date(t);
       expect(isoString(date)).toBe(date.toISOString());

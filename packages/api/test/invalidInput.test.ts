@@ -36,7 +36,8 @@ let app: App;
 const t = { url: "" };
 
 const REGISTRY = {
-  registry_version: 1, network: "devnet",
+  registry_version: 1,
+  network: "devnet",
   entities: [
     { id: "demo-agent", label: "Demo agent", category: "agent", wallets: ["0x00000000000000000000000000000000000000a1"] },
     { id: "weather-api-mpp", label: "Weather", category: "service", wallets: ["0x00000000000000000000000000000000000000b2"] },
@@ -68,13 +69,25 @@ beforeAll(async () => {
   const url = `http://localhost:${port}`;
   const masterKey = randomBytes(32);
   app = buildApp({
-    pool, log: process.env.TEST_LOG_LEVEL ? pino({ level: process.env.TEST_LOG_LEVEL }) : silentLog, dashboardCacheTtlMs: 0,
+    pool,
+    log: process.env.TEST_LOG_LEVEL ? pino({ level: process.env.TEST_LOG_LEVEL }) : silentLog,
+    dashboardCacheTtlMs: 0,
     feed: { enabled: true },
     webhooks: { masterKey, production: false },
     wallet: {
-      masterKey, production: false, publicBaseUrl: url, rpcUrl: anvil.url, sponsorPrivateKey: SPONSOR_KEY, receiptTimeoutMs: 3_000,
+      masterKey,
+      production: false,
+      publicBaseUrl: url,
+      rpcUrl: anvil.url,
+      sponsorPrivateKey: SPONSOR_KEY,
+      receiptTimeoutMs: 3_000,
       // every rate limit off (0), in this run's own Redis keys: the fuzz must reach the validation behind them
-      rateLimitPrefix: `al:rl:fuzz:${randomUUID()}`, startPerMinute: 0, codePerMinute: 0, codePerUserPerMinute: 0, webauthnOptionsPerMinute: 0, relayPerMinute: 0,
+      rateLimitPrefix: `al:rl:fuzz:${randomUUID()}`,
+      startPerMinute: 0,
+      codePerMinute: 0,
+      codePerUserPerMinute: 0,
+      webauthnOptionsPerMinute: 0,
+      relayPerMinute: 0,
     },
   });
   await app.start(port, "127.0.0.1");
@@ -82,7 +95,8 @@ beforeAll(async () => {
 
   const [user, throwaway] = await Promise.all([createTestUser(db.url), createTestUser(db.url)]);
   const created = await getJson(t.url, "/api/webhooks", {
-    method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${user.bearer}` },
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${user.bearer}` },
     body: JSON.stringify({ callback_url: "http://127.0.0.1:9/hook", label: "fuzz", filters: { agent_id: "demo-agent" } }),
   });
   if (created.status !== 201) throw new Error(`webhook create: ${created.status} ${JSON.stringify(created.body)}`);
@@ -92,8 +106,12 @@ beforeAll(async () => {
   const start = await getJson(t.url, "/api/wallet/device/start", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
   if (start.status !== 200) throw new Error(`device/start: ${start.status} ${JSON.stringify(start.body)}`);
   fx = {
-    user, throwaway, authn,
-    subscriptionId: created.body.id, verifyToken: created.body.verify_token, deliveryId: rows[0].id,
+    user,
+    throwaway,
+    authn,
+    subscriptionId: created.body.id,
+    verifyToken: created.body.verify_token,
+    deliveryId: rows[0].id,
     pairing: { code: start.body.code, deviceId: start.body.device_id },
   };
 }, 180_000);
@@ -105,7 +123,25 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const BAD_IDS = ["abc", "-1", "0", "1e3", "1.0", "+1", "0x10", " 1", "99999999999999999999999", "9223372036854775808", "%00", "%ff", "%E0%A4%A", "%", "1%00", "NaN", "Infinity"];
+const BAD_IDS = [
+  "abc",
+  "-1",
+  "0",
+  "1e3",
+  "1.0",
+  "+1",
+  "0x10",
+  " 1",
+  "99999999999999999999999",
+  "9223372036854775808",
+  "%00",
+  "%ff",
+  "%E0%A4%A",
+  "%",
+  "1%00",
+  "NaN",
+  "Infinity",
+];
 
 const REST_CASES: [string, number, string][] = [
   ...BAD_IDS.map((id): [string, number, string] => [`/api/events/${id}`, 400, "invalid_id"]),
@@ -119,7 +155,11 @@ const REST_CASES: [string, number, string][] = [
   ["/api/events/1", 404, "not_found"],
   ["/api/events/9223372036854775807", 404, "not_found"],
   ...["1h", "", "24", "ALL", "%00", "7d%00", "30d%20", "x".repeat(3000)].map((w): [string, number, string] => [`/api/dashboard?w=${w}`, 400, "invalid_window"]),
-  ...["", "a", "%20%20a%20", "%00%00", "ab%00", "%0a%0d", "x".repeat(201), "%E2%80%A8".repeat(1)].map((q): [string, number, string] => [`/api/search?q=${q}`, 400, "invalid_query"]),
+  ...["", "a", "%20%20a%20", "%00%00", "ab%00", "%0a%0d", "x".repeat(201), "%E2%80%A8".repeat(1)].map((q): [string, number, string] => [
+    `/api/search?q=${q}`,
+    400,
+    "invalid_query",
+  ]),
   ["/api/search", 400, "invalid_query"],
   ["/api/search?q", 400, "invalid_query"],
   ["/api/agents/x/events?cursor=%00", 400, "invalid_cursor"],
@@ -138,7 +178,20 @@ const REST_CASES: [string, number, string][] = [
   ["/%00", 404, "not_found"],
 ];
 
-const REST_OK = ["/api/search?q=%25%25", "/api/search?q=__", "/api/search?q=%5C%5C", "/api/search?q=%27%3B%20DROP%20TABLE%20entities%3B--", "/api/search?q=%F0%9F%98%80%F0%9F%98%80", "/api/search?q=%ff%fe", "/api/search?q=0x", "/api/search?q=0X" + "F".repeat(40), "/api/dashboard?w=all", "/api/dashboard?w=24h&w=bogus", `/api/series?w=7d&provider=%200X${"B2".repeat(20)}`, `/api/series?provider=0x${"0a".repeat(10)}`];
+const REST_OK = [
+  "/api/search?q=%25%25",
+  "/api/search?q=__",
+  "/api/search?q=%5C%5C",
+  "/api/search?q=%27%3B%20DROP%20TABLE%20entities%3B--",
+  "/api/search?q=%F0%9F%98%80%F0%9F%98%80",
+  "/api/search?q=%ff%fe",
+  "/api/search?q=0x",
+  "/api/search?q=0X" + "F".repeat(40),
+  "/api/dashboard?w=all",
+  "/api/dashboard?w=24h&w=bogus",
+  `/api/series?w=7d&provider=%200X${"B2".repeat(20)}`,
+  `/api/series?provider=0x${"0a".repeat(10)}`,
+];
 
 describe("REST read paths: invalid input is the documented 4xx with the error body", () => {
   it.each(REST_CASES)("GET %s → %i %s", async (path, status, code) => {
@@ -186,7 +239,10 @@ const GRAPHQL_CASES: [string, string, Record<string, unknown>?][] = [
   ["limit 101", `{ search(q: "ab") { events(first: 101) { nextCursor } } }`],
   ["variables of the wrong type", `query($w: String!) { dashboard(window: $w) { txCount } }`, { w: 5 }],
   ["missing variable", `query($w: String!) { dashboard(window: $w) { txCount } }`],
-  ["over-deep", `{ dashboard { recentEvents { entity { recentEvents { items { entity { recentEvents { items { entity { recentEvents { items { id } } } } } } } } } } } }`],
+  [
+    "over-deep",
+    `{ dashboard { recentEvents { entity { recentEvents { items { entity { recentEvents { items { entity { recentEvents { items { id } } } } } } } } } } } }`,
+  ],
   ["too many aliases", `{ ${Array.from({ length: 16 }, (_, i) => `a${i}: services { id }`).join(" ")} }`],
   ["introspection is allowed", "{ __schema { queryType { name } } }"],
   ["subscription root absent", "subscription { x }"],
@@ -210,11 +266,18 @@ describe("GraphQL: invalid input is an error, never a 500 or a masked internal e
     expect(res.body).toEqual({ data: { agent: null, service: null } });
   });
 
-  it.each(["\u0000", "0x\u0000", `0x${"a".repeat(39)}\u0000`, "nope"])("activitySeries(providerKey: %j) is the field error invalid_query (was a masked internal_error)", async (providerKey) => {
-    const res = await gql(t.url, "query($k: String) { activitySeries(window: \"24h\", bucket: hour, providerKey: $k) { window } }", { k: providerKey });
-    // an error inside a field: the partial result's 200 (docs/api.md, Errors), the code in extensions.code
-    expect([res.status, res.body.data, res.body.errors?.map((e: { extensions: { code: string } }) => e.extensions.code)], JSON.stringify(res.body)).toEqual([200, null, ["invalid_query"]]);
-  });
+  it.each(["\u0000", "0x\u0000", `0x${"a".repeat(39)}\u0000`, "nope"])(
+    "activitySeries(providerKey: %j) is the field error invalid_query (was a masked internal_error)",
+    async (providerKey) => {
+      const res = await gql(t.url, 'query($k: String) { activitySeries(window: "24h", bucket: hour, providerKey: $k) { window } }', { k: providerKey });
+      // an error inside a field: the partial result's 200 (docs/api.md, Errors), the code in extensions.code
+      expect([res.status, res.body.data, res.body.errors?.map((e: { extensions: { code: string } }) => e.extensions.code)], JSON.stringify(res.body)).toEqual([
+        200,
+        null,
+        ["invalid_query"],
+      ]);
+    },
+  );
 
   it("a GET query string and a malformed JSON body are rejected cleanly", async () => {
     expect((await getJson(t.url, `/graphql?query=${encodeURIComponent("{ services { id } }")}`)).status).toBe(200);
@@ -276,7 +339,10 @@ const SAMPLES: Record<string, (f: Fixtures) => Sample> = {
     auth: "none",
     prepare: async () => {
       const c = await challengeRow("register");
-      const body = new SoftAuthenticator().register({ challenge: c.challenge, user: { id: Buffer.from(c.userId.replace(/-/g, ""), "hex").toString("base64url") } }, t.url);
+      const body = new SoftAuthenticator().register(
+        { challenge: c.challenge, user: { id: Buffer.from(c.userId.replace(/-/g, ""), "hex").toString("base64url") } },
+        t.url,
+      );
       return { body, cookie: c.cookie };
     },
   }),
@@ -293,10 +359,16 @@ const SAMPLES: Record<string, (f: Fixtures) => Sample> = {
   "POST /api/wallet/device/start": () => ({ auth: "none", body: { agent_label: "fuzz agent" } }),
   "GET /api/wallet/device/poll": (f) => ({ auth: "none", query: { device_id: f.pairing.deviceId } }),
   "GET /api/wallet/device/lookup": (f) => ({ auth: "cookie", query: { code: f.pairing.code } }),
-  "POST /api/wallet/device/approve-init": (f) => ({ auth: "cookie", body: { code: f.pairing.code, spend_cap_wei: "1000", per_call_cap_wei: "100", session_ttl_seconds: 3600, token: SESSION_TOKEN } }),
+  "POST /api/wallet/device/approve-init": (f) => ({
+    auth: "cookie",
+    body: { code: f.pairing.code, spend_cap_wei: "1000", per_call_cap_wei: "100", session_ttl_seconds: 3600, token: SESSION_TOKEN },
+  }),
   "POST /api/wallet/device/approve-finalize": (f) => ({ auth: "cookie", body: { code: f.pairing.code, tx_hash: `0x${"ab".repeat(32)}` } }),
   // above the session's per-call cap (100000): a body that passes validation is refused before the chain
-  "POST /api/wallet/pay": () => ({ auth: "bearer", body: { to: "0x00000000000000000000000000000000000000b2", amount_wei: "100001", memo: "fuzz", token: SESSION_TOKEN } }),
+  "POST /api/wallet/pay": () => ({
+    auth: "bearer",
+    body: { to: "0x00000000000000000000000000000000000000b2", amount_wei: "100001", memo: "fuzz", token: SESSION_TOKEN },
+  }),
   "GET /api/wallet/session": () => ({ auth: "bearer" }),
   "GET /api/wallet/payments": () => ({ auth: "bearer", query: { limit: "5" } }),
   "POST /api/wallet/session/revoke": () => ({ auth: "throwaway-bearer", body: {} }),
@@ -308,13 +380,23 @@ const SAMPLES: Record<string, (f: Fixtures) => Sample> = {
   // the throwaway user's own sessions: revoking them must not end the main user's
   "POST /api/wallet/sessions/{id}/revoke": (f) => ({ auth: "throwaway-cookie", params: { id: f.throwaway.walletSessionId }, body: {} }),
   "POST /api/wallet/sessions/revoke-all": () => ({ auth: "throwaway-cookie", body: {} }),
-  "POST /api/wallet/sessions/revoke-confirm": (f) => ({ auth: "throwaway-cookie", body: { session_ids: [f.throwaway.walletSessionId], tx_hash: `0x${"ab".repeat(32)}`, error: "user rejected" } }),
+  "POST /api/wallet/sessions/revoke-confirm": (f) => ({
+    auth: "throwaway-cookie",
+    body: { session_ids: [f.throwaway.walletSessionId], tx_hash: `0x${"ab".repeat(32)}`, error: "user rejected" },
+  }),
 
   "POST /api/webhooks": () => ({
     auth: "bearer",
     body: {
-      callback_url: "http://127.0.0.1:9/hook", label: "fuzz",
-      filters: { agent_id: "demo-agent", recipient_address: "0x00000000000000000000000000000000000000b2", routed_to_address: "0x00000000000000000000000000000000000000b2", min_amount_wei: "1", token_address: SESSION_TOKEN },
+      callback_url: "http://127.0.0.1:9/hook",
+      label: "fuzz",
+      filters: {
+        agent_id: "demo-agent",
+        recipient_address: "0x00000000000000000000000000000000000000b2",
+        routed_to_address: "0x00000000000000000000000000000000000000b2",
+        min_amount_wei: "1",
+        token_address: SESSION_TOKEN,
+      },
     },
   }),
   "GET /api/webhooks": () => ({ auth: "bearer" }),
@@ -325,14 +407,23 @@ const SAMPLES: Record<string, (f: Fixtures) => Sample> = {
   "POST /api/webhooks/{id}/pause": (f) => ({ auth: "bearer", params: { id: f.subscriptionId }, body: {} }),
   "POST /api/webhooks/{id}/resume": (f) => ({ auth: "bearer", params: { id: f.subscriptionId }, body: {} }),
   "GET /api/webhooks/{id}/deliveries": (f) => ({ auth: "bearer", params: { id: f.subscriptionId }, query: { limit: "10" } }),
-  "POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver": (f) => ({ auth: "bearer", params: { id: f.subscriptionId, deliveryId: f.deliveryId }, body: {} }),
-  "POST /api/webhooks/{id}/recover": (f) => ({ auth: "bearer", params: { id: f.subscriptionId }, body: { since: new Date(Date.now() - 3_600_000).toISOString() } }),
+  "POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver": (f) => ({
+    auth: "bearer",
+    params: { id: f.subscriptionId, deliveryId: f.deliveryId },
+    body: {},
+  }),
+  "POST /api/webhooks/{id}/recover": (f) => ({
+    auth: "bearer",
+    params: { id: f.subscriptionId },
+    body: { since: new Date(Date.now() - 3_600_000).toISOString() },
+  }),
   "POST /api/webhooks/{id}/test": (f) => ({ auth: "bearer", params: { id: f.subscriptionId }, body: {} }),
 
   // Paths served outside the three route tables: the live feed, MCP, the operations endpoints.
   "GET /api/feed": () => ({ auth: "none", query: { agent_id: "demo-agent", min_amount_wei: "1", last_event_id: "0" }, headers: { "last-event-id": "0" } }),
   "POST /mcp": () => ({
-    auth: "bearer", headers: { accept: "application/json, text/event-stream" },
+    auth: "bearer",
+    headers: { accept: "application/json, text/event-stream" },
     body: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_provider", arguments: { key: "0x00000000000000000000000000000000000000b2" } } },
   }),
   "GET /healthz": () => ({ auth: "none" }),
@@ -364,7 +455,11 @@ function documentOperations(): Operation[] {
     for (const [method, op] of Object.entries(item)) {
       const named = (where: string) => (op.parameters ?? []).filter((p) => p.in === where).map((p) => p.name);
       out.push({
-        method: method.toUpperCase(), template, pathParams: named("path"), queryParams: named("query"), headerParams: named("header"),
+        method: method.toUpperCase(),
+        template,
+        pathParams: named("path"),
+        queryParams: named("query"),
+        headerParams: named("header"),
         hasBody: op.requestBody !== undefined,
       });
     }
@@ -397,7 +492,12 @@ interface Answer {
 async function send(r: FuzzRequest): Promise<Answer> {
   const abort = new AbortController();
   try {
-    const res = await fetch(t.url + r.path, { method: r.method, headers: r.headers, body: typeof r.body === "string" || r.body === undefined ? r.body : new Uint8Array(r.body), signal: abort.signal });
+    const res = await fetch(t.url + r.path, {
+      method: r.method,
+      headers: r.headers,
+      body: typeof r.body === "string" || r.body === undefined ? r.body : new Uint8Array(r.body),
+      signal: abort.signal,
+    });
     if ((res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
       abort.abort();
       return { status: res.status, text: "(event stream)", body: null };
@@ -415,12 +515,21 @@ async function send(r: FuzzRequest): Promise<Answer> {
   }
 }
 
-const isErrorBody = (b: any) => // eslint-disable-line @typescript-eslint/no-explicit-any
-  b && typeof b === "object" && b.error && typeof b.error.code === "string" && /^[a-z][a-z0-9_]*$/.test(b.error.code) && typeof b.error.message === "string" && b.error.message.length > 0;
+const isErrorBody = (
+  b: any, // eslint-disable-line @typescript-eslint/no-explicit-any
+) =>
+  b &&
+  typeof b === "object" &&
+  b.error &&
+  typeof b.error.code === "string" &&
+  /^[a-z][a-z0-9_]*$/.test(b.error.code) &&
+  typeof b.error.message === "string" &&
+  b.error.message.length > 0;
 
 /** JSON-RPC's own error (/mcp answers a body that is not a message so; the OpenAPI document says where it may come). */
-const isJsonRpcError = (b: any) => // eslint-disable-line @typescript-eslint/no-explicit-any
-  b && typeof b === "object" && b.jsonrpc === "2.0" && b.error && Number.isInteger(b.error.code) && typeof b.error.message === "string";
+const isJsonRpcError = (
+  b: any, // eslint-disable-line @typescript-eslint/no-explicit-any
+) => b && typeof b === "object" && b.jsonrpc === "2.0" && b.error && Number.isInteger(b.error.code) && typeof b.error.message === "string";
 
 /** What is wrong with an answer, or null: a 5xx, a connection failure, or a 4xx without the error body. */
 function restProblem(a: Answer): string | null {
@@ -433,23 +542,30 @@ function restProblem(a: Answer): string | null {
 async function runAll<T>(items: T[], send1: (item: T) => Promise<string | null>, concurrency = 6): Promise<string[]> {
   const problems: string[] = [];
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < items.length) {
-      const item = items[next++]!;
-      const problem = await send1(item);
-      if (problem) problems.push(problem);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) {
+        const item = items[next++]!;
+        const problem = await send1(item);
+        if (problem) problems.push(problem);
+      }
+    }),
+  );
   return problems;
 }
 
 function authHeaders(auth: Auth, f: Fixtures): Record<string, string> {
   switch (auth) {
-    case "bearer": return { authorization: `Bearer ${f.user.bearer}` };
-    case "cookie": return { cookie: `al_session=${f.user.cookie}`, origin: t.url };
-    case "throwaway-bearer": return { authorization: `Bearer ${f.throwaway.bearer}` };
-    case "throwaway-cookie": return { cookie: `al_session=${f.throwaway.cookie}`, origin: t.url };
-    default: return {};
+    case "bearer":
+      return { authorization: `Bearer ${f.user.bearer}` };
+    case "cookie":
+      return { cookie: `al_session=${f.user.cookie}`, origin: t.url };
+    case "throwaway-bearer":
+      return { authorization: `Bearer ${f.throwaway.bearer}` };
+    case "throwaway-cookie":
+      return { cookie: `al_session=${f.throwaway.cookie}`, origin: t.url };
+    default:
+      return {};
   }
 }
 
@@ -459,29 +575,43 @@ const sendableHeader = (value: string) => /^[\x20-\x7e]*$/.test(value);
 /** Every request the fuzz sends for one operation (a function: some bodies are prepared per request). */
 function fuzzRequests(op: Operation, sample: Sample, f: Fixtures): (() => Promise<FuzzRequest>)[] {
   const out: (() => Promise<FuzzRequest>)[] = [];
-  const path = (params: Record<string, string>) => op.template.replace(/\{([a-zA-Z0-9]+)\}/g, (_m, name: string) => params[name] ?? urlEncode(sample.params?.[name] ?? "x"));
+  const path = (params: Record<string, string>) =>
+    op.template.replace(/\{([a-zA-Z0-9]+)\}/g, (_m, name: string) => params[name] ?? urlEncode(sample.params?.[name] ?? "x"));
   const query = (q: Record<string, string>) => {
     const entries = Object.entries(q);
     return entries.length ? `?${entries.map(([k, v]) => `${k}=${v}`).join("&")}` : "";
   };
   const baseQuery = Object.fromEntries(Object.entries(sample.query ?? {}).map(([k, v]) => [k, urlEncode(v)]));
   const hasBody = op.method !== "GET" && (sample.body !== undefined || sample.prepare !== undefined || op.hasBody);
-  const make = (label: string, parts: { params?: Record<string, string>; query?: Record<string, string>; headers?: Record<string, string>; body?: (b: unknown) => string | Buffer; contentType?: string }) => async (): Promise<FuzzRequest> => {
-    const prepared = sample.prepare ? await sample.prepare() : { body: sample.body ?? {} };
-    const headers: Record<string, string> = { ...authHeaders(sample.auth, f), ...sample.headers, ...parts.headers };
-    if (prepared.cookie) headers.cookie = headers.cookie ? `${headers.cookie}; ${prepared.cookie}` : prepared.cookie;
-    let body: string | Buffer | undefined;
-    if (hasBody) {
-      body = parts.body ? parts.body(prepared.body) : toJsonText(prepared.body);
-      headers["content-type"] = parts.contentType ?? "application/json";
-    }
-    return { label: `${op.method} ${label}`, method: op.method, path: path(parts.params ?? {}) + query(parts.query ?? baseQuery), headers, body };
-  };
+  const make =
+    (
+      label: string,
+      parts: {
+        params?: Record<string, string>;
+        query?: Record<string, string>;
+        headers?: Record<string, string>;
+        body?: (b: unknown) => string | Buffer;
+        contentType?: string;
+      },
+    ) =>
+    async (): Promise<FuzzRequest> => {
+      const prepared = sample.prepare ? await sample.prepare() : { body: sample.body ?? {} };
+      const headers: Record<string, string> = { ...authHeaders(sample.auth, f), ...sample.headers, ...parts.headers };
+      if (prepared.cookie) headers.cookie = headers.cookie ? `${headers.cookie}; ${prepared.cookie}` : prepared.cookie;
+      let body: string | Buffer | undefined;
+      if (hasBody) {
+        body = parts.body ? parts.body(prepared.body) : toJsonText(prepared.body);
+        headers["content-type"] = parts.contentType ?? "application/json";
+      }
+      return { label: `${op.method} ${label}`, method: op.method, path: path(parts.params ?? {}) + query(parts.query ?? baseQuery), headers, body };
+    };
 
   // path parameters
   for (const name of op.pathParams) {
-    for (const [what, value] of BAD_STRINGS) if (value !== "") out.push(make(`${op.template} with {${name}} = ${what}`, { params: { [name]: urlEncode(value) } }));
-    for (const raw of ["%", "%E0%A4%A", "%ED%A0%80", "%C0%80", "%00%00", "..", "%2F"]) out.push(make(`${op.template} with {${name}} = raw ${raw}`, { params: { [name]: raw } }));
+    for (const [what, value] of BAD_STRINGS)
+      if (value !== "") out.push(make(`${op.template} with {${name}} = ${what}`, { params: { [name]: urlEncode(value) } }));
+    for (const raw of ["%", "%E0%A4%A", "%ED%A0%80", "%C0%80", "%00%00", "..", "%2F"])
+      out.push(make(`${op.template} with {${name}} = raw ${raw}`, { params: { [name]: raw } }));
   }
   // query parameters (GET only: the others change state): each bad value with the sample's other parameters, and alone
   // (a sample's other parameter may refuse the request before this one is read: series' entity= before provider=)
@@ -498,20 +628,32 @@ function fuzzRequests(op: Operation, sample: Sample, f: Fixtures): (() => Promis
   }
   // header parameters: the bad values a header can carry
   for (const name of op.headerParams) {
-    for (const [what, value] of BAD_STRINGS) if (sendableHeader(value)) out.push(make(`${op.template} with header ${name} = ${what}`, { headers: { [name.toLowerCase()]: value } }));
+    for (const [what, value] of BAD_STRINGS)
+      if (sendableHeader(value)) out.push(make(`${op.template} with header ${name} = ${what}`, { headers: { [name.toLowerCase()]: value } }));
   }
   // bodies: malformed and hostile whole bodies, then every bad value (deep nesting included) at every leaf of the sample's
   if (hasBody) {
     for (const [what, raw, contentType] of BAD_BODIES) out.push(make(`${op.template} body ${what}`, { body: () => raw, contentType }));
-    const shape = sample.body ?? { id: "", rawId: "", type: "", response: { clientDataJSON: "", attestationObject: "", authenticatorData: "", signature: "", userHandle: "", transports: [""] }, clientExtensionResults: {} };
+    const shape = sample.body ?? {
+      id: "",
+      rawId: "",
+      type: "",
+      response: { clientDataJSON: "", attestationObject: "", authenticatorData: "", signature: "", userHandle: "", transports: [""] },
+      clientExtensionResults: {},
+    };
     for (const at of leafPaths(shape)) {
       for (const [what, value] of BAD_VALUES) {
         out.push(make(`${op.template} body.${at.join(".") || "(root)"} = ${what}`, { body: (b) => toJsonText(replaceAt(b, at, value)) }));
       }
     }
-    for (const [what, value] of [["unknown field", "x"], ["unknown field with a NUL name", "x"]] as const) {
+    for (const [what, value] of [
+      ["unknown field", "x"],
+      ["unknown field with a NUL name", "x"],
+    ] as const) {
       const key = what.includes("NUL") ? "a\u0000b" : "not_a_field";
-      out.push(make(`${op.template} body with an ${what}`, { body: (b) => toJsonText(b && typeof b === "object" && !Array.isArray(b) ? { ...b, [key]: value } : b) }));
+      out.push(
+        make(`${op.template} body with an ${what}`, { body: (b) => toJsonText(b && typeof b === "object" && !Array.isArray(b) ? { ...b, [key]: value } : b) }),
+      );
     }
   }
   // credentials
@@ -532,9 +674,18 @@ describe("fuzz: every operation of the OpenAPI document answers hostile input wi
   it("every operation has a fuzz sample, every sample an operation, and every route of the route tables is an operation", () => {
     const keys = new Set(OPERATIONS.map(operationKey));
     expect(OPERATIONS.length).toBeGreaterThan(40);
-    expect([...keys].filter((k) => !SAMPLES[k]), "operations without a sample in SAMPLES (add one)").toEqual([]);
-    expect(Object.keys(SAMPLES).filter((k) => !keys.has(k)), "samples of operations the document no longer has").toEqual([]);
-    expect(TABLE_ROUTES.map(operationKey).filter((k) => !keys.has(k)), "routes missing from the OpenAPI document").toEqual([]);
+    expect(
+      [...keys].filter((k) => !SAMPLES[k]),
+      "operations without a sample in SAMPLES (add one)",
+    ).toEqual([]);
+    expect(
+      Object.keys(SAMPLES).filter((k) => !keys.has(k)),
+      "samples of operations the document no longer has",
+    ).toEqual([]);
+    expect(
+      TABLE_ROUTES.map(operationKey).filter((k) => !keys.has(k)),
+      "routes missing from the OpenAPI document",
+    ).toEqual([]);
     expect(TABLE_ROUTES.length).toBeGreaterThan(30);
   });
 
@@ -545,17 +696,21 @@ describe("fuzz: every operation of the OpenAPI document answers hostile input wi
   });
 
   // An operation without a sample is fuzzed all the same (with the cookie and an empty object body) besides failing above.
-  it.each(OPERATIONS.map((o) => [operationKey(o), o] as const))("%s", async (_key, op) => {
-    const sample = SAMPLES[operationKey(op)]?.(fx) ?? { auth: "cookie", body: op.method === "GET" ? undefined : {}, params: {} };
-    const requests = fuzzRequests(op, sample, fx);
-    const problems = await runAll(requests, async (build) => {
-      const r = await build();
-      const answer = await send(r);
-      const problem = restProblem(answer) ?? (answer.status === 0 ? null : openapiProblems(r.method, op.template, answer.status, answer.body)[0] ?? null);
-      return problem && `${r.label} → ${problem}`;
-    });
-    expect(problems).toEqual([]);
-  }, 300_000);
+  it.each(OPERATIONS.map((o) => [operationKey(o), o] as const))(
+    "%s",
+    async (_key, op) => {
+      const sample = SAMPLES[operationKey(op)]?.(fx) ?? { auth: "cookie", body: op.method === "GET" ? undefined : {}, params: {} };
+      const requests = fuzzRequests(op, sample, fx);
+      const problems = await runAll(requests, async (build) => {
+        const r = await build();
+        const answer = await send(r);
+        const problem = restProblem(answer) ?? (answer.status === 0 ? null : (openapiProblems(r.method, op.template, answer.status, answer.body)[0] ?? null));
+        return problem && `${r.label} → ${problem}`;
+      });
+      expect(problems).toEqual([]);
+    },
+    300_000,
+  );
 });
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -590,8 +745,15 @@ const GRAPHQL_SAMPLES: Record<string, GraphqlSample> = {
   "Mutation.createWebhook": {
     args: () => ({
       input: {
-        callbackUrl: "http://127.0.0.1:9/hook", label: "fuzz",
-        filters: { agentId: "demo-agent", recipientAddress: "0x00000000000000000000000000000000000000b2", routedToAddress: null, minAmountWei: "1", tokenAddress: SESSION_TOKEN },
+        callbackUrl: "http://127.0.0.1:9/hook",
+        label: "fuzz",
+        filters: {
+          agentId: "demo-agent",
+          recipientAddress: "0x00000000000000000000000000000000000000b2",
+          routedToAddress: null,
+          minAmountWei: "1",
+          tokenAddress: SESSION_TOKEN,
+        },
       },
     }),
   },
@@ -606,7 +768,10 @@ const GRAPHQL_SAMPLES: Record<string, GraphqlSample> = {
   "Query.walletSession": { auth: "cookie", args: (f) => ({ id: f.user.walletSessionId }) },
   "Query.walletSessionPayments": { auth: "cookie", args: (f) => ({ id: f.user.walletSessionId, first: 10, after: null }) },
   "Mutation.revokeWalletSession": { auth: "throwaway-cookie", args: (f) => ({ id: f.throwaway.walletSessionId }) },
-  "Mutation.confirmWalletRevoke": { auth: "throwaway-cookie", args: (f) => ({ sessionIds: [f.throwaway.walletSessionId], txHash: `0x${"ab".repeat(32)}`, error: "user rejected" }) },
+  "Mutation.confirmWalletRevoke": {
+    auth: "throwaway-cookie",
+    args: (f) => ({ sessionIds: [f.throwaway.walletSessionId], txHash: `0x${"ab".repeat(32)}`, error: "user rejected" }),
+  },
   "Subscription.ledgerEvents": { args: () => ({ afterId: "0", agentId: "demo-agent", minAmountWei: "1" }) },
 };
 
@@ -619,7 +784,11 @@ interface GraphqlField {
 /** Every field with arguments, on the root types and on the object types below them. */
 function graphqlFieldsWithArgs(): GraphqlField[] {
   const schema = buildSchema();
-  const roots = new Map([[schema.getQueryType(), "query"], [schema.getMutationType(), "mutation"], [schema.getSubscriptionType(), "subscription"]] as const);
+  const roots = new Map([
+    [schema.getQueryType(), "query"],
+    [schema.getMutationType(), "mutation"],
+    [schema.getSubscriptionType(), "subscription"],
+  ] as const);
   const rootOf = (typeName: string) => [...roots].find(([type]) => type?.name === typeName)?.[1] ?? "query";
   const out: GraphqlField[] = [];
   for (const type of Object.values(schema.getTypeMap())) {
@@ -658,12 +827,23 @@ function graphqlProblem(a: Answer): string | null {
 /** One GraphQL request: POST JSON (the direct lane and yoga), or over graphql-sse for the subscription (first answer only). */
 async function sendGraphql(root: GraphqlField["root"], bodyText: string, auth: Record<string, string>): Promise<Answer> {
   if (root !== "subscription") {
-    return send({ label: "", method: "POST", path: "/graphql", headers: { "content-type": "application/json", accept: "application/json", ...auth }, body: bodyText });
+    return send({
+      label: "",
+      method: "POST",
+      path: "/graphql",
+      headers: { "content-type": "application/json", accept: "application/json", ...auth },
+      body: bodyText,
+    });
   }
   // graphql-sse, distinct connections: a refused operation is a JSON answer; an accepted one starts a stream (closed here).
   const abort = new AbortController();
   try {
-    const res = await fetch(`${t.url}/graphql/stream`, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream", ...auth }, body: bodyText, signal: abort.signal });
+    const res = await fetch(`${t.url}/graphql/stream`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "text/event-stream", ...auth },
+      body: bodyText,
+      signal: abort.signal,
+    });
     if ((res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
       const reader = res.body!.getReader();
       const first = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), 1_000))]);
@@ -708,9 +888,13 @@ describe("JSON nested deeper than the bound is 400 invalid_body on every surface
   it("a wallet and a webhook body, and /mcp", async () => {
     const pairing = await post("/api/wallet/device/start", `{"agent_label":${deep()}}`);
     expect([pairing.status, pairing.body.error?.code]).toEqual([400, "invalid_body"]);
-    const webhook = await post("/api/webhooks", `{"callback_url":"http://127.0.0.1:9/hook","filters":{"agent_id":${deep()}}}`, { authorization: `Bearer ${fx.user.bearer}` });
+    const webhook = await post("/api/webhooks", `{"callback_url":"http://127.0.0.1:9/hook","filters":{"agent_id":${deep()}}}`, {
+      authorization: `Bearer ${fx.user.bearer}`,
+    });
     expect([webhook.status, webhook.body.error?.code]).toEqual([400, "invalid_body"]);
-    const mcp = await post("/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"q":${deep()}}}}`, { accept: "application/json, text/event-stream" });
+    const mcp = await post("/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"q":${deep()}}}}`, {
+      accept: "application/json, text/event-stream",
+    });
     expect([mcp.status, mcp.body.error?.code]).toEqual([400, -32700]); // JSON-RPC's parse error (docs/mcp.md)
   });
 
@@ -721,9 +905,13 @@ describe("JSON nested deeper than the bound is 400 invalid_body on every surface
     expect([direct.status, codes(direct.body)]).toEqual([400, ["invalid_body"]]);
     const viaYoga = await post("/graphql", `{"query":${JSON.stringify(query)},"variables":{"q":${deep()}}}`, { accept: "application/graphql-response+json" });
     expect([viaYoga.status, codes(viaYoga.body)]).toEqual([400, ["invalid_body"]]);
-    const get = await getJson(t.url, `/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(`{"q":${deep(2_000)}}`)}`, { headers: { accept: "application/json" } });
+    const get = await getJson(t.url, `/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(`{"q":${deep(2_000)}}`)}`, {
+      headers: { accept: "application/json" },
+    });
     expect([get.status, codes(get.body)]).toEqual([400, ["invalid_body"]]);
-    const stream = await post("/graphql/stream", `{"query":"subscription { ledgerEvents { id } }","variables":{"x":${deep()}}}`, { accept: "text/event-stream" });
+    const stream = await post("/graphql/stream", `{"query":"subscription { ledgerEvents { id } }","variables":{"x":${deep()}}}`, {
+      accept: "text/event-stream",
+    });
     expect([stream.status, codes(stream.body)]).toEqual([400, ["invalid_body"]]);
   });
 });
@@ -735,7 +923,13 @@ describe("GraphQL refusals are 400s with a code (issue 14: a masked internal_err
     ["GET with extensions that are not JSON", "GET", `/graphql?query=${encodeURIComponent("{ services { id } }")}&extensions=%7B`, "invalid_request"],
     ["too deep", "POST", { query: deep }, "query_too_complex", "max_depth"],
     ["too deep, over GET", "GET", `/graphql?query=${encodeURIComponent(deep)}`, "query_too_complex", "max_depth"],
-    ["too many aliases", "POST", { query: `{ ${Array.from({ length: 16 }, (_, i) => `a${i}: services { id }`).join(" ")} }` }, "query_too_complex", "max_aliases"],
+    [
+      "too many aliases",
+      "POST",
+      { query: `{ ${Array.from({ length: 16 }, (_, i) => `a${i}: services { id }`).join(" ")} }` },
+      "query_too_complex",
+      "max_aliases",
+    ],
     ["too many tokens", "POST", { query: `{ services { ${"id ".repeat(2_500)}} }` }, "query_too_complex", "max_tokens"],
     ["too many directives", "POST", { query: `{ __typename ${"@include(if: true) ".repeat(25)}}` }, "query_too_complex", "max_directives"],
     ["variables of the wrong type", "POST", { query: "query($id: ID!) { event(id: $id) { id } }", variables: { id: { a: 1 } } }, "invalid_variables"],
@@ -743,9 +937,14 @@ describe("GraphQL refusals are 400s with a code (issue 14: a masked internal_err
     ["a batch (yoga's own code)", "POST", [{ query: "{ services { id } }" }], "bad_request"],
     ["a missing variable", "POST", { query: "query($q: String!) { search(q: $q) { q } }" }, "invalid_variables"],
   ] as const)("%s", async (_name, method, target, code, limit?: string) => {
-    const res = method === "GET"
-      ? await getJson(t.url, target as string, { headers: { accept: "application/json" } })
-      : await getJson(t.url, "/graphql", { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(target) });
+    const res =
+      method === "GET"
+        ? await getJson(t.url, target as string, { headers: { accept: "application/json" } })
+        : await getJson(t.url, "/graphql", {
+            method: "POST",
+            headers: { "content-type": "application/json", accept: "application/json" },
+            body: JSON.stringify(target),
+          });
     expect(res.status, JSON.stringify(res.body)).toBe(400);
     expect(res.body.errors[0].extensions).toEqual(limit ? { code, limit } : { code });
   });
@@ -767,71 +966,183 @@ describe("fuzz: every GraphQL field with arguments answers hostile variables wit
   it("every field with arguments has a fuzz sample, and every sample a field", () => {
     const keys = new Set(GRAPHQL_FIELDS.map((f) => f.key));
     expect(keys.size).toBeGreaterThan(15);
-    expect([...keys].filter((k) => !GRAPHQL_SAMPLES[k]), "fields without a sample in GRAPHQL_SAMPLES (add one)").toEqual([]);
-    expect(Object.keys(GRAPHQL_SAMPLES).filter((k) => !keys.has(k)), "samples of fields that no longer exist").toEqual([]);
+    expect(
+      [...keys].filter((k) => !GRAPHQL_SAMPLES[k]),
+      "fields without a sample in GRAPHQL_SAMPLES (add one)",
+    ).toEqual([]);
+    expect(
+      Object.keys(GRAPHQL_SAMPLES).filter((k) => !keys.has(k)),
+      "samples of fields that no longer exist",
+    ).toEqual([]);
   });
 
-  it.each(GRAPHQL_FIELDS.filter((f) => GRAPHQL_SAMPLES[f.key]).map((f) => [f.key, f] as const))("%s", async (_key, f) => {
-    const sample = GRAPHQL_SAMPLES[f.key]!;
-    const query = operationOf(f, sample);
-    const args = sample.args(fx);
-    const auth = authHeaders(sample.auth ?? "bearer", fx);
-    const cases: [string, string][] = [];
-    // the sample with its optional arguments null: a bad value alone (the sample's entityId would refuse activitySeries
-    // before its providerKey is read)
-    const bare = Object.fromEntries(f.field.args.map((a) => [a.name, isNonNullType(a.type) ? args[a.name] : null]));
-    const hasOptional = f.field.args.some((a) => !isNonNullType(a.type) && args[a.name] != null);
-    for (const at of leafPaths(args)) {
-      if (at.length === 0) continue;
-      for (const [what, value] of BAD_VALUES) {
-        cases.push([`$${at.join(".")} = ${what}`, toJsonText({ query, variables: replaceAt(args, at, value) })]);
-        if (hasOptional) cases.push([`$${at.join(".")} = ${what} (alone)`, toJsonText({ query, variables: replaceAt(bare, at, value) })]);
+  it.each(GRAPHQL_FIELDS.filter((f) => GRAPHQL_SAMPLES[f.key]).map((f) => [f.key, f] as const))(
+    "%s",
+    async (_key, f) => {
+      const sample = GRAPHQL_SAMPLES[f.key]!;
+      const query = operationOf(f, sample);
+      const args = sample.args(fx);
+      const auth = authHeaders(sample.auth ?? "bearer", fx);
+      const cases: [string, string][] = [];
+      // the sample with its optional arguments null: a bad value alone (the sample's entityId would refuse activitySeries
+      // before its providerKey is read)
+      const bare = Object.fromEntries(f.field.args.map((a) => [a.name, isNonNullType(a.type) ? args[a.name] : null]));
+      const hasOptional = f.field.args.some((a) => !isNonNullType(a.type) && args[a.name] != null);
+      for (const at of leafPaths(args)) {
+        if (at.length === 0) continue;
+        for (const [what, value] of BAD_VALUES) {
+          cases.push([`$${at.join(".")} = ${what}`, toJsonText({ query, variables: replaceAt(args, at, value) })]);
+          if (hasOptional) cases.push([`$${at.join(".")} = ${what} (alone)`, toJsonText({ query, variables: replaceAt(bare, at, value) })]);
+        }
       }
-    }
-    for (const [what, value] of BAD_VALUES) cases.push([`variables = ${what}`, toJsonText({ query, variables: value })]);
-    cases.push(["without credentials", toJsonText({ query, variables: args })]);
-    const problems = await runAll(cases, async ([label, bodyText]) => {
-      const problem = graphqlProblem(await sendGraphql(f.root, bodyText, label === "without credentials" ? {} : auth));
-      return problem && `${label} → ${problem}`;
-    });
-    expect(problems).toEqual([]);
-  }, 300_000);
+      for (const [what, value] of BAD_VALUES) cases.push([`variables = ${what}`, toJsonText({ query, variables: value })]);
+      cases.push(["without credentials", toJsonText({ query, variables: args })]);
+      const problems = await runAll(cases, async ([label, bodyText]) => {
+        const problem = graphqlProblem(await sendGraphql(f.root, bodyText, label === "without credentials" ? {} : auth));
+        return problem && `${label} → ${problem}`;
+      });
+      expect(problems).toEqual([]);
+    },
+    300_000,
+  );
 
   it("the HTTP layer: GET with undecodable parameters, bad bodies, batching, limits — every error coded, none 5xx", async () => {
     const q = encodeURIComponent("{ services { id } }");
     const deep = `{ dashboard { recentEvents { entity { recentEvents { items { entity { recentEvents { items { entity { recentEvents { items { id } } } } } } } } } } } }`;
     const cases: [string, RequestInit & { path: string }][] = [
-      ...["notjson", "%7B", "%00", "[]", "1", "%22x%22", "%ED%A0%80", encodeURIComponent("{\"a\":\u0000}")].flatMap((v): [string, RequestInit & { path: string }][] => [
-        [`GET variables=${v}`, { path: `/graphql?query=${q}&variables=${v}` }],
-        [`GET extensions=${v}`, { path: `/graphql?query=${q}&extensions=${v}` }],
-      ]),
+      ...["notjson", "%7B", "%00", "[]", "1", "%22x%22", "%ED%A0%80", encodeURIComponent('{"a":\u0000}')].flatMap(
+        (v): [string, RequestInit & { path: string }][] => [
+          [`GET variables=${v}`, { path: `/graphql?query=${q}&variables=${v}` }],
+          [`GET extensions=${v}`, { path: `/graphql?query=${q}&extensions=${v}` }],
+        ],
+      ),
       ["GET operationName that names nothing", { path: `/graphql?query=${q}&operationName=nope` }],
       ["GET operationName with NUL", { path: `/graphql?query=${q}&operationName=%00` }],
       ["GET query with NUL", { path: "/graphql?query=%00" }],
       ["GET query with a lone surrogate", { path: "/graphql?query=%ED%A0%80" }],
       ["GET without a query (JSON accept)", { path: "/graphql", headers: { accept: "application/json" } }],
-      ["GET a mutation", { path: `/graphql?query=${encodeURIComponent("mutation { deleteWebhook(id: \"x\") { ok } }")}` }],
+      ["GET a mutation", { path: `/graphql?query=${encodeURIComponent('mutation { deleteWebhook(id: "x") { ok } }')}` }],
       ["GET over-deep", { path: `/graphql?query=${encodeURIComponent(deep)}` }],
       ["POST over-deep", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: deep }) }],
-      ["POST too many aliases", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: `{ ${Array.from({ length: 16 }, (_, i) => `a${i}: services { id }`).join(" ")} }` }) }],
-      ["POST too many tokens", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: `{ ${"__typename ".repeat(3_000)} }` }) }],
-      ["POST too many directives", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: `{ __typename ${"@include(if: true) ".repeat(25)} }` }) }],
-      ["POST too costly", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: `{ ${Array.from({ length: 15 }, (_, i) => `a${i}: agents { recentEvents { entity { id label } } }`).join(" ")} }` }) }],
-      ["POST a batch", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify([{ query: "{ services { id } }" }]) }],
-      ["POST unknown parameter", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ services { id } }", nope: 1 }) }],
+      [
+        "POST too many aliases",
+        {
+          path: "/graphql",
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: `{ ${Array.from({ length: 16 }, (_, i) => `a${i}: services { id }`).join(" ")} }` }),
+        },
+      ],
+      [
+        "POST too many tokens",
+        {
+          path: "/graphql",
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: `{ ${"__typename ".repeat(3_000)} }` }),
+        },
+      ],
+      [
+        "POST too many directives",
+        {
+          path: "/graphql",
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: `{ __typename ${"@include(if: true) ".repeat(25)} }` }),
+        },
+      ],
+      [
+        "POST too costly",
+        {
+          path: "/graphql",
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: `{ ${Array.from({ length: 15 }, (_, i) => `a${i}: agents { recentEvents { entity { id label } } }`).join(" ")} }` }),
+        },
+      ],
+      [
+        "POST a batch",
+        { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify([{ query: "{ services { id } }" }]) },
+      ],
+      [
+        "POST unknown parameter",
+        { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ services { id } }", nope: 1 }) },
+      ],
       ["POST query not a string", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: 1 }) }],
-      ["POST operationName not a string", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ services { id } }", operationName: 1 }) }],
-      ["POST variables a string", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ services { id } }", variables: "{}" }) }],
-      ["POST extensions a string", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ services { id } }", extensions: "x" }) }],
-      ["POST a subscription", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "subscription { ledgerEvents { id } }" }) }],
+      [
+        "POST operationName not a string",
+        {
+          path: "/graphql",
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: "{ services { id } }", operationName: 1 }),
+        },
+      ],
+      [
+        "POST variables a string",
+        {
+          path: "/graphql",
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: "{ services { id } }", variables: "{}" }),
+        },
+      ],
+      [
+        "POST extensions a string",
+        {
+          path: "/graphql",
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: "{ services { id } }", extensions: "x" }),
+        },
+      ],
+      [
+        "POST a subscription",
+        {
+          path: "/graphql",
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: "subscription { ledgerEvents { id } }" }),
+        },
+      ],
       ["POST text/plain", { path: "/graphql", method: "POST", headers: { "content-type": "text/plain" }, body: "{ services { id } }" }],
       ["POST application/graphql", { path: "/graphql", method: "POST", headers: { "content-type": "application/graphql" }, body: "{ services { id } }" }],
-      ["POST too large", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: `{ services { id } } # ${"x".repeat(200_000)}` }) }],
-      ["POST a lone surrogate in the query", { path: "/graphql", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ search(q: \"\ud800x\") { q } }" }) }],
-      ...BAD_BODIES.map(([what, body, contentType]): [string, RequestInit & { path: string }] => [`POST body ${what}`, { path: "/graphql", method: "POST", headers: { "content-type": contentType ?? "application/json" }, body: typeof body === "string" ? body : new Uint8Array(body) }]),
+      [
+        "POST too large",
+        {
+          path: "/graphql",
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: `{ services { id } } # ${"x".repeat(200_000)}` }),
+        },
+      ],
+      [
+        "POST a lone surrogate in the query",
+        {
+          path: "/graphql",
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: '{ search(q: "\ud800x") { q } }' }),
+        },
+      ],
+      ...BAD_BODIES.map(([what, body, contentType]): [string, RequestInit & { path: string }] => [
+        `POST body ${what}`,
+        {
+          path: "/graphql",
+          method: "POST",
+          headers: { "content-type": contentType ?? "application/json" },
+          body: typeof body === "string" ? body : new Uint8Array(body),
+        },
+      ]),
     ];
     const problems = await runAll(cases, async ([label, { path, ...init }]) => {
-      const a = await send({ label, method: init.method ?? "GET", path, headers: { accept: "application/json", ...(init.headers as Record<string, string>) }, body: init.body as never });
+      const a = await send({
+        label,
+        method: init.method ?? "GET",
+        path,
+        headers: { accept: "application/json", ...(init.headers as Record<string, string>) },
+        body: init.body as never,
+      });
       const problem = graphqlProblem(a);
       return problem && `${label} → ${problem}`;
     });

@@ -37,13 +37,36 @@ const dirs: string[] = [];
 const clients: Client[] = [];
 
 const TOOLS = [
-  "create_webhook", "delete_webhook", "get_agent", "get_dashboard", "get_event", "get_provider", "get_service", "get_webhook", "list_deliveries",
-  "list_events_since", "list_payments", "list_recent_events", "list_webhooks", "pause_webhook", "pay", "recover_webhook", "redeliver_webhook_delivery",
-  "resume_webhook", "rotate_webhook_secret", "search", "test_webhook", "verify_webhook", "wallet_status",
+  "create_webhook",
+  "delete_webhook",
+  "get_agent",
+  "get_dashboard",
+  "get_event",
+  "get_provider",
+  "get_service",
+  "get_webhook",
+  "list_deliveries",
+  "list_events_since",
+  "list_payments",
+  "list_recent_events",
+  "list_webhooks",
+  "pause_webhook",
+  "pay",
+  "recover_webhook",
+  "redeliver_webhook_delivery",
+  "resume_webhook",
+  "rotate_webhook_secret",
+  "search",
+  "test_webhook",
+  "verify_webhook",
+  "wallet_status",
 ];
 
 async function httpClient(token?: string): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined);
+  const transport = new StreamableHTTPClientTransport(
+    new URL(`${t.url}/mcp`),
+    token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined,
+  );
   const client = new Client({ name: "mcp-test-http", version: "1.0.0" });
   await client.connect(transport);
   clients.push(client);
@@ -56,8 +79,18 @@ async function stdioClient(token?: string): Promise<Client> {
   dirs.push(dir);
   if (token) {
     const session = {
-      api: t.url, access_token: token, token_type: "Bearer", session_id: sessionId, expires_at: new Date(Date.now() + 3600_000).toISOString(),
-      agent_key_address: "0x0", managed_address: managed, spend_cap_wei: "3000000", per_call_cap_wei: "2000000", token: PATH_USD, agent_label: "mcp test", paired_at: new Date().toISOString(),
+      api: t.url,
+      access_token: token,
+      token_type: "Bearer",
+      session_id: sessionId,
+      expires_at: new Date(Date.now() + 3600_000).toISOString(),
+      agent_key_address: "0x0",
+      managed_address: managed,
+      spend_cap_wei: "3000000",
+      per_call_cap_wei: "2000000",
+      token: PATH_USD,
+      agent_label: "mcp test",
+      paired_at: new Date().toISOString(),
     };
     await writeFile(join(dir, "credentials.json"), JSON.stringify({ version: 1, current: t.url, sessions: { [t.url]: session } }), { mode: 0o600 });
   }
@@ -70,7 +103,8 @@ async function stdioClient(token?: string): Promise<Client> {
   return client;
 }
 
-async function gql<T = any>(query: string, variables: Record<string, unknown> = {}): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function gql<T = any>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  // eslint-disable-line @typescript-eslint/no-explicit-any
   const res = await fetch(`${t.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });
   const body = await res.json();
   if (body.errors) throw new Error(JSON.stringify(body.errors));
@@ -86,7 +120,11 @@ async function tool(client: Client, name: string, args: Record<string, unknown> 
 }
 
 /** A tool error's `{ code, message, status?, … }` (the API's code). */
-async function toolError(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ code: string; message: string; status?: number; hint?: string; idempotency_key?: string }> {
+async function toolError(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ code: string; message: string; status?: number; hint?: string; idempotency_key?: string }> {
   const r = await client.callTool({ name, arguments: args });
   expect(r.isError, `${name} should fail: ${JSON.stringify(r)}`).toBe(true);
   expect(r.structuredContent).toBeUndefined();
@@ -95,7 +133,8 @@ async function toolError(client: Client, name: string, args: Record<string, unkn
 
 const randomAddress = () => privateKeyToAccount(generatePrivateKey()).address.toLowerCase() as Hex;
 const balance = async (address: Hex) => (await funder(walletAnvil.url).token.getBalance({ token: PATH_USD, account: address })).amount;
-const paymentsOf = async (session: string) => (await sql.query("SELECT status, amount_wei::text AS amount, tx_hash FROM wallet_payments WHERE session_id = $1 ORDER BY created_at", [session])).rows;
+const paymentsOf = async (session: string) =>
+  (await sql.query("SELECT status, amount_wei::text AS amount, tx_hash FROM wallet_payments WHERE session_id = $1 ORDER BY created_at", [session])).rows;
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -104,7 +143,11 @@ beforeAll(async () => {
   t = await startWalletApp(db.url, walletAnvil.url, { pollIntervalSeconds: 0 });
   sql = new pg.Client({ connectionString: db.url });
   await sql.connect();
-  const paired = await pairAgent(t.url, walletAnvil.url, { authn: new SoftAuthenticator(), grant: { spend_cap_wei: "3000000", per_call_cap_wei: "2000000" }, label: "mcp test" });
+  const paired = await pairAgent(t.url, walletAnvil.url, {
+    authn: new SoftAuthenticator(),
+    grant: { spend_cap_wei: "3000000", per_call_cap_wei: "2000000" },
+    label: "mcp test",
+  });
   bearer = paired.token.access_token;
   sessionId = paired.token.session_id;
   managed = paired.token.managed_address;
@@ -169,7 +212,10 @@ describe.each(["http", "stdio"] as const)("over %s", (transport) => {
 
   it("answers params that do not fit a method with -32602 (invalid params) and a short message", async () => {
     const bad = client.request({ method: "tools/call", params: { arguments: {} } as never }, CallToolResultSchema);
-    const error = await bad.then(() => null, (e: unknown) => e);
+    const error = await bad.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
     expect((error as McpError).message).toBe("MCP error -32602: invalid params of tools/call: params.name: Invalid input: expected string, received undefined");
@@ -178,8 +224,11 @@ describe.each(["http", "stdio"] as const)("over %s", (transport) => {
 
   it("answers every read tool exactly as GraphQL answers the same question", async () => {
     for (const window of ["24h", "7d", "30d", "all"]) {
-      const expected = await gql(`query($w: String!) { dashboard(window: $w) { window windowHours txCount amountSumWei ${BT} agentsActive providersDetected
-        topServices { ${TOP} } topAgents { ${TOP} } topProviders { ${PROV} } recentEvents { ${EV} } } }`, { w: window });
+      const expected = await gql(
+        `query($w: String!) { dashboard(window: $w) { window windowHours txCount amountSumWei ${BT} agentsActive providersDetected
+        topServices { ${TOP} } topAgents { ${TOP} } topProviders { ${PROV} } recentEvents { ${EV} } } }`,
+        { w: window },
+      );
       expect(await tool(client, "get_dashboard", { window }), window).toEqual(expected.dashboard);
     }
     const dash = await tool(client, "get_dashboard", {}); // default 24h
@@ -188,8 +237,11 @@ describe.each(["http", "stdio"] as const)("over %s", (transport) => {
 
     const anEvent = dash.recentEvents[0];
     for (const q of ["weather", anEvent.txHash, anEvent.counterpartyAddress, "Demo agent"]) {
-      const expected = await gql(`query($q: String!) { search(q: $q) { q events(first: 20) { items { ${EV} } nextCursor }
-        entities(first: 20) { items { id label category kind wallets } nextCursor } addresses(first: 20) { items { address label category source } nextCursor } } }`, { q });
+      const expected = await gql(
+        `query($q: String!) { search(q: $q) { q events(first: 20) { items { ${EV} } nextCursor }
+        entities(first: 20) { items { id label category kind wallets } nextCursor } addresses(first: 20) { items { address label category source } nextCursor } } }`,
+        { q },
+      );
       expect(await tool(client, "search", { q }), q).toEqual(expected.search);
     }
 
@@ -211,12 +263,22 @@ describe.each(["http", "stdio"] as const)("over %s", (transport) => {
     const page1 = await gql(`query { agent(id: "demo-agent-alpha") { recentEvents(first: 7) { items { ${EV} } nextCursor } } }`);
     expect(first).toEqual({ entityId: "demo-agent-alpha", ...page1.agent.recentEvents });
     const second = await tool(client, "list_recent_events", { entity_id: "demo-agent-alpha", limit: 7, cursor: first.nextCursor });
-    const page2 = await gql(`query($after: String) { agent(id: "demo-agent-alpha") { recentEvents(first: 7, after: $after) { items { ${EV} } nextCursor } } }`, { after: first.nextCursor });
+    const page2 = await gql(
+      `query($after: String) { agent(id: "demo-agent-alpha") { recentEvents(first: 7, after: $after) { items { ${EV} } nextCursor } } }`,
+      { after: first.nextCursor },
+    );
     expect(second).toEqual({ entityId: "demo-agent-alpha", ...page2.agent.recentEvents });
     const svcEvents = await gql(`query { service(id: "weather-api-mpp") { recentEvents(first: 3) { items { ${EV} } nextCursor } } }`);
-    expect(await tool(client, "list_recent_events", { entity_id: "weather-api-mpp", limit: 3 })).toEqual({ entityId: "weather-api-mpp", ...svcEvents.service.recentEvents });
+    expect(await tool(client, "list_recent_events", { entity_id: "weather-api-mpp", limit: 3 })).toEqual({
+      entityId: "weather-api-mpp",
+      ...svcEvents.service.recentEvents,
+    });
     const latest = await gql(`query { dashboard(window: "24h") { recentEvents { ${EV} } } }`);
-    expect(await tool(client, "list_recent_events", { limit: 5 })).toEqual({ entityId: null, items: latest.dashboard.recentEvents.slice(0, 5), nextCursor: null });
+    expect(await tool(client, "list_recent_events", { limit: 5 })).toEqual({
+      entityId: null,
+      items: latest.dashboard.recentEvents.slice(0, 5),
+      nextCursor: null,
+    });
 
     for (const p of gateway.providers.items as { key: string; address: string | null }[]) {
       const expected = await gql(`query($key: String!) { provider(key: $key) { ${PROV} } }`, { key: p.key });
@@ -237,7 +299,12 @@ describe.each(["http", "stdio"] as const)("over %s", (transport) => {
   it("pages each search list with the cursor it returned", async () => {
     const q = "demo";
     const pageOf = async (list: "events" | "entities" | "addresses", after: string | null) =>
-      (await gql(`query($q: String!, $after: String) { search(q: $q) { ${list}(first: 1, after: $after) { items { ${list === "events" ? EV : list === "entities" ? "id label category kind wallets" : "address label category source"} } nextCursor } } }`, { q, after })).search[list];
+      (
+        await gql(
+          `query($q: String!, $after: String) { search(q: $q) { ${list}(first: 1, after: $after) { items { ${list === "events" ? EV : list === "entities" ? "id label category kind wallets" : "address label category source"} } nextCursor } } }`,
+          { q, after },
+        )
+      ).search[list];
     const first = await tool(client, "search", { q, limit: 1 });
     expect(first.entities).toEqual(await pageOf("entities", null));
     expect(first.entities.nextCursor).toBeTruthy(); // more than one demo entity
@@ -276,9 +343,15 @@ describe.each(["http", "stdio"] as const)("over %s", (transport) => {
     const anEvent = expectedAgent.agent.recentEvents.items[0];
     const event = await client.readResource({ uri: `agent-ledger://events/${anEvent.id}` });
     expect(JSON.parse((event.contents[0] as { text: string }).text)).toEqual(await tool(client, "get_event", { id: anEvent.id }));
-    const missing = await client.readResource({ uri: "agent-ledger://events/999999999" }).then(() => null, (e: unknown) => e);
+    const missing = await client.readResource({ uri: "agent-ledger://events/999999999" }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(missing).toMatchObject({ code: -32002, message: "MCP error -32002: no ledger row with id 999999999", data: { code: "not_found", status: 404 } });
-    const malformed = await client.readResource({ uri: "agent-ledger://events/abc" }).then(() => null, (e: unknown) => e);
+    const malformed = await client.readResource({ uri: "agent-ledger://events/abc" }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(malformed).toMatchObject({ code: ErrorCode.InvalidParams, data: { code: "invalid_id", status: 400 } });
   });
 
@@ -291,7 +364,10 @@ describe.each(["http", "stdio"] as const)("over %s", (transport) => {
     expect(await toolError(client, "get_event", { id: 999999999 })).toMatchObject({ code: "not_found", status: 404 });
     expect(await toolError(client, "get_provider", { key: "0x00000000000000000000000000000000000000ff" })).toMatchObject({ code: "not_found", status: 404 });
     expect(await toolError(client, "search", { q: "  a " })).toMatchObject({ code: "invalid_query", status: 400 });
-    expect(await toolError(client, "list_recent_events", { entity_id: "demo-agent-alpha", cursor: "not-a-cursor" })).toMatchObject({ code: "invalid_cursor", status: 400 });
+    expect(await toolError(client, "list_recent_events", { entity_id: "demo-agent-alpha", cursor: "not-a-cursor" })).toMatchObject({
+      code: "invalid_cursor",
+      status: 400,
+    });
     expect(await toolError(client, "list_recent_events", { cursor: "x" })).toMatchObject({ code: "invalid_cursor", status: 400 });
     expect(await toolError(client, "list_recent_events", { limit: 21 })).toMatchObject({ code: "invalid_limit", status: 400 });
     expect(await toolError(client, "list_events_since", { entity_id: "no-such-agent", after_id: 0 })).toMatchObject({ code: "not_found", status: 404 });
@@ -326,18 +402,28 @@ describe.each(["http", "stdio"] as const)("over %s", (transport) => {
 });
 
 describe("without a paired session", () => {
-  it.each(["http", "stdio"] as const)("%s: the ledger tools work, the wallet and webhook tools are refused 401 unauthorized with a hint", async (transport) => {
-    const client = transport === "http" ? await httpClient() : await stdioClient();
-    expect((await tool(client, "get_dashboard", { window: "7d" })).txCount).toBeGreaterThan(0);
-    const before = (await sql.query("SELECT count(*)::int AS n FROM wallet_payments")).rows[0].n;
-    for (const [name, args] of [["wallet_status", {}], ["pay", { to: randomAddress(), amount: "0.01" }], ["list_payments", {}], ["list_webhooks", {}],
-      ["create_webhook", { callback_url: "http://127.0.0.1:9/hook", agent_id: "demo-agent-alpha" }], ["list_deliveries", { id: "whs_abcdefgh12" }]] as const) {
-      const e = await toolError(client, name, args);
-      expect(e, name).toMatchObject({ code: "unauthorized", status: 401 });
-      expect(e.hint, name).toMatch(transport === "http" ? /Authorization: Bearer/ : /agent-ledger pair/);
-    }
-    expect((await sql.query("SELECT count(*)::int AS n FROM wallet_payments")).rows[0].n).toBe(before);
-  }, 60_000);
+  it.each(["http", "stdio"] as const)(
+    "%s: the ledger tools work, the wallet and webhook tools are refused 401 unauthorized with a hint",
+    async (transport) => {
+      const client = transport === "http" ? await httpClient() : await stdioClient();
+      expect((await tool(client, "get_dashboard", { window: "7d" })).txCount).toBeGreaterThan(0);
+      const before = (await sql.query("SELECT count(*)::int AS n FROM wallet_payments")).rows[0].n;
+      for (const [name, args] of [
+        ["wallet_status", {}],
+        ["pay", { to: randomAddress(), amount: "0.01" }],
+        ["list_payments", {}],
+        ["list_webhooks", {}],
+        ["create_webhook", { callback_url: "http://127.0.0.1:9/hook", agent_id: "demo-agent-alpha" }],
+        ["list_deliveries", { id: "whs_abcdefgh12" }],
+      ] as const) {
+        const e = await toolError(client, name, args);
+        expect(e, name).toMatchObject({ code: "unauthorized", status: 401 });
+        expect(e.hint, name).toMatch(transport === "http" ? /Authorization: Bearer/ : /agent-ledger pair/);
+      }
+      expect((await sql.query("SELECT count(*)::int AS n FROM wallet_payments")).rows[0].n).toBe(before);
+    },
+    60_000,
+  );
 
   it("http: an unknown bearer token is refused the same way", async () => {
     const client = await httpClient("al_not_a_real_token_000000000000000000000000");
@@ -353,7 +439,19 @@ describe("pay (devnet)", () => {
     const payerBefore = await balance(managed);
 
     const paid = await tool(http, "pay", { to, amount: "1.25", memo: "inv-mcp-1", idempotency_key: "mcp-test-inv-1" });
-    expect(paid).toMatchObject({ status: "sent", idempotency_key: "mcp-test-inv-1", replayed: false, to, amount_wei: "1250000", amount: "1.25", memo: "inv-mcp-1", token: PATH_USD, spend_used_wei_after: "1250000", spend_cap_wei: "3000000", from: managed });
+    expect(paid).toMatchObject({
+      status: "sent",
+      idempotency_key: "mcp-test-inv-1",
+      replayed: false,
+      to,
+      amount_wei: "1250000",
+      amount: "1.25",
+      memo: "inv-mcp-1",
+      token: PATH_USD,
+      spend_used_wei_after: "1250000",
+      spend_cap_wei: "3000000",
+      from: managed,
+    });
     expect(paid.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await balance(to)).toBe(1_250_000n);
     expect(payerBefore - (await balance(managed))).toBe(1_250_000n); // gas is sponsored
@@ -366,7 +464,10 @@ describe("pay (devnet)", () => {
     expect(await balance(to)).toBe(1_250_000n);
     expect(await paymentsOf(sessionId)).toEqual([{ status: "sent", amount: "1250000", tx_hash: paid.tx_hash }]);
     // the key with another amount is the API's refusal
-    expect(await toolError(http, "pay", { to, amount: "1.26", memo: "inv-mcp-1", idempotency_key: "mcp-test-inv-1" })).toMatchObject({ code: "idempotency_key_reused", status: 409 });
+    expect(await toolError(http, "pay", { to, amount: "1.26", memo: "inv-mcp-1", idempotency_key: "mcp-test-inv-1" })).toMatchObject({
+      code: "idempotency_key_reused",
+      status: 409,
+    });
 
     // caps: 2 per payment, 3 in total
     expect(await toolError(http, "pay", { to, amount: "2.000001" })).toMatchObject({ code: "per_call_cap_exceeded", status: 403 });
@@ -381,18 +482,36 @@ describe("pay (devnet)", () => {
     expect(await toolError(http, "pay", { to, amount: "0" })).toMatchObject({ code: "invalid_amount" });
 
     const status = await tool(stdio, "wallet_status");
-    expect(status).toMatchObject({ session_id: sessionId, status: "active", spend_used_wei: "2750000", spend_remaining_wei: "250000", amounts: { spend_remaining: "0.25", spend_cap: "3.00", per_call_cap: "2.00" } });
+    expect(status).toMatchObject({
+      session_id: sessionId,
+      status: "active",
+      spend_used_wei: "2750000",
+      spend_remaining_wei: "250000",
+      amounts: { spend_remaining: "0.25", spend_cap: "3.00", per_call_cap: "2.00" },
+    });
     const list = await tool(http, "list_payments", { limit: 10 });
     expect(list.session_id).toBe(sessionId);
-    expect(list.items.map((p: { status: string; amount: string; tx_hash: string }) => [p.status, p.amount, p.tx_hash])).toEqual([["sent", "1.50", second.tx_hash], ["sent", "1.25", paid.tx_hash]]);
+    expect(list.items.map((p: { status: string; amount: string; tx_hash: string }) => [p.status, p.amount, p.tx_hash])).toEqual([
+      ["sent", "1.50", second.tx_hash],
+      ["sent", "1.25", paid.tx_hash],
+    ]);
   }, 120_000);
 });
 
 describe("webhooks", () => {
   it("create, list, pause, resume, deliveries, delete through the tools, as the paired session's user", async () => {
     const client = await httpClient(bearer);
-    const created = await tool(client, "create_webhook", { callback_url: "http://127.0.0.1:9/hook", agent_id: "demo-agent-alpha", label: "from mcp", min_amount: "1.5" });
-    expect(created).toMatchObject({ status: "pending_verify", callback_url: "http://127.0.0.1:9/hook", filters: { agent_id: "demo-agent-alpha", min_amount_wei: "1500000" } });
+    const created = await tool(client, "create_webhook", {
+      callback_url: "http://127.0.0.1:9/hook",
+      agent_id: "demo-agent-alpha",
+      label: "from mcp",
+      min_amount: "1.5",
+    });
+    expect(created).toMatchObject({
+      status: "pending_verify",
+      callback_url: "http://127.0.0.1:9/hook",
+      filters: { agent_id: "demo-agent-alpha", min_amount_wei: "1500000" },
+    });
     expect(created.signing_secret).toBeTruthy();
     const listed = await tool(client, "list_webhooks");
     expect(listed.items.map((w: { id: string }) => w.id)).toContain(created.id);
@@ -422,7 +541,10 @@ describe("webhooks", () => {
     expect(await tool(client, "delete_webhook", { id: created.id })).toMatchObject({ id: created.id, status: "deleted" });
     expect((await tool(client, "list_webhooks")).items.map((w: { id: string }) => w.id)).not.toContain(created.id);
     expect(await toolError(client, "delete_webhook", { id: created.id })).toMatchObject({ code: "not_found", status: 404 });
-    expect(await toolError(client, "create_webhook", { callback_url: "http://127.0.0.1:9/hook", agent_id: "no-such-agent" })).toMatchObject({ code: "unknown_agent", status: 400 });
+    expect(await toolError(client, "create_webhook", { callback_url: "http://127.0.0.1:9/hook", agent_id: "no-such-agent" })).toMatchObject({
+      code: "unknown_agent",
+      status: 400,
+    });
   }, 60_000);
 });
 
@@ -432,14 +554,23 @@ describe("/mcp over HTTP", () => {
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST, OPTIONS");
     expect((await get.json()).error.code).toBe("method_not_allowed");
-    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } };
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+    };
     const noAccept = await fetch(`${t.url}/mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(init) });
     expect(noAccept.status).toBe(406);
     expect((await noAccept.json()).error.code).toBe("not_acceptable");
     const accept = "application/json, text/event-stream";
     const text = await fetch(`${t.url}/mcp`, { method: "POST", headers: { "content-type": "text/plain", accept }, body: "hi" });
     expect([text.status, (await text.json()).error.code]).toEqual([415, "unsupported_media_type"]);
-    const huge = await fetch(`${t.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept }, body: JSON.stringify({ x: "a".repeat(300_000) }) });
+    const huge = await fetch(`${t.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept },
+      body: JSON.stringify({ x: "a".repeat(300_000) }),
+    });
     expect([huge.status, (await huge.json()).error.code]).toEqual([413, "payload_too_large"]);
     const ok = await fetch(`${t.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept }, body: JSON.stringify(init) });
     expect(ok.status).toBe(200);
@@ -447,9 +578,15 @@ describe("/mcp over HTTP", () => {
     expect((await ok.json()).result.serverInfo.name).toBe("agent-ledger");
   });
 
-  const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } };
+  const init = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+  };
   /** A raw request to /mcp over node:http, so that Host can be anything (fetch sets it from the URL). */
-  function rawMcp(method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, unknown>; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  function rawMcp(method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, unknown>; json: any }> {
+    // eslint-disable-line @typescript-eslint/no-explicit-any
     const url = new URL(`${t.url}/mcp`);
     const all: Record<string, string> = { accept: "application/json, text/event-stream", "content-type": "application/json", ...headers };
     return new Promise((resolve, reject) => {
@@ -502,7 +639,14 @@ describe("/mcp over HTTP", () => {
     expect((await rawMcp("GET", { host: "evil.example" })).status).toBe(403);
 
     // allowed: no Origin (a non-browser client), the API's own origin, a loopback page, the configured public origin
-    for (const headers of [{}, { origin: `http://${host}` }, { origin: "http://localhost:6274" }, { origin: "http://localhost:3000" }, { host: "localhost" }, { host: "[::1]:80" }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { origin: `http://${host}` },
+      { origin: "http://localhost:6274" },
+      { origin: "http://localhost:3000" },
+      { host: "localhost" },
+      { host: "[::1]:80" },
+    ] as Record<string, string>[]) {
       const r = await rawMcp("POST", headers, body);
       expect(r.status, JSON.stringify(headers)).toBe(200);
       expect(r.json.result.serverInfo.name).toBe("agent-ledger");

@@ -50,14 +50,33 @@ const ROUTES = [...walletRoutes, ...webhookRoutes, { method: "POST", path: "/gra
  * One raw HTTP/1.1 request whose Authorization header is `authorization` byte for byte (latin1); an array sends one
  * Authorization header per value, and `extraHeaders` are further raw header lines (two Cookie lines).
  */
-function rawRequest(method: string, path: string, authorization: string | string[] | null, extraHeaders: string[] = []): Promise<{ status: number; body: string }> {
+function rawRequest(
+  method: string,
+  path: string,
+  authorization: string | string[] | null,
+  extraHeaders: string[] = [],
+): Promise<{ status: number; body: string }> {
   const { port } = new URL(t.url);
-  const body = path === "/graphql" ? JSON.stringify({ query: "{ __typename }" }) : path === "/mcp" ? JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) : method === "POST" ? "{}" : "";
+  const body =
+    path === "/graphql"
+      ? JSON.stringify({ query: "{ __typename }" })
+      : path === "/mcp"
+        ? JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })
+        : method === "POST"
+          ? "{}"
+          : "";
   const authorizations = authorization === null ? [] : Array.isArray(authorization) ? authorization : [authorization];
   const head = [
-    `${method} ${path} HTTP/1.1`, `host: 127.0.0.1:${port}`, ...authorizations.map((a) => `authorization: ${a}`), ...extraHeaders, "content-type: application/json",
+    `${method} ${path} HTTP/1.1`,
+    `host: 127.0.0.1:${port}`,
+    ...authorizations.map((a) => `authorization: ${a}`),
+    ...extraHeaders,
+    "content-type: application/json",
     ...(path === "/mcp" ? ["accept: application/json, text/event-stream"] : []),
-    `content-length: ${Buffer.byteLength(body)}`, "connection: close", "", "",
+    `content-length: ${Buffer.byteLength(body)}`,
+    "connection: close",
+    "",
+    "",
   ].join("\r\n");
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), "127.0.0.1");
@@ -94,8 +113,17 @@ beforeAll(async () => {
   t = await startTestApp(db.url, {
     webhooks: { masterKey, production: false },
     wallet: {
-      masterKey, production: false, publicBaseUrl: "http://localhost:3000/", rpcUrl: "http://127.0.0.1:9", sponsorPrivateKey: SPONSOR_KEY,
-      rateLimitPrefix: `al:rl:oddauth:${randomUUID()}`, startPerMinute: 0, codePerMinute: 0, codePerUserPerMinute: 0, webauthnOptionsPerMinute: 0, relayPerMinute: 0,
+      masterKey,
+      production: false,
+      publicBaseUrl: "http://localhost:3000/",
+      rpcUrl: "http://127.0.0.1:9",
+      sponsorPrivateKey: SPONSOR_KEY,
+      rateLimitPrefix: `al:rl:oddauth:${randomUUID()}`,
+      startPerMinute: 0,
+      codePerMinute: 0,
+      codePerUserPerMinute: 0,
+      webauthnOptionsPerMinute: 0,
+      relayPerMinute: 0,
     },
   });
   for (const route of ROUTES) {
@@ -120,24 +148,29 @@ describe("odd Authorization headers", () => {
     expect(authenticated.size).toBeGreaterThan(20);
   });
 
-  it.each(ODD_AUTHORIZATION)("%s: no 5xx, a coded 4xx on every route", async (_name, authorization) => {
-    const failures: string[] = [];
-    for (const route of ROUTES) {
-      const answer = await rawRequest(route.method, route.path, authorization);
-      const refuses = authenticated.has(`${route.method} ${route.path}`);
-      // a route without authentication (webauthn/*/options, device/start, logout, relay, the public GraphQL query)
-      // ignores the header and may answer 2xx
-      if (answer.status >= 200 && answer.status < 300 && !refuses) continue;
-      let code: unknown;
-      try {
-        code = codeOf(answer.body);
-      } catch {
-        code = `(no JSON body: ${answer.body.slice(0, 80)})`;
+  it.each(ODD_AUTHORIZATION)(
+    "%s: no 5xx, a coded 4xx on every route",
+    async (_name, authorization) => {
+      const failures: string[] = [];
+      for (const route of ROUTES) {
+        const answer = await rawRequest(route.method, route.path, authorization);
+        const refuses = authenticated.has(`${route.method} ${route.path}`);
+        // a route without authentication (webauthn/*/options, device/start, logout, relay, the public GraphQL query)
+        // ignores the header and may answer 2xx
+        if (answer.status >= 200 && answer.status < 300 && !refuses) continue;
+        let code: unknown;
+        try {
+          code = codeOf(answer.body);
+        } catch {
+          code = `(no JSON body: ${answer.body.slice(0, 80)})`;
+        }
+        if (answer.status < 400 || answer.status >= 500 || !isErrorCode(code))
+          failures.push(`${route.method} ${route.path} → ${answer.status} ${String(code)}`);
       }
-      if (answer.status < 400 || answer.status >= 500 || !isErrorCode(code)) failures.push(`${route.method} ${route.path} → ${answer.status} ${String(code)}`);
-    }
-    expect(failures).toEqual([]);
-  }, 120_000);
+      expect(failures).toEqual([]);
+    },
+    120_000,
+  );
 });
 
 // Two Authorization headers: Node keeps the first in req.headers and drops the others, while a proxy in front may act
@@ -146,7 +179,14 @@ describe("two Authorization headers on one request", () => {
   const valid = () => `Bearer ${user.bearer}`;
   const other = "Bearer " + "a".repeat(43);
   /** Every route family, the read API, MCP, the feed, the operations endpoints and GraphQL (both endpoints). */
-  const EVERY_PATH = [...ROUTES, { method: "GET", path: "/api/dashboard" }, { method: "POST", path: "/mcp" }, { method: "GET", path: "/api/feed" }, { method: "GET", path: "/healthz" }, { method: "POST", path: "/graphql/stream" }];
+  const EVERY_PATH = [
+    ...ROUTES,
+    { method: "GET", path: "/api/dashboard" },
+    { method: "POST", path: "/mcp" },
+    { method: "GET", path: "/api/feed" },
+    { method: "GET", path: "/healthz" },
+    { method: "POST", path: "/graphql/stream" },
+  ];
 
   it("the user's bearer token alone is accepted (the control: it is the duplicate that is refused)", async () => {
     expect((await rawRequest("GET", "/api/wallet/session", valid())).status).toBe(200);
@@ -158,22 +198,26 @@ describe("two Authorization headers on one request", () => {
     ["another first, the valid token last", () => [other, valid()]],
     ["the same valid token twice", () => [valid(), valid()]],
     ["an empty one and the valid token", () => ["", valid()]],
-  ] as const)("%s: 400 duplicate_authorization with the error body on every path", async (_name, headers) => {
-    const failures: string[] = [];
-    for (const route of EVERY_PATH) {
-      const answer = await rawRequest(route.method, route.path, [...headers()]);
-      let code: unknown;
-      try {
-        code = codeOf(answer.body);
-      } catch {
-        code = `(no JSON body: ${answer.body.slice(0, 80)})`;
+  ] as const)(
+    "%s: 400 duplicate_authorization with the error body on every path",
+    async (_name, headers) => {
+      const failures: string[] = [];
+      for (const route of EVERY_PATH) {
+        const answer = await rawRequest(route.method, route.path, [...headers()]);
+        let code: unknown;
+        try {
+          code = codeOf(answer.body);
+        } catch {
+          code = `(no JSON body: ${answer.body.slice(0, 80)})`;
+        }
+        if (answer.status !== 400 || code !== "duplicate_authorization") failures.push(`${route.method} ${route.path} → ${answer.status} ${String(code)}`);
       }
-      if (answer.status !== 400 || code !== "duplicate_authorization") failures.push(`${route.method} ${route.path} → ${answer.status} ${String(code)}`);
-    }
-    expect(failures).toEqual([]);
-  }, 120_000);
+      expect(failures).toEqual([]);
+    },
+    120_000,
+  );
 
-  it("two Cookie headers are one cookie list (joined with \"; \", as HTTP/2 splits them): the session cookie in the second is read", async () => {
+  it('two Cookie headers are one cookie list (joined with "; ", as HTTP/2 splits them): the session cookie in the second is read', async () => {
     const answer = await rawRequest("GET", "/api/wallet/me", null, ["cookie: theme=dark", `cookie: al_session=${user.cookie}`]);
     expect(answer.status, answer.body).toBe(200);
   });

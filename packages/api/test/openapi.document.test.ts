@@ -17,23 +17,47 @@ const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "tr
 const OAS31 = {
   $defs: {
     response: {
-      type: "object", required: ["description"], additionalProperties: false,
+      type: "object",
+      required: ["description"],
+      additionalProperties: false,
       properties: { description: { type: "string" }, headers: { type: "object" }, content: { $ref: "#/$defs/content" } },
     },
-    content: { type: "object", minProperties: 1, additionalProperties: { type: "object", required: ["schema"], additionalProperties: false, properties: { schema: { type: "object" } } } },
+    content: {
+      type: "object",
+      minProperties: 1,
+      additionalProperties: { type: "object", required: ["schema"], additionalProperties: false, properties: { schema: { type: "object" } } },
+    },
     parameter: {
-      type: "object", required: ["name", "in", "schema"], additionalProperties: false,
-      properties: { name: { type: "string" }, in: { enum: ["query", "header", "path", "cookie"] }, required: { type: "boolean" }, description: { type: "string" }, schema: { type: "object" } },
-      if: { properties: { in: { const: "path" } } }, then: { required: ["required"], properties: { required: { const: true } } },
+      type: "object",
+      required: ["name", "in", "schema"],
+      additionalProperties: false,
+      properties: {
+        name: { type: "string" },
+        in: { enum: ["query", "header", "path", "cookie"] },
+        required: { type: "boolean" },
+        description: { type: "string" },
+        schema: { type: "object" },
+      },
+      if: { properties: { in: { const: "path" } } },
+      then: { required: ["required"], properties: { required: { const: true } } },
     },
     securityRequirement: { type: "object", additionalProperties: { type: "array", items: { type: "string" } } },
     operation: {
-      type: "object", required: ["operationId", "summary", "responses"], additionalProperties: false,
+      type: "object",
+      required: ["operationId", "summary", "responses"],
+      additionalProperties: false,
       properties: {
-        operationId: { type: "string", pattern: "^[A-Za-z][A-Za-z0-9]*$" }, summary: { type: "string" }, description: { type: "string" },
+        operationId: { type: "string", pattern: "^[A-Za-z][A-Za-z0-9]*$" },
+        summary: { type: "string" },
+        description: { type: "string" },
         tags: { type: "array", items: { type: "string" } },
         parameters: { type: "array", items: { $ref: "#/$defs/parameter" } },
-        requestBody: { type: "object", required: ["content"], additionalProperties: false, properties: { required: { type: "boolean" }, description: { type: "string" }, content: { $ref: "#/$defs/content" } } },
+        requestBody: {
+          type: "object",
+          required: ["content"],
+          additionalProperties: false,
+          properties: { required: { type: "boolean" }, description: { type: "string" }, content: { $ref: "#/$defs/content" } },
+        },
         responses: { type: "object", minProperties: 1, propertyNames: { pattern: "^[1-5][0-9]{2}$" }, additionalProperties: { $ref: "#/$defs/response" } },
         security: { type: "array", items: { $ref: "#/$defs/securityRequirement" } },
       },
@@ -44,7 +68,11 @@ const OAS31 = {
   additionalProperties: false,
   properties: {
     openapi: { type: "string", pattern: "^3\\.1\\.\\d+$" },
-    info: { type: "object", required: ["title", "version"], properties: { title: { type: "string" }, version: { type: "string" }, description: { type: "string" } } },
+    info: {
+      type: "object",
+      required: ["title", "version"],
+      properties: { title: { type: "string" }, version: { type: "string" }, description: { type: "string" } },
+    },
     jsonSchemaDialect: { type: "string", format: "uri" },
     security: { type: "array", items: { $ref: "#/$defs/securityRequirement" } },
     tags: { type: "array", items: { type: "object", required: ["name"], properties: { name: { type: "string" }, description: { type: "string" } } } },
@@ -54,15 +82,31 @@ const OAS31 = {
       additionalProperties: { type: "object", minProperties: 1, propertyNames: { enum: [...METHODS] }, additionalProperties: { $ref: "#/$defs/operation" } },
     },
     components: {
-      type: "object", additionalProperties: false,
+      type: "object",
+      additionalProperties: false,
       properties: {
         schemas: { type: "object", additionalProperties: { type: "object" } },
         securitySchemes: {
           type: "object",
           additionalProperties: {
             oneOf: [
-              { type: "object", required: ["type", "scheme"], properties: { type: { const: "http" }, scheme: { type: "string" }, description: { type: "string" } }, additionalProperties: false },
-              { type: "object", required: ["type", "in", "name"], properties: { type: { const: "apiKey" }, in: { enum: ["query", "header", "cookie"] }, name: { type: "string" }, description: { type: "string" } }, additionalProperties: false },
+              {
+                type: "object",
+                required: ["type", "scheme"],
+                properties: { type: { const: "http" }, scheme: { type: "string" }, description: { type: "string" } },
+                additionalProperties: false,
+              },
+              {
+                type: "object",
+                required: ["type", "in", "name"],
+                properties: {
+                  type: { const: "apiKey" },
+                  in: { enum: ["query", "header", "cookie"] },
+                  name: { type: "string" },
+                  description: { type: "string" },
+                },
+                additionalProperties: false,
+              },
             ],
           },
         },
@@ -72,7 +116,9 @@ const OAS31 = {
 };
 
 function operations(): { method: string; template: string; op: Json }[] {
-  return Object.entries(doc.paths as Record<string, Json>).flatMap(([template, item]) => Object.entries(item).map(([method, op]) => ({ method, template, op: op as Json })));
+  return Object.entries(doc.paths as Record<string, Json>).flatMap(([template, item]) =>
+    Object.entries(item).map(([method, op]) => ({ method, template, op: op as Json })),
+  );
 }
 
 /** Every Schema Object in the document with where it is. */
@@ -135,7 +181,10 @@ describe("the OpenAPI document", () => {
     expect(ids.length).toBe(new Set(ids).size);
     for (const { method, template, op } of ops) {
       const inTemplate = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
-      const declared = ((op.parameters ?? []) as Json[]).filter((p) => p.in === "path").map((p) => p.name).sort();
+      const declared = ((op.parameters ?? []) as Json[])
+        .filter((p) => p.in === "path")
+        .map((p) => p.name)
+        .sort();
       expect(declared, `${method} ${template}`).toEqual(inTemplate);
       for (const [status, r] of Object.entries(op.responses as Record<string, { content?: Record<string, { schema: Json }> }>)) {
         if (Number(status) < 400 || template === "/readyz") continue;
@@ -149,9 +198,14 @@ describe("the OpenAPI document", () => {
   it("describes every route of the route table (fails for a route added without its fragment)", () => {
     const documented = new Set(operations().map(({ method, template }) => `${method.toUpperCase()} ${template}`));
     // every route the app mounts (routes/mountRoutes.ts), but those that say why they are not REST (pages, GraphQL)
-    const routes = listRoutes().filter(({ route }) => !("omit" in route.openapi)).map((r) => `${r.method} ${r.template}`);
+    const routes = listRoutes()
+      .filter(({ route }) => !("omit" in route.openapi))
+      .map((r) => `${r.method} ${r.template}`);
     expect(routes.length).toBeGreaterThan(45);
-    expect(routes.filter((r) => !documented.has(r)), "routes missing from the OpenAPI document (their `openapi` fragment)").toEqual([]);
+    expect(
+      routes.filter((r) => !documented.has(r)),
+      "routes missing from the OpenAPI document (their `openapi` fragment)",
+    ).toEqual([]);
     // and nothing documented that no table serves
     const served = new Set(routes);
     expect([...documented].filter((d) => !served.has(d))).toEqual([]);

@@ -45,9 +45,10 @@ async function startFakeRpc(initialHead: number) {
       state.calls++;
       if (state.hang) return; // never answers
       const call = JSON.parse(body) as { id: number; method: string };
-      const answer = call.method === "eth_blockNumber"
-        ? { jsonrpc: "2.0", id: call.id, result: `0x${state.head.toString(16)}` }
-        : { jsonrpc: "2.0", id: call.id, error: { code: -32601, message: "method not found" } };
+      const answer =
+        call.method === "eth_blockNumber"
+          ? { jsonrpc: "2.0", id: call.id, result: `0x${state.head.toString(16)}` }
+          : { jsonrpc: "2.0", id: call.id, error: { code: -32601, message: "method not found" } };
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
     });
   });
@@ -138,7 +139,13 @@ describe("/readyz", () => {
     const { url } = await startApp({ readiness: { redisUrl: REDIS_URL, rpcUrl: rpc.url, maxLagBlocks: 100, headCacheMs: 0 } });
     let res = await getJson(url, "/readyz");
     expect(res.status).toBe(503);
-    expect(res.body.checks.indexer).toMatchObject({ ok: false, head: 1_101, lastBlock: 1_000, lagBlocks: 101, problems: ["indexer 101 blocks behind the head (max 100)"] });
+    expect(res.body.checks.indexer).toMatchObject({
+      ok: false,
+      head: 1_101,
+      lastBlock: 1_000,
+      lagBlocks: 101,
+      problems: ["indexer 101 blocks behind the head (max 100)"],
+    });
     expect(res.body.checks.redis.ok).toBe(true);
     expect(res.body.error).toEqual({ code: "not_ready", message: "indexer: indexer 101 blocks behind the head (max 100)" });
     rpc.state.head = 1_100;
@@ -159,7 +166,11 @@ describe("/readyz", () => {
       ok: false,
       database: "unreachable",
       indexer: null,
-      checks: { database: { ok: false, error: expect.stringMatching(/ECONNREFUSED/) }, redis: { ok: true }, indexer: { ok: false, problems: ["database unreachable"] } },
+      checks: {
+        database: { ok: false, error: expect.stringMatching(/ECONNREFUSED/) },
+        redis: { ok: true },
+        indexer: { ok: false, problems: ["database unreachable"] },
+      },
       error: { code: "not_ready", message: expect.stringMatching(/^database: /) },
     });
   });
@@ -245,7 +256,11 @@ describe("chain head cache", () => {
     const rpc = await startFakeRpc(7);
     let now = 0;
     const head = createChainHead({ rpcUrl: rpc.url, cacheMs: 1_000, clock: () => now });
-    expect(await Promise.all([head(), head(), head()])).toEqual([{ ok: true, block: 7 }, { ok: true, block: 7 }, { ok: true, block: 7 }]);
+    expect(await Promise.all([head(), head(), head()])).toEqual([
+      { ok: true, block: 7 },
+      { ok: true, block: 7 },
+      { ok: true, block: 7 },
+    ]);
     expect(rpc.state.calls).toBe(1);
     rpc.state.head = 8;
     now = 999;
@@ -342,7 +357,7 @@ describe("request ids and request logs", () => {
     expect(res.headers.get("x-request-id")).toBe("edge-7f3a:1.2_x");
     await res.text();
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-    for (const bad of ["a".repeat(129), "has space", "semi;colon", "quote\"d"]) {
+    for (const bad of ["a".repeat(129), "has space", "semi;colon", 'quote"d']) {
       res = await fetch(`${url}/healthz`, { headers: { "x-request-id": bad } });
       expect(res.headers.get("x-request-id")).toMatch(uuid);
       await res.text();
@@ -351,7 +366,11 @@ describe("request ids and request logs", () => {
     const generated = res.headers.get("x-request-id");
     expect(generated).toMatch(uuid);
     await res.text();
-    const graphql = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json", "x-request-id": "gql-1" }, body: JSON.stringify({ query: "{ agents { id } }" }) });
+    const graphql = await fetch(`${url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-request-id": "gql-1" },
+      body: JSON.stringify({ query: "{ agents { id } }" }),
+    });
     expect(graphql.headers.get("x-request-id")).toBe("gql-1");
     await graphql.text();
     const notFound = await fetch(`${url}/nope?token=abc`, { headers: { "x-request-id": "nf-1" } });
@@ -363,7 +382,15 @@ describe("request ids and request logs", () => {
     await new Promise((r) => setTimeout(r, 50));
     const requests = lines.filter((l) => l.msg === "request");
     expect(requests).toHaveLength(8);
-    expect(requests[0]).toMatchObject({ level: 30, reqId: "edge-7f3a:1.2_x", method: "GET", route: "/api/services", path: "/api/services", status: 200, durationMs: expect.any(Number) });
+    expect(requests[0]).toMatchObject({
+      level: 30,
+      reqId: "edge-7f3a:1.2_x",
+      method: "GET",
+      route: "/api/services",
+      path: "/api/services",
+      status: 200,
+      durationMs: expect.any(Number),
+    });
     expect(requests.find((l) => l.reqId === generated)).toMatchObject({ route: "/api/search", path: "/api/search", status: 200 });
     expect(requests.find((l) => l.reqId === "gql-1")).toMatchObject({ method: "POST", route: "/graphql", status: 200 });
     expect(requests.find((l) => l.reqId === "nf-1")).toMatchObject({ route: "unmatched", path: "/nope", status: 404 });
@@ -386,7 +413,9 @@ describe("units", () => {
     expect(routeLabel("/api/wallet/payments")).toBe("/api/wallet/payments");
     expect(routeLabel("/metrics/")).toBe("/metrics");
     expect(routeLabel("/api/services/a/b/c")).toBe("unmatched");
-    expect(routeLabel("/api/webhooks/whs_abc123/deliveries/0b5f0c2e-8a4e-4c1e-9f8e-2f0d3b9c1a7e/redeliver")).toBe("/api/webhooks/:id/deliveries/:deliveryId/redeliver");
+    expect(routeLabel("/api/webhooks/whs_abc123/deliveries/0b5f0c2e-8a4e-4c1e-9f8e-2f0d3b9c1a7e/redeliver")).toBe(
+      "/api/webhooks/:id/deliveries/:deliveryId/redeliver",
+    );
     expect(routeLabel("/api/webhooks/whs_abc123/pause")).toBe("/api/webhooks/:id/pause");
     expect(routeLabel("/api/webhooks/whs_abc123")).toBe("/api/webhooks/:id");
     expect(routeLabel("/api/webhooks/whs_abc123/other")).toBe("unmatched");

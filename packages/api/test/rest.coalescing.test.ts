@@ -40,7 +40,14 @@ afterAll(async () => {
 
 type Route = JsonRoute<ReadDeps>;
 /** A test route of the read surface (public GET, coalesced). */
-const readRoute = (path: string, handle: Route["handle"]): Route => ({ path, method: "GET", auth: "none", surface: READ_SURFACE, handle, openapi: { omit: "test route" } });
+const readRoute = (path: string, handle: Route["handle"]): Route => ({
+  path,
+  method: "GET",
+  auth: "none",
+  surface: READ_SURFACE,
+  handle,
+  openapi: { omit: "test route" },
+});
 
 async function serve(options: { routes?: readonly Route[]; db?: pg.Pool; dashboardCacheTtlMs?: number } = {}) {
   const services = createServices({ db: options.db ?? pool, dashboardCacheTtlMs: options.dashboardCacheTtlMs ?? 0 });
@@ -100,12 +107,12 @@ function gatedRoute(): GatedRoute {
     failWith: null as ApiError | null,
     releaseAll: () => gates.splice(0).forEach((open) => open()),
     route: readRoute("/api/things/:id", async ({ params, query }) => {
-        route.calls++;
-        await new Promise<void>((resolve) => gates.push(resolve));
-        const failure = route.failWith;
-        route.failWith = null;
-        if (failure) throw failure;
-        return { body: { id: params.id, q: query.get("q"), state: route.state } };
+      route.calls++;
+      await new Promise<void>((resolve) => gates.push(resolve));
+      const failure = route.failWith;
+      route.failWith = null;
+      if (failure) throw failure;
+      return { body: { id: params.id, q: query.get("q"), state: route.state } };
     }),
   };
   return route;
@@ -118,7 +125,14 @@ describe("REST request coalescing", () => {
     const same = `${s.url}/api/things/a?q=1`;
     const answers = await together(
       s,
-      [() => get(same), () => get(same), () => get(same), () => get(same, "HEAD"), () => get(`${s.url}/api/things/a?q=2`), () => get(`${s.url}/api/things/b?q=1`)],
+      [
+        () => get(same),
+        () => get(same),
+        () => get(same),
+        () => get(same, "HEAD"),
+        () => get(`${s.url}/api/things/a?q=2`),
+        () => get(`${s.url}/api/things/b?q=1`),
+      ],
       g.releaseAll,
     );
     expect(g.calls).toBe(3);
@@ -167,10 +181,14 @@ describe("REST request coalescing", () => {
     expect(one).toBeGreaterThan(0);
     let release!: () => void;
     sql.hold(new Promise<void>((resolve) => (release = resolve)));
-    const answers = await together(s, Array.from({ length: 5 }, () => () => get(url)), () => {
-      sql.hold(null);
-      release();
-    });
+    const answers = await together(
+      s,
+      Array.from({ length: 5 }, () => () => get(url)),
+      () => {
+        sql.hold(null);
+        release();
+      },
+    );
     for (const a of answers) expect(a).toEqual(answers[0]);
     expect(answers[0]!.status).toBe(200);
     expect(sql.count()).toBe(2 * one);

@@ -49,7 +49,9 @@ describe("openapi.json", () => {
     const res = await ok("/api/openapi.json", "/api/openapi.json");
     expect(res.body.openapi).toBe("3.1.0");
     expect(res.body).toEqual(JSON.parse(JSON.stringify(openapi)));
-    const documented = Object.keys(res.body.paths).filter((p) => p.startsWith("/api/") && !/^\/api\/(wallet|webhooks|feed)\b/.test(p)).sort();
+    const documented = Object.keys(res.body.paths)
+      .filter((p) => p.startsWith("/api/") && !/^\/api\/(wallet|webhooks|feed)\b/.test(p))
+      .sort();
     const routed = READ_ROUTES.map((r) => r.path.replace(/:(\w+)/g, "{$1}")).sort();
     expect(documented).toEqual(routed);
   });
@@ -59,13 +61,27 @@ describe("GET /api/dashboard", () => {
   it("defaults to 24h, has the spec's camelCase fields, and is edge-cacheable", async () => {
     const res = await ok("/api/dashboard", "/api/dashboard");
     expect(res.headers.get("cache-control")).toBe("public, s-maxage=300, stale-while-revalidate=600");
-    expect(Object.keys(res.body)).toEqual(["windowHours", "txCount", "agentsActive", "amountSumWei", "byToken", "providersDetected", "topServices", "topAgents", "topProviders", "recentEvents"]);
+    expect(Object.keys(res.body)).toEqual([
+      "windowHours",
+      "txCount",
+      "agentsActive",
+      "amountSumWei",
+      "byToken",
+      "providersDetected",
+      "topServices",
+      "topAgents",
+      "topProviders",
+      "recentEvents",
+    ]);
     expect(res.body.windowHours).toBe(24);
     expect(res.body.txCount).toBeGreaterThan(50); // the burst of 55 payments 12 h ago
     expect((await getJson(t.url, "/api/dashboard?w=24h")).body).toEqual(res.body);
   });
 
-  it.each([["7d", 168], ["30d", 720]])("w=%s has windowHours %i", async (w, hours) => {
+  it.each([
+    ["7d", 168],
+    ["30d", 720],
+  ])("w=%s has windowHours %i", async (w, hours) => {
     expect((await ok(`/api/dashboard?w=${w}`, "/api/dashboard")).body.windowHours).toBe(hours);
   });
 
@@ -74,7 +90,9 @@ describe("GET /api/dashboard", () => {
     const firstDay = Math.floor((seeded.now.getTime() - 40 * 86_400_000) / 86_400_000) * 86_400_000;
     expect(body.windowHours).toBe(Math.ceil((seeded.now.getTime() - firstDay) / 3_600_000));
     expect(BigInt(body.amountSumWei)).toBeGreaterThan(BIG_AMOUNT);
-    const { rows } = await sql.query("SELECT sum(amount_wei)::text AS s FROM (SELECT DISTINCT tx_hash, log_index, amount_wei FROM agent_events WHERE kind <> 'fee_paid') p");
+    const { rows } = await sql.query(
+      "SELECT sum(amount_wei)::text AS s FROM (SELECT DISTINCT tx_hash, log_index, amount_wei FROM agent_events WHERE kind <> 'fee_paid') p",
+    );
     expect(body.amountSumWei).toBe(rows[0].s);
     const ids = (await sql.query("SELECT id::int FROM agent_events ORDER BY id DESC LIMIT 20")).rows.map((r) => r.id);
     expect(body.recentEvents.map((e: { id: number }) => e.id)).toEqual(ids);
@@ -119,11 +137,21 @@ describe("GET /api/services and /api/agents", () => {
     const ids = body.map((s: { id: string }) => s.id);
     // every curated service of the demo registry (those paid directly, the gateway, the services named only by their MPP
     // server ids, the session services), and the retired one the seed adds; never an escrow
-    const registryServices = buildDemoRegistry(seeded.keys).entities.filter((e) => e.id.endsWith("-mpp")).map((e) => e.id);
+    const registryServices = buildDemoRegistry(seeded.keys)
+      .entities.filter((e) => e.id.endsWith("-mpp"))
+      .map((e) => e.id);
     expect(registryServices).toEqual(expect.arrayContaining([...seeded.keys.directServices.map((s) => s.id), "tempo-gateway-mpp"]));
     expect(new Set(ids)).toEqual(new Set([...registryServices, RETIRED_SERVICE.id]));
     const retired = body.find((s: { id: string }) => s.id === RETIRED_SERVICE.id);
-    expect(retired).toMatchObject({ active: false, txCount24h: 0, amountSumWei24h: "0", txCount7d: 0, amountSumWei7d: "0", lastEventAt: null, wallets: [RETIRED_SERVICE.wallet] });
+    expect(retired).toMatchObject({
+      active: false,
+      txCount24h: 0,
+      amountSumWei24h: "0",
+      txCount7d: 0,
+      amountSumWei7d: "0",
+      lastEventAt: null,
+      wallets: [RETIRED_SERVICE.wallet],
+    });
     for (let i = 1; i < body.length; i++) {
       const [a, b] = [body[i - 1], body[i]];
       expect(BigInt(a.amountSumWei7d) > BigInt(b.amountSumWei7d) || (a.amountSumWei7d === b.amountSumWei7d && a.id < b.id)).toBe(true);
@@ -134,7 +162,9 @@ describe("GET /api/services and /api/agents", () => {
 
   it("/api/agents lists every other watched entity", async () => {
     const { body } = await ok("/api/agents", "/api/agents");
-    expect(new Set(body.map((s: { id: string }) => s.id))).toEqual(new Set([...seeded.keys.agents.map((a) => a.id), seeded.keys.retiredAgent.id, IDLE_AGENT.id])); // inactive entities are listed too
+    expect(new Set(body.map((s: { id: string }) => s.id))).toEqual(
+      new Set([...seeded.keys.agents.map((a) => a.id), seeded.keys.retiredAgent.id, IDLE_AGENT.id]),
+    ); // inactive entities are listed too
     expect(body.find((a: { id: string }) => a.id === IDLE_AGENT.id)).toMatchObject({ id: IDLE_AGENT.id, txCount7d: 0, lastEventAt: null });
     const alpha = body.find((a: { id: string }) => a.id === "demo-agent-alpha");
     expect(new Set(alpha.wallets)).toEqual(new Set([seeded.keys.agents[0]!.address, seeded.keys.alphaSecondWallet.address])); // the demo gives Alpha a second wallet
@@ -175,7 +205,9 @@ describe("GET /api/services/:id and /api/agents/:id", () => {
     const { body } = await ok("/api/services/tempo-gateway-mpp", "/api/services/{id}");
     const providers = body.providers as { key: string; pattern: string; label: string | null; amountSumWei: string; firstSeenAt: string; lastSeenAt: string }[];
     const routed = seeded.keys.routedServices;
-    expect(new Set(providers.map((p) => p.key))).toEqual(new Set([...routed.map((r) => r.provider.address), ...routed.map((r) => r.fingerprint.toLowerCase())]));
+    expect(new Set(providers.map((p) => p.key))).toEqual(
+      new Set([...routed.map((r) => r.provider.address), ...routed.map((r) => r.fingerprint.toLowerCase())]),
+    );
     const unlabelled = providers.find((p) => p.key === routed[2]!.fingerprint.toLowerCase());
     expect(unlabelled).toMatchObject({ pattern: "fingerprint", label: null, address: null });
     expect(providers.find((p) => p.key === routed[0]!.fingerprint.toLowerCase())?.label).toBe(routed[0]!.fingerprintLabel);
@@ -209,10 +241,14 @@ describe("GET /api/services/:id and /api/agents/:id", () => {
 describe("GET /api/events/:id", () => {
   it("returns the spec's Event row plus log_index and the other rows of the transaction", async () => {
     // A gamma payment: gamma's payment_sent, the service's payment_received and gamma's fee_paid share the tx.
-    const { rows } = await sql.query("SELECT id::int, tx_hash FROM agent_events WHERE agent_id = 'demo-agent-gamma' AND kind = 'payment_sent' ORDER BY id LIMIT 1");
+    const { rows } = await sql.query(
+      "SELECT id::int, tx_hash FROM agent_events WHERE agent_id = 'demo-agent-gamma' AND kind = 'payment_sent' ORDER BY id LIMIT 1",
+    );
     const { body } = await ok(`/api/events/${rows[0].id}`, "/api/events/{id}");
     expect(Object.keys(body)).toEqual([...EVENT_ROW_FIELDS, "log_index", "related_events", "session"]);
-    const expected = (await sql.query("SELECT id::int FROM agent_events WHERE tx_hash = $1 AND id <> $2 ORDER BY log_index, agent_id", [rows[0].tx_hash, rows[0].id])).rows.map((r) => r.id);
+    const expected = (
+      await sql.query("SELECT id::int FROM agent_events WHERE tx_hash = $1 AND id <> $2 ORDER BY log_index, agent_id", [rows[0].tx_hash, rows[0].id])
+    ).rows.map((r) => r.id);
     expect(expected.length).toBe(2);
     expect(body.related_events.map((e: { id: number }) => e.id)).toEqual(expected);
     expect(body.related_events.every((e: { tx_hash: string }) => e.tx_hash === body.tx_hash)).toBe(true);
@@ -256,7 +292,9 @@ describe("GET /api/search", () => {
     expect(body.q).toBe(provider.toUpperCase().replace("0X", "0x"));
     expect(body.events.length).toBeGreaterThan(0);
     expect(body.events.every((e: { counterparty_address: string }) => e.counterparty_address === provider)).toBe(true);
-    expect(body.addresses).toEqual([{ address: provider, label: seeded.keys.routedServices[0]!.provider.label, category: "provider", source: "registry:api-test.json" }]);
+    expect(body.addresses).toEqual([
+      { address: provider, label: seeded.keys.routedServices[0]!.provider.label, category: "provider", source: "registry:api-test.json" },
+    ]);
   });
 
   it("finds entities by id/label (prefix ranked first) and by wallet prefix", async () => {
@@ -271,7 +309,9 @@ describe("GET /api/search", () => {
   });
 
   it("treats % and _ literally", async () => {
-    expect((await ok(`/api/search?q=${encodeURIComponent("100%_")}`, "/api/search")).body.addresses.map((a: { address: string }) => a.address)).toEqual([WILDCARD_LABEL.address]);
+    expect((await ok(`/api/search?q=${encodeURIComponent("100%_")}`, "/api/search")).body.addresses.map((a: { address: string }) => a.address)).toEqual([
+      WILDCARD_LABEL.address,
+    ]);
     expect((await ok(`/api/search?q=${encodeURIComponent("%%")}`, "/api/search")).body).toEqual({ q: "%%", events: [], entities: [], addresses: [] });
     expect((await ok(`/api/search?q=${encodeURIComponent("__")}`, "/api/search")).body.entities).toEqual([]);
   });

@@ -33,7 +33,14 @@ describe("the route table", () => {
     expect(ALL_ROUTES.length).toBeGreaterThan(50);
     expect(undocumented(ALL_ROUTES)).toEqual([]);
     // the check itself catches a route without a fragment
-    const bare = { method: "GET", path: "/api/x", auth: "none", surface: READ_SURFACE, handle: async () => ({ body: null }), openapi: {} } as unknown as AnyRoute;
+    const bare = {
+      method: "GET",
+      path: "/api/x",
+      auth: "none",
+      surface: READ_SURFACE,
+      handle: async () => ({ body: null }),
+      openapi: {},
+    } as unknown as AnyRoute;
     expect(undocumented([...ALL_ROUTES, bare])).toEqual(["GET /api/x"]);
   });
 

@@ -12,11 +12,40 @@ describe("GraphQL schema", () => {
   it("is valid, has the documented root fields, and the live feed's Subscription root", () => {
     const schema = buildSchema();
     expect(validateSchema(schema)).toEqual([]);
-    expect(Object.keys(schema.getQueryType()!.getFields()).sort()).toEqual(["activitySeries", "agent", "agents", "dashboard", "event", "provider", "providers", "search", "service", "services", "tokens", "walletBalances", "walletSession", "walletSessionPayments", "walletSessions", "webhook", "webhookDeliveries", "webhooks"]);
+    expect(Object.keys(schema.getQueryType()!.getFields()).sort()).toEqual([
+      "activitySeries",
+      "agent",
+      "agents",
+      "dashboard",
+      "event",
+      "provider",
+      "providers",
+      "search",
+      "service",
+      "services",
+      "tokens",
+      "walletBalances",
+      "walletSession",
+      "walletSessionPayments",
+      "walletSessions",
+      "webhook",
+      "webhookDeliveries",
+      "webhooks",
+    ]);
     expect(Object.keys(schema.getSubscriptionType()?.getFields() ?? {})).toEqual(["ledgerEvents"]); // the live feed (schema/Feed.ts)
     expect(Object.keys(schema.getMutationType()!.getFields()).sort()).toEqual([
-      "confirmWalletRevoke", "createWebhook", "deleteWebhook", "pauseWebhook", "recoverWebhook", "redeliverWebhookDelivery", "resumeWebhook",
-      "revokeAllWalletSessions", "revokeWalletSession", "rotateWebhookSecret", "testWebhook", "verifyWebhook",
+      "confirmWalletRevoke",
+      "createWebhook",
+      "deleteWebhook",
+      "pauseWebhook",
+      "recoverWebhook",
+      "redeliverWebhookDelivery",
+      "resumeWebhook",
+      "revokeAllWalletSessions",
+      "revokeWalletSession",
+      "rotateWebhookSecret",
+      "testWebhook",
+      "verifyWebhook",
     ]);
   });
 });

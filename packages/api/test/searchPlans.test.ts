@@ -97,7 +97,8 @@ describe("query plans on a large ledger", () => {
   it("search answers quickly", async () => {
     const s = createServices({ db: pool });
     const started = performance.now();
-    for (const q of ["zebra", "inference", "0x00000000000000000000000000000000000ace", "0xfeec000000000000000000000000000000000000", "Agent number 42"]) await s.search(q);
+    for (const q of ["zebra", "inference", "0x00000000000000000000000000000000000ace", "0xfeec000000000000000000000000000000000000", "Agent number 42"])
+      await s.search(q);
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 });

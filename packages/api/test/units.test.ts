@@ -21,7 +21,7 @@ const codeOf = (fn: () => unknown) => {
   try {
     fn();
   } catch (e) {
-    return e instanceof ApiError ? e.code : (e as { extensions?: { code?: string } }).extensions?.code ?? "other";
+    return e instanceof ApiError ? e.code : ((e as { extensions?: { code?: string } }).extensions?.code ?? "other");
   }
   return null;
 };
@@ -32,7 +32,8 @@ describe("Uint256 scalar", () => {
   });
   it.each([MAX_UINT256 + 1n, -1n])("refuses to serialize %s", (v) => expect(codeOf(() => serializeUint256(v))).toBe("invalid_uint256"));
   it.each(["", "01", "-1", "1e3", "1.0", " 1", "0x10", (MAX_UINT256 + 1n).toString(), 5, null])("rejects input %j", (v) =>
-    expect(codeOf(() => parseUint256(v))).toBe("invalid_uint256"));
+    expect(codeOf(() => parseUint256(v))).toBe("invalid_uint256"),
+  );
   it("refuses numbers on output (never a JS number for amounts)", () => expect(codeOf(() => serializeUint256(5))).toBe("invalid_uint256"));
 });
 
@@ -47,7 +48,13 @@ describe("DateTime scalar", () => {
 describe("windows (UTC buckets)", () => {
   const now = new Date("2026-11-22T05:37:12.345Z");
   it("24h: the hour containing now and the 23 before it", () => {
-    expect(resolveWindow("24h", now)).toEqual({ name: "24h", grain: "hourly", from: new Date("2026-11-21T06:00:00Z"), to: new Date("2026-11-22T06:00:00Z"), windowHours: 24 });
+    expect(resolveWindow("24h", now)).toEqual({
+      name: "24h",
+      grain: "hourly",
+      from: new Date("2026-11-21T06:00:00Z"),
+      to: new Date("2026-11-22T06:00:00Z"),
+      windowHours: 24,
+    });
   });
   it("7d: 168 hourly buckets", () => {
     const w = resolveWindow("7d", now);
@@ -64,17 +71,29 @@ describe("windows (UTC buckets)", () => {
 describe("input parsing", () => {
   it("event ids are 1…2^63-1 in plain decimal", () => {
     expect(parseEventId("9223372036854775807")).toBe(9223372036854775807n);
-    for (const bad of ["0", "-1", "1e3", "01", "9223372036854775808", "", " 1", "١"]) expect(codeOf(() => parseEventId(bad)), bad).toBe("invalid_id");
+    for (const bad of ["0", "-1", "1e3", "01", "9223372036854775808", "", " 1", "١"])
+      expect(
+        codeOf(() => parseEventId(bad)),
+        bad,
+      ).toBe("invalid_id");
   });
   it("search queries are trimmed, 2–200 characters, without control characters", () => {
     expect(parseSearchQuery("  ab ")).toBe("ab");
     expect(parseSearchQuery("x".repeat(200))).toHaveLength(200);
-    for (const bad of [null, "", " a ", "x".repeat(201), "a\u0000b", "ab\u007f"]) expect(codeOf(() => parseSearchQuery(bad)), String(bad)).toBe("invalid_query");
+    for (const bad of [null, "", " a ", "x".repeat(201), "a\u0000b", "ab\u007f"])
+      expect(
+        codeOf(() => parseSearchQuery(bad)),
+        String(bad),
+      ).toBe("invalid_query");
   });
   it("limits are integers within bounds", () => {
     expect(parseLimit(null, 50, 100)).toBe(50);
     expect(parseLimit("7", 50, 100)).toBe(7);
-    for (const bad of ["0", "101", "1.5", "-1", "abc", "1e2", 0, 1.5]) expect(codeOf(() => parseLimit(bad, 50, 100)), String(bad)).toBe("invalid_limit");
+    for (const bad of ["0", "101", "1.5", "-1", "abc", "1e2", 0, 1.5])
+      expect(
+        codeOf(() => parseLimit(bad, 50, 100)),
+        String(bad),
+      ).toBe("invalid_limit");
   });
   it("LIKE wildcards are escaped", () => expect(escapeLike("100%_\\x")).toBe("100\\%\\_\\\\x"));
 
@@ -82,7 +101,10 @@ describe("input parsing", () => {
     expect(parseProviderKey(` 0X${"AB".repeat(20)} `)).toBe(`0x${"ab".repeat(20)}`);
     expect(parseProviderKey(`0x${"0a".repeat(10)}`)).toBe(`0x${"0a".repeat(10)}`);
     for (const bad of ["", "0x", "0x\u0000", `0x${"a".repeat(39)}\u0000`, `0x${"a".repeat(30)}`, `0x${"g".repeat(40)}`, "x".repeat(20_000)]) {
-      expect(codeOf(() => parseProviderKey(bad)), JSON.stringify(bad.slice(0, 50))).toBe("invalid_query");
+      expect(
+        codeOf(() => parseProviderKey(bad)),
+        JSON.stringify(bad.slice(0, 50)),
+      ).toBe("invalid_query");
       expect(normalizeProviderKey(bad)).toBeNull();
     }
   });
@@ -110,8 +132,19 @@ describe("cursors", () => {
     expect(decodeIdCursor(encodeIdCursor(42n))).toBe(42n);
     expect(decodeIdCursor(null)).toBeNull();
     expect(decodeOffsetCursor(encodeOffsetCursor(40))).toBe(40);
-    for (const bad of ["", "!!", "bm90IGpzb24", encodeCursor({ id: "-1" }), encodeCursor({ id: "99999999999999999999" }), encodeCursor({ o: 5 }), encodeCursor({ id: "1", x: 1 })]) {
-      expect(codeOf(() => decodeIdCursor(bad)), bad).toBe("invalid_cursor");
+    for (const bad of [
+      "",
+      "!!",
+      "bm90IGpzb24",
+      encodeCursor({ id: "-1" }),
+      encodeCursor({ id: "99999999999999999999" }),
+      encodeCursor({ o: 5 }),
+      encodeCursor({ id: "1", x: 1 }),
+    ]) {
+      expect(
+        codeOf(() => decodeIdCursor(bad)),
+        bad,
+      ).toBe("invalid_cursor");
     }
     expect(codeOf(() => decodeOffsetCursor(encodeIdCursor(1n)))).toBe("invalid_cursor");
   });
@@ -158,9 +191,13 @@ describe("the test's JSON Schema validator", () => {
   it("accepts a valid value and reports missing, extra and mistyped fields", () => {
     const byToken = [{ tokenAddress: `0x20c0${"0".repeat(36)}`, symbol: "pathUSD", decimals: 6, currency: "USD", txCount: 1, amountSumWei: "10" }];
     expect(validateJsonSchema({ id: "a", label: "A", category: "c", txCount: 1, amountSumWei: "10", byToken }, row, doc as never)).toEqual([]);
-    expect(validateJsonSchema({ id: "a", label: "A", category: "c", txCount: 1, amountSumWei: "10", byToken: [{ ...byToken[0], amountSumWei: 10 }] }, row, doc as never)).toEqual([
-      "$.byToken[0].amountSumWei: expected string, got integer",
-    ]);
+    expect(
+      validateJsonSchema(
+        { id: "a", label: "A", category: "c", txCount: 1, amountSumWei: "10", byToken: [{ ...byToken[0], amountSumWei: 10 }] },
+        row,
+        doc as never,
+      ),
+    ).toEqual(["$.byToken[0].amountSumWei: expected string, got integer"]);
     expect(validateJsonSchema({ id: "a", label: "A", category: "c", txCount: 1.5, amountSumWei: 10, byToken, extra: 1 }, row, doc as never)).toEqual([
       "$.txCount: expected integer, got number",
       "$.amountSumWei: expected string, got integer",

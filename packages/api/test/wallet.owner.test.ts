@@ -39,16 +39,24 @@ afterAll(async () => {
 });
 
 /** Signs and submits what the console page submits: the request's revokeKey calls, through the relay (sponsored). */
-async function revokeOnChain(authn: SoftAuthenticator, request: { agent_key_addresses: string[]; chain: { relay_url: string } }, keys = request.agent_key_addresses) {
+async function revokeOnChain(
+  authn: SoftAuthenticator,
+  request: { agent_key_addresses: string[]; chain: { relay_url: string } },
+  keys = request.agent_key_addresses,
+) {
   // every JSON-RPC call through our relay, as the console page does (its CSP allows only its own origin)
   const client = pageClient(authn, t.url, request.chain.relay_url, request.chain.relay_url);
-  const receipt = await withTimeout(client.sendTransactionSync({
-    calls: keys.map((k) => Actions.accessKey.revoke.call({ accessKey: k as Hex })),
-    gas: 1_000_000n,
-    feePayer: true,
-    nonceKey: 0n,
-    validBefore: Math.floor(Date.now() / 1000) + 600,
-  } as never), 20_000, "revoke agent key") as { status: string; transactionHash: Hex };
+  const receipt = (await withTimeout(
+    client.sendTransactionSync({
+      calls: keys.map((k) => Actions.accessKey.revoke.call({ accessKey: k as Hex })),
+      gas: 1_000_000n,
+      feePayer: true,
+      nonceKey: 0n,
+      validBefore: Math.floor(Date.now() / 1000) + 600,
+    } as never),
+    20_000,
+    "revoke agent key",
+  )) as { status: string; transactionHash: Hex };
   return receipt;
 }
 
@@ -79,7 +87,11 @@ describe("owner console API", () => {
     managed = first.token.managed_address;
     await fund(anvil.url, managed, 50_000_000n);
     const to = randomAddress();
-    for (const [amount, memo] of [["1000000", "one"], ["250001", "two"], ["3", "three"]] as const) {
+    for (const [amount, memo] of [
+      ["1000000", "one"],
+      ["250001", "two"],
+      ["3", "three"],
+    ] as const) {
       const pay = await req("POST", "/api/wallet/pay", { bearer: first.token.access_token, body: { to, amount_wei: amount, memo } });
       expect(pay.status).toBe(200);
     }
@@ -90,8 +102,14 @@ describe("owner console API", () => {
     expect(list.body.items.map((s: { agent_label: string }) => s.agent_label)).toEqual(["second agent", "first agent"]);
     const s1 = list.body.items[1];
     expect(s1).toMatchObject({
-      session_id: first.token.session_id, status: "active", spend_cap_wei: "10000001", per_call_cap_wei: "2000000",
-      spend_used_wei: "1250004", spend_remaining_wei: "8749997", payments_count: 3, revoked_at: null,
+      session_id: first.token.session_id,
+      status: "active",
+      spend_cap_wei: "10000001",
+      per_call_cap_wei: "2000000",
+      spend_used_wei: "1250004",
+      spend_remaining_wei: "8749997",
+      payments_count: 3,
+      revoked_at: null,
       chain_revoke: { status: null, tx_hash: null, error: null },
       last_payment: { to, amount_wei: "3", status: "sent" },
     });
@@ -143,12 +161,28 @@ describe("owner console API", () => {
     const client = pageClient(authn, t.url, anvil.url, `${t.url}/api/wallet/relay`);
     const base = { gas: 1_000_000n, feePayer: true, nonceKey: 0n, validBefore: Math.floor(Date.now() / 1000) + 600 };
     const attempt = (calls: { to: Hex; data: Hex }[]) =>
-      withTimeout(client.sendTransactionSync({ calls, ...base } as never), 20_000, "relay attempt").then(() => "sponsored", (e: Error) => e.message);
+      withTimeout(client.sendTransactionSync({ calls, ...base } as never), 20_000, "relay attempt").then(
+        () => "sponsored",
+        (e: Error) => e.message,
+      );
     // the session is still active: its key cannot be revoked with our gas yet
     expect(await attempt([Actions.accessKey.revoke.call({ accessKey: first.token.agent_key_address }) as never])).not.toBe("sponsored");
     // a transfer of the owner's money, a spending-limit raise: never
-    expect(await attempt([{ to: PATH_USD, data: encodeFunctionData({ abi: Abis.tip20, functionName: "transfer", args: [randomAddress(), 1n] }) }])).not.toBe("sponsored");
-    expect(await attempt([{ to: "0xaaaaaaaa00000000000000000000000000000000", data: encodeFunctionData({ abi: Abis.accountKeychain, functionName: "updateSpendingLimit", args: [first.token.agent_key_address, PATH_USD, 10n ** 12n] } as never) }])).not.toBe("sponsored");
+    expect(await attempt([{ to: PATH_USD, data: encodeFunctionData({ abi: Abis.tip20, functionName: "transfer", args: [randomAddress(), 1n] }) }])).not.toBe(
+      "sponsored",
+    );
+    expect(
+      await attempt([
+        {
+          to: "0xaaaaaaaa00000000000000000000000000000000",
+          data: encodeFunctionData({
+            abi: Abis.accountKeychain,
+            functionName: "updateSpendingLimit",
+            args: [first.token.agent_key_address, PATH_USD, 10n ** 12n],
+          } as never),
+        },
+      ]),
+    ).not.toBe("sponsored");
     const refusals = t.logs.filter((l) => l.includes("sponsorship refused"));
     expect(refusals.some((l) => l.includes("revoke: the call revokes a key that is not one of the owner's revoked sessions"))).toBe(true);
     expect(refusals.some((l) => l.includes("revoke: the transaction is not a revoke of an agent key"))).toBe(true);
@@ -165,7 +199,12 @@ describe("owner console API", () => {
     expect(revoked.status).toBe(200);
     expect(revoked.body.sessions[0]).toMatchObject({ session_id: id, status: "revoked", revoked_by: "owner", chain_revoke: { status: "pending" } });
     const request = revoked.body.chain_revoke_request;
-    expect(request).toMatchObject({ session_ids: [id], agent_key_addresses: [first.token.agent_key_address], managed_address: managed, account_keychain_address: "0xaaaaaaaa00000000000000000000000000000000" });
+    expect(request).toMatchObject({
+      session_ids: [id],
+      agent_key_addresses: [first.token.agent_key_address],
+      managed_address: managed,
+      account_keychain_address: "0xaaaaaaaa00000000000000000000000000000000",
+    });
     // payments are refused from this moment
     const pay = await req("POST", "/api/wallet/pay", { bearer: first.token.access_token, body: { to: randomAddress(), amount_wei: "1" } });
     expect(pay.status).toBe(403);
@@ -202,7 +241,10 @@ describe("owner console API", () => {
       expect((await req("POST", "/api/wallet/pay", { bearer, body: { to: randomAddress(), amount_wei: "1" } })).body.error.code).toBe("session_revoked");
     }
     const receipt = await revokeOnChain(authn, request);
-    const confirmed = await req("POST", "/api/wallet/sessions/revoke-confirm", { jar, body: { session_ids: request.session_ids, tx_hash: receipt.transactionHash } });
+    const confirmed = await req("POST", "/api/wallet/sessions/revoke-confirm", {
+      jar,
+      body: { session_ids: request.session_ids, tx_hash: receipt.transactionHash },
+    });
     expect(confirmed.body.sessions.map((s: { chain_revoke: { status: string } }) => s.chain_revoke.status)).toEqual(["confirmed", "confirmed"]);
     for (const key of request.agent_key_addresses) expect((await reader().accessKey.getMetadata({ account: managed, accessKey: key })).isRevoked).toBe(true);
   }, 180_000);

@@ -169,18 +169,45 @@ describe("approve-init", () => {
     expect(res.status).toBe(200);
     const b = res.body;
     expect(Object.keys(b).sort()).toEqual([
-      "account_keychain_address", "agent_key_address", "agent_label", "agent_private_key", "chain", "credential_id", "expiry_unix", "managed_address",
-      "pairing_id", "per_call_cap_wei", "public_key_uncompressed", "session_id", "spend_cap_wei", "token",
+      "account_keychain_address",
+      "agent_key_address",
+      "agent_label",
+      "agent_private_key",
+      "chain",
+      "credential_id",
+      "expiry_unix",
+      "managed_address",
+      "pairing_id",
+      "per_call_cap_wei",
+      "public_key_uncompressed",
+      "session_id",
+      "spend_cap_wei",
+      "token",
     ]);
     expect(b).toMatchObject({
-      pairing_id: s.pairing_id, credential_id: user.credential_id, public_key_uncompressed: user.public_key_uncompressed, managed_address: user.managed_address,
-      chain: { id: 31337, rpc_url: anvil.url, relay_url: `${fast.url}/api/wallet/relay` }, account_keychain_address: "0xaaaaaaaa00000000000000000000000000000000",
-      token: PATH_USD, spend_cap_wei: "10000000", per_call_cap_wei: "1000000", agent_label: "init agent",
+      pairing_id: s.pairing_id,
+      credential_id: user.credential_id,
+      public_key_uncompressed: user.public_key_uncompressed,
+      managed_address: user.managed_address,
+      chain: { id: 31337, rpc_url: anvil.url, relay_url: `${fast.url}/api/wallet/relay` },
+      account_keychain_address: "0xaaaaaaaa00000000000000000000000000000000",
+      token: PATH_USD,
+      spend_cap_wei: "10000000",
+      per_call_cap_wei: "1000000",
+      agent_label: "init agent",
     });
     expect(privateKeyToAccount(b.agent_private_key).address.toLowerCase()).toBe(b.agent_key_address);
     expect(Math.abs(b.expiry_unix - (Math.floor(Date.now() / 1000) + 3600))).toBeLessThanOrEqual(2);
-    const { rows: [row] } = await sql.query("SELECT * FROM wallet_sessions WHERE id = $1", [b.session_id]);
-    expect(row).toMatchObject({ pairing_id: s.pairing_id, agent_key_address: b.agent_key_address, bearer_token_hash: null, on_chain_authorized_at: null, agent_label: "init agent" });
+    const {
+      rows: [row],
+    } = await sql.query("SELECT * FROM wallet_sessions WHERE id = $1", [b.session_id]);
+    expect(row).toMatchObject({
+      pairing_id: s.pairing_id,
+      agent_key_address: b.agent_key_address,
+      bearer_token_hash: null,
+      on_chain_authorized_at: null,
+      agent_label: "init agent",
+    });
     expect(JSON.stringify(row)).not.toContain(b.agent_private_key.slice(2));
     expect(openSecret(row.agent_key_ciphertext, fast.masterKey, b.session_id)).toBe(b.agent_private_key);
     expect(() => openSecret(row.agent_key_ciphertext, fast.masterKey, "another-session")).toThrow();
@@ -224,22 +251,68 @@ describe("relay (gas sponsor)", () => {
     const sponsorBefore = await balance(Account.fromSecp256k1(SPONSOR_KEY).address);
     const validBefore = () => Math.floor(Date.now() / 1000) + 600;
     // a transfer (even from a user with a pending approval): not sponsored; with no balance it cannot be paid for
-    await expect(client.token.transferSync({ token: PATH_USD, to: "0x00000000000000000000000000000000000000b2", amount: 0n, feePayer: true, nonceKey: 0n, validBefore: validBefore(), gas: 300_000n, timeout: 5_000 } as never)).rejects.toThrow();
+    await expect(
+      client.token.transferSync({
+        token: PATH_USD,
+        to: "0x00000000000000000000000000000000000000b2",
+        amount: 0n,
+        feePayer: true,
+        nonceKey: 0n,
+        validBefore: validBefore(),
+        gas: 300_000n,
+        timeout: 5_000,
+      } as never),
+    ).rejects.toThrow();
     // an authorization of another key: not sponsored either
-    await expect(client.accessKey.authorizeSync({ accessKey: { address: privateKeyToAccount(generatePrivateKey()).address, type: "secp256k1" }, expiry: init.expiry_unix, limits: [{ token: PATH_USD, limit: 1n }], gas: 2_000_000n, feePayer: true, nonceKey: 0n, validBefore: validBefore(), timeout: 5_000 } as never)).rejects.toThrow();
+    await expect(
+      client.accessKey.authorizeSync({
+        accessKey: { address: privateKeyToAccount(generatePrivateKey()).address, type: "secp256k1" },
+        expiry: init.expiry_unix,
+        limits: [{ token: PATH_USD, limit: 1n }],
+        gas: 2_000_000n,
+        feePayer: true,
+        nonceKey: 0n,
+        validBefore: validBefore(),
+        timeout: 5_000,
+      } as never),
+    ).rejects.toThrow();
     // the right key with a limit above the cap: not sponsored
-    await expect(client.accessKey.authorizeSync({ accessKey: { address: init.agent_key_address, type: "secp256k1" }, expiry: init.expiry_unix, limits: [{ token: PATH_USD, limit: BigInt(init.spend_cap_wei) + 1n }], gas: 2_000_000n, feePayer: true, nonceKey: 0n, validBefore: validBefore(), timeout: 5_000 } as never)).rejects.toThrow();
+    await expect(
+      client.accessKey.authorizeSync({
+        accessKey: { address: init.agent_key_address, type: "secp256k1" },
+        expiry: init.expiry_unix,
+        limits: [{ token: PATH_USD, limit: BigInt(init.spend_cap_wei) + 1n }],
+        gas: 2_000_000n,
+        feePayer: true,
+        nonceKey: 0n,
+        validBefore: validBefore(),
+        timeout: 5_000,
+      } as never),
+    ).rejects.toThrow();
     expect(await balance(Account.fromSecp256k1(SPONSOR_KEY).address)).toBe(sponsorBefore);
     expect(await balance(user.managed_address)).toBe(0n);
     expect(fast.logs.join("")).toMatch(/sponsorship refused/);
     // the relay is not an RPC proxy
-    const other = await call(fast.url, "POST", "/api/wallet/relay", { body: { jsonrpc: "2.0", id: 7, method: "eth_getBalance", params: [user.managed_address, "latest"] } });
+    const other = await call(fast.url, "POST", "/api/wallet/relay", {
+      body: { jsonrpc: "2.0", id: 7, method: "eth_getBalance", params: [user.managed_address, "latest"] },
+    });
     expect(other.body).toMatchObject({ id: 7, error: { code: -32601 } });
     expect((await call(fast.url, "POST", "/api/wallet/relay", { raw: "{nope" })).body.error.code).toBe(-32700);
     expect((await call(fast.url, "GET", "/api/wallet/relay")).status).toBe(405);
     // a sender with no pending approval at all
     const stranger = pageClient(new SoftAuthenticator(), fast.url, anvil.url, init.chain.relay_url);
-    await expect(stranger.accessKey.authorizeSync({ accessKey: { address: init.agent_key_address, type: "secp256k1" }, expiry: init.expiry_unix, limits: [{ token: PATH_USD, limit: 1n }], gas: 2_000_000n, feePayer: true, nonceKey: 0n, validBefore: validBefore(), timeout: 5_000 } as never)).rejects.toThrow();
+    await expect(
+      stranger.accessKey.authorizeSync({
+        accessKey: { address: init.agent_key_address, type: "secp256k1" },
+        expiry: init.expiry_unix,
+        limits: [{ token: PATH_USD, limit: 1n }],
+        gas: 2_000_000n,
+        feePayer: true,
+        nonceKey: 0n,
+        validBefore: validBefore(),
+        timeout: 5_000,
+      } as never),
+    ).rejects.toThrow();
   });
 });
 
@@ -258,7 +331,8 @@ describe("approve-finalize", () => {
     init = (await call(fast.url, "POST", "/api/wallet/device/approve-init", { body: { code: s.code, ...DEFAULT_GRANT }, jar })).body;
   });
 
-  const finalize = (tx_hash: string, j = jar, code = s.code) => call(fast.url, "POST", "/api/wallet/device/approve-finalize", { body: { code, tx_hash }, jar: j });
+  const finalize = (tx_hash: string, j = jar, code = s.code) =>
+    call(fast.url, "POST", "/api/wallet/device/approve-finalize", { body: { code, tx_hash }, jar: j });
 
   it("refuses a failed transaction", async () => {
     const f = funder(anvil.url);
@@ -271,7 +345,12 @@ describe("approve-finalize", () => {
 
   it("refuses a transaction from another address (even one that authorizes the same key id for itself)", async () => {
     const other = createOtherRoot();
-    const { receipt } = await other.accessKey.authorizeSync({ accessKey: { address: init.agent_key_address, type: "secp256k1" }, expiry: init.expiry_unix, limits: [{ token: PATH_USD, limit: 1n }], gas: 2_000_000n } as never);
+    const { receipt } = await other.accessKey.authorizeSync({
+      accessKey: { address: init.agent_key_address, type: "secp256k1" },
+      expiry: init.expiry_unix,
+      limits: [{ token: PATH_USD, limit: 1n }],
+      gas: 2_000_000n,
+    } as never);
     expect(receipt.status).toBe("success");
     const res = await finalize(receipt.transactionHash);
     expect(res.status).toBe(422);
@@ -280,7 +359,13 @@ describe("approve-finalize", () => {
 
   it("refuses a transaction of the user that authorizes a different key", async () => {
     const root = funderlessRoot();
-    const { receipt } = await root.accessKey.authorizeSync({ accessKey: { address: privateKeyToAccount(generatePrivateKey()).address, type: "secp256k1" }, expiry: init.expiry_unix, limits: [{ token: PATH_USD, limit: 1n }], gas: 2_000_000n, nonceKey: 0n } as never);
+    const { receipt } = await root.accessKey.authorizeSync({
+      accessKey: { address: privateKeyToAccount(generatePrivateKey()).address, type: "secp256k1" },
+      expiry: init.expiry_unix,
+      limits: [{ token: PATH_USD, limit: 1n }],
+      gas: 2_000_000n,
+      nonceKey: 0n,
+    } as never);
     expect(receipt.status).toBe("success");
     expect(receipt.from.toLowerCase()).toBe(user.managed_address);
     const res = await finalize(receipt.transactionHash);
@@ -315,15 +400,21 @@ describe("approve-finalize", () => {
     const res = await finalize(receipt.transactionHash);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "approved", pairing_id: s.pairing_id, session_id: init.session_id, authorize_tx_hash: receipt.transactionHash });
-    const { rows: [p] } = await sql.query("SELECT status, authorize_tx_hash, on_chain_authorized_at FROM device_pairings WHERE id = $1", [s.pairing_id]);
-    const { rows: [w] } = await sql.query("SELECT authorize_tx_hash, on_chain_authorized_at FROM wallet_sessions WHERE id = $1", [init.session_id]);
+    const {
+      rows: [p],
+    } = await sql.query("SELECT status, authorize_tx_hash, on_chain_authorized_at FROM device_pairings WHERE id = $1", [s.pairing_id]);
+    const {
+      rows: [w],
+    } = await sql.query("SELECT authorize_tx_hash, on_chain_authorized_at FROM wallet_sessions WHERE id = $1", [init.session_id]);
     expect(p.status).toBe("approved");
     expect(p.authorize_tx_hash).toBe(receipt.transactionHash);
     expect(w.authorize_tx_hash).toBe(receipt.transactionHash);
     expect(w.on_chain_authorized_at).toEqual(p.on_chain_authorized_at);
     const again = await finalize(receipt.transactionHash);
     expect([again.status, again.body.error.code]).toEqual([409, "already_approved"]);
-    expect((await call(fast.url, "POST", "/api/wallet/device/approve-init", { body: { code: s.code, ...DEFAULT_GRANT }, jar })).body.error.code).toBe("already_approved");
+    expect((await call(fast.url, "POST", "/api/wallet/device/approve-init", { body: { code: s.code, ...DEFAULT_GRANT }, jar })).body.error.code).toBe(
+      "already_approved",
+    );
   });
 
   it("answers 409 not_initialized without approve-init and 410 code_expired (at once, no receipt wait) once expired", async () => {
@@ -354,7 +445,12 @@ describe("pairing states: poll and approve-finalize agree (spec §3: no expired 
   });
   const poll = async (deviceId: string) => (await call(t.url, "GET", `/api/wallet/device/poll?device_id=${deviceId}`)).body;
   const stored = async (pairingId: string) =>
-    (await sql.query("SELECT p.status, p.authorize_tx_hash, s.on_chain_authorized_at FROM device_pairings p JOIN wallet_sessions s ON s.pairing_id = p.id WHERE p.id = $1", [pairingId])).rows[0];
+    (
+      await sql.query(
+        "SELECT p.status, p.authorize_tx_hash, s.on_chain_authorized_at FROM device_pairings p JOIN wallet_sessions s ON s.pairing_id = p.id WHERE p.id = $1",
+        [pairingId],
+      )
+    ).rows[0];
 
   /** A pairing approve-init'ed by a fresh user; `authorize` puts the agent key's authorization on chain (sponsored). */
   async function initialized() {
@@ -379,22 +475,32 @@ describe("pairing states: poll and approve-finalize agree (spec §3: no expired 
     expect(await stored(s.pairing_id)).toEqual({ status: "pending", authorize_tx_hash: null, on_chain_authorized_at: null });
     // lookup and approve-init say the same
     expect((await call(t.url, "GET", `/api/wallet/device/lookup?code=${s.code}`, { jar })).body.error.code).toBe("code_expired");
-    expect((await call(t.url, "POST", "/api/wallet/device/approve-init", { body: { code: s.code, ...DEFAULT_GRANT }, jar })).body.error.code).toBe("code_expired");
+    expect((await call(t.url, "POST", "/api/wallet/device/approve-init", { body: { code: s.code, ...DEFAULT_GRANT }, jar })).body.error.code).toBe(
+      "code_expired",
+    );
   });
 
   it("expiry during finalize's receipt wait: refused when the approval would be written; poll never goes expired → approved", async () => {
     const { authn, s, init, finalize } = await initialized();
     const client = pageClient(authn, t.url, anvil.url, init.chain.relay_url);
     const rpc = (method: string, params: unknown[] = []) =>
-      fetch(anvil.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) }).then((r) => r.json());
+      fetch(anvil.url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      }).then((r) => r.json());
     await rpc("evm_setAutomine", [false]);
     let hash: Hex;
     try {
-      hash = await client.accessKey.authorize({
-        accessKey: { address: init.agent_key_address, type: "secp256k1" }, expiry: init.expiry_unix,
-        limits: [{ token: init.token, limit: BigInt(init.spend_cap_wei) }], gas: 2_000_000n, feePayer: true, nonceKey: 0n,
+      hash = (await client.accessKey.authorize({
+        accessKey: { address: init.agent_key_address, type: "secp256k1" },
+        expiry: init.expiry_unix,
+        limits: [{ token: init.token, limit: BigInt(init.spend_cap_wei) }],
+        gas: 2_000_000n,
+        feePayer: true,
+        nonceKey: 0n,
         validBefore: Math.floor(Date.now() / 1000) + 600,
-      } as never) as Hex;
+      } as never)) as Hex;
       // the pairing expires 1 s from now; finalize starts before that and waits for the (not yet mined) receipt
       await sql.query("UPDATE device_pairings SET expires_at = now() + interval '1 second' WHERE id = $1", [s.pairing_id]);
       const pending = finalize(hash);
@@ -438,7 +544,9 @@ describe("the token is minted exactly once", () => {
     const s = await startPairing(fast.url);
     const init = (await call(fast.url, "POST", "/api/wallet/device/approve-init", { body: { code: s.code, ...DEFAULT_GRANT }, jar })).body;
     const receipt = await authorizeOnChain(fast.url, anvil.url, authn, init);
-    expect((await call(fast.url, "POST", "/api/wallet/device/approve-finalize", { body: { code: s.code, tx_hash: receipt.transactionHash }, jar })).status).toBe(200);
+    expect(
+      (await call(fast.url, "POST", "/api/wallet/device/approve-finalize", { body: { code: s.code, tx_hash: receipt.transactionHash }, jar })).status,
+    ).toBe(200);
 
     const polls = await Promise.all(Array.from({ length: 20 }, () => call(fast.url, "GET", `/api/wallet/device/poll?device_id=${s.device_id}`)));
     expect(polls.every((p) => p.status === 200)).toBe(true);
@@ -446,12 +554,34 @@ describe("the token is minted exactly once", () => {
     expect(approved).toHaveLength(1);
     expect(polls.filter((p) => p.body.status === "claimed")).toHaveLength(19);
     const token = approved[0]!.body;
-    expect(Object.keys(token).sort()).toEqual(["access_token", "agent_key_address", "expires_at", "managed_address", "per_call_cap_wei", "session_id", "spend_cap_wei", "status", "token", "token_type"]);
-    expect(token).toMatchObject({ token_type: "Bearer", session_id: init.session_id, agent_key_address: init.agent_key_address, managed_address: init.managed_address, spend_cap_wei: "10000000", per_call_cap_wei: "1000000", token: PATH_USD });
+    expect(Object.keys(token).sort()).toEqual([
+      "access_token",
+      "agent_key_address",
+      "expires_at",
+      "managed_address",
+      "per_call_cap_wei",
+      "session_id",
+      "spend_cap_wei",
+      "status",
+      "token",
+      "token_type",
+    ]);
+    expect(token).toMatchObject({
+      token_type: "Bearer",
+      session_id: init.session_id,
+      agent_key_address: init.agent_key_address,
+      managed_address: init.managed_address,
+      spend_cap_wei: "10000000",
+      per_call_cap_wei: "1000000",
+      token: PATH_USD,
+    });
     expect(new Date(token.expires_at).getTime() / 1000).toBe(init.expiry_unix);
     const { rows } = await sql.query("SELECT bearer_token_hash FROM wallet_sessions WHERE id = $1", [init.session_id]);
     expect(rows[0].bearer_token_hash).toBe(sha256(token.access_token));
-    expect((await sql.query("SELECT status, claimed_at IS NOT NULL AS c FROM device_pairings WHERE id = $1", [s.pairing_id])).rows[0]).toEqual({ status: "claimed", c: true });
+    expect((await sql.query("SELECT status, claimed_at IS NOT NULL AS c FROM device_pairings WHERE id = $1", [s.pairing_id])).rows[0]).toEqual({
+      status: "claimed",
+      c: true,
+    });
     expect((await call(fast.url, "GET", `/api/wallet/device/poll?device_id=${s.device_id}`)).body).toEqual({ status: "claimed" });
     // the token works
     const session = await call(fast.url, "GET", "/api/wallet/session", { bearer: token.access_token });
@@ -472,6 +602,8 @@ async function pairWithoutPolling(t: WalletTestApp) {
   const started = await startPairing(t.url);
   const init = (await call(t.url, "POST", "/api/wallet/device/approve-init", { body: { code: started.code, ...DEFAULT_GRANT }, jar })).body;
   const receipt = await authorizeOnChain(t.url, anvil.url, authn, init);
-  expect((await call(t.url, "POST", "/api/wallet/device/approve-finalize", { body: { code: started.code, tx_hash: receipt.transactionHash }, jar })).status).toBe(200);
+  expect(
+    (await call(t.url, "POST", "/api/wallet/device/approve-finalize", { body: { code: started.code, tx_hash: receipt.transactionHash }, jar })).status,
+  ).toBe(200);
   return { started };
 }

@@ -41,7 +41,8 @@ async function paired(grant: Partial<typeof DEFAULT_GRANT> = {}, fundAmount = 50
 
 const randomAddress = () => privateKeyToAccount(generatePrivateKey()).address.toLowerCase() as Hex;
 const balance = async (address: Hex) => (await funder(anvil.url).token.getBalance({ token: PATH_USD, account: address })).amount;
-const session = async (id: string) => (await sql.query("SELECT spend_used_wei::text AS used, spend_reserved_wei::text AS reserved FROM wallet_sessions WHERE id = $1", [id])).rows[0];
+const session = async (id: string) =>
+  (await sql.query("SELECT spend_used_wei::text AS used, spend_reserved_wei::text AS reserved FROM wallet_sessions WHERE id = $1", [id])).rows[0];
 
 beforeAll(async () => {
   anvil = await startAnvil();
@@ -63,11 +64,30 @@ describe("POST /api/wallet/pay", () => {
     const a = await paired();
     const to = randomAddress();
     const before = await balance(a.managed);
-    const res = await req("POST", "/api/wallet/pay", { bearer: a.bearer, body: { to: to.toUpperCase().replace("0X", "0x"), amount_wei: "750000", memo: "invoice 42" } });
+    const res = await req("POST", "/api/wallet/pay", {
+      bearer: a.bearer,
+      body: { to: to.toUpperCase().replace("0X", "0x"), amount_wei: "750000", memo: "invoice 42" },
+    });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(["amount_wei", "explorer_url", "from", "memo", "spend_cap_wei", "spend_used_wei_after", "to", "token", "tx_hash"]);
+    expect(Object.keys(res.body).sort()).toEqual([
+      "amount_wei",
+      "explorer_url",
+      "from",
+      "memo",
+      "spend_cap_wei",
+      "spend_used_wei_after",
+      "to",
+      "token",
+      "tx_hash",
+    ]);
     expect(res.body).toMatchObject({
-      from: a.managed, to, amount_wei: "750000", memo: "invoice 42", token: PATH_USD, spend_used_wei_after: "750000", spend_cap_wei: "10000000",
+      from: a.managed,
+      to,
+      amount_wei: "750000",
+      memo: "invoice 42",
+      token: PATH_USD,
+      spend_used_wei_after: "750000",
+      spend_cap_wei: "10000000",
       explorer_url: `https://explore.test/tx/${res.body.tx_hash}`,
     });
     expect(res.headers.get("server-timing")).toMatch(/app;dur=[\d.]+, chain;dur=[\d.]+/);
@@ -76,20 +96,43 @@ describe("POST /api/wallet/pay", () => {
     expect(await balance(to)).toBe(750_000n);
     const receipt = await funder(anvil.url).getTransactionReceipt({ hash: res.body.tx_hash });
     expect(receipt.from.toLowerCase()).toBe(a.managed);
-    const memoLog = receipt.logs.map((l) => { try { return decodeEventLog({ abi: Abis.tip20, ...l }); } catch { return null; } }).find((e) => e?.eventName === "TransferWithMemo");
+    const memoLog = receipt.logs
+      .map((l) => {
+        try {
+          return decodeEventLog({ abi: Abis.tip20, ...l });
+        } catch {
+          return null;
+        }
+      })
+      .find((e) => e?.eventName === "TransferWithMemo");
     expect(memoLog?.args).toMatchObject({ amount: 750_000n, memo: `0x${Buffer.from("invoice 42").toString("hex").padEnd(64, "0")}` });
-    const { rows: [payment] } = await sql.query("SELECT status, tx_hash, amount_wei::text AS amount, to_address, memo FROM wallet_payments WHERE session_id = $1", [a.token.session_id]);
+    const {
+      rows: [payment],
+    } = await sql.query("SELECT status, tx_hash, amount_wei::text AS amount, to_address, memo FROM wallet_payments WHERE session_id = $1", [
+      a.token.session_id,
+    ]);
     expect(payment).toEqual({ status: "sent", tx_hash: res.body.tx_hash, amount: "750000", to_address: to, memo: "invoice 42" });
 
     // the ledger: watch the person's account, index with the real indexer, find the payment
     const registryDb = createPgPool(db.url, { max: 1 });
     try {
-      await loadRegistryIntoDb(registryDb, parseRegistry({ registry_version: 1, network: "devnet", entities: [{ id: "wallet-payer", label: "Wallet payer", category: "agent", wallets: [a.managed] }] }), "registry:wallet-test.json");
+      await loadRegistryIntoDb(
+        registryDb,
+        parseRegistry({
+          registry_version: 1,
+          network: "devnet",
+          entities: [{ id: "wallet-payer", label: "Wallet payer", category: "agent", wallets: [a.managed] }],
+        }),
+        "registry:wallet-test.json",
+      );
     } finally {
       await registryDb.end();
     }
     await indexAll(db.url, anvil.url, receipt.blockNumber);
-    const { rows: events } = await sql.query("SELECT agent_id, kind, amount_wei::text AS amount, counterparty_address FROM agent_events WHERE tx_hash = $1 AND kind = 'payment_sent'", [res.body.tx_hash]);
+    const { rows: events } = await sql.query(
+      "SELECT agent_id, kind, amount_wei::text AS amount, counterparty_address FROM agent_events WHERE tx_hash = $1 AND kind = 'payment_sent'",
+      [res.body.tx_hash],
+    );
     expect(events).toEqual([{ agent_id: "wallet-payer", kind: "payment_sent", amount: "750000", counterparty_address: to }]);
   });
 
@@ -101,7 +144,15 @@ describe("POST /api/wallet/pay", () => {
     const none = await req("POST", "/api/wallet/pay", { bearer: a.bearer, body: { to: randomAddress(), amount_wei: "1" } });
     expect(none.body.memo).toBeNull();
     const receipt = await funder(anvil.url).getTransactionReceipt({ hash: hex.body.tx_hash });
-    const ev = receipt.logs.map((l) => { try { return decodeEventLog({ abi: Abis.tip20, ...l }); } catch { return null; } }).find((e) => e?.eventName === "TransferWithMemo");
+    const ev = receipt.logs
+      .map((l) => {
+        try {
+          return decodeEventLog({ abi: Abis.tip20, ...l });
+        } catch {
+          return null;
+        }
+      })
+      .find((e) => e?.eventName === "TransferWithMemo");
     expect((ev?.args as { memo: string }).memo).toBe(`0xef1ed71201${"0".repeat(54)}`);
     for (const memo of ["x".repeat(33), `0x${"a".repeat(66)}`, "0x123", 42]) {
       const res = await req("POST", "/api/wallet/pay", { bearer: a.bearer, body: { to: randomAddress(), amount_wei: "1", memo } });
@@ -112,7 +163,11 @@ describe("POST /api/wallet/pay", () => {
   it("20 concurrent payments where the cap allows 10: exactly 10 succeed and spend_used_wei is their sum", async () => {
     const a = await paired({ spend_cap_wei: "1000000", per_call_cap_wei: "100000" });
     const before = await balance(a.managed);
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => req("POST", "/api/wallet/pay", { bearer: a.bearer, body: { to: randomAddress(), amount_wei: "100000", memo: `c${i}` } })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        req("POST", "/api/wallet/pay", { bearer: a.bearer, body: { to: randomAddress(), amount_wei: "100000", memo: `c${i}` } }),
+      ),
+    );
     const ok = results.filter((r) => r.status === 200);
     const refused = results.filter((r) => r.status !== 200);
     expect(ok).toHaveLength(10);
@@ -121,7 +176,9 @@ describe("POST /api/wallet/pay", () => {
     expect(await session(a.token.session_id)).toEqual({ used: "1000000", reserved: "0" });
     expect(ok.map((r) => BigInt(r.body.amount_wei)).reduce((x, y) => x + y, 0n)).toBe(1_000_000n);
     expect(before - (await balance(a.managed))).toBe(1_000_000n);
-    expect((await sql.query("SELECT status, count(*)::int AS n FROM wallet_payments WHERE session_id = $1 GROUP BY status", [a.token.session_id])).rows).toEqual([{ status: "sent", n: 10 }]);
+    expect(
+      (await sql.query("SELECT status, count(*)::int AS n FROM wallet_payments WHERE session_id = $1 GROUP BY status", [a.token.session_id])).rows,
+    ).toEqual([{ status: "sent", n: 10 }]);
     const one = await req("POST", "/api/wallet/pay", { bearer: a.bearer, body: { to: randomAddress(), amount_wei: "1" } });
     expect(one.body.error.code).toBe("spend_cap_exceeded");
   });
@@ -189,7 +246,10 @@ describe("POST /api/wallet/pay", () => {
     expect(none.headers.get("www-authenticate")).toBe("Bearer");
     expect((await req("POST", "/api/wallet/pay", { bearer: "alt_doesnotexist_000000000000", body: {} })).status).toBe(401);
     expect((await req("POST", "/api/wallet/pay", { headers: { authorization: "Basic abc" }, body: {} })).status).toBe(401);
-    const other = await req("POST", "/api/wallet/pay", { bearer: a.bearer, body: { to: randomAddress(), amount_wei: "1", token: "0x20c0000000000000000000000000000000000001" } });
+    const other = await req("POST", "/api/wallet/pay", {
+      bearer: a.bearer,
+      body: { to: randomAddress(), amount_wei: "1", token: "0x20c0000000000000000000000000000000000001" },
+    });
     expect([other.status, other.body.error.code]).toEqual([400, "invalid_token"]);
   });
 });
@@ -221,12 +281,16 @@ describe("the reservation sweeper (payments an interrupted request left reserved
     // A real payment; the hash and validBefore were stored before the broadcast.
     const res = await req("POST", "/api/wallet/pay", { bearer: a.bearer, body: { to: randomAddress(), amount_wei: "300000" } });
     expect(res.status).toBe(200);
-    const { rows: [sent] } = await sql.query("SELECT id, tx_hash, valid_before FROM wallet_payments WHERE session_id = $1", [sid]);
+    const {
+      rows: [sent],
+    } = await sql.query("SELECT id, tx_hash, valid_before FROM wallet_payments WHERE session_id = $1", [sid]);
     expect(sent.tx_hash).toBe(res.body.tx_hash);
     expect(sent.valid_before).toBeInstanceOf(Date);
     // As if the process died after the broadcast, before recording the outcome: back to reserved, its validBefore past.
     await sql.query("UPDATE wallet_payments SET status = 'reserved', valid_before = now() - interval '2 minutes' WHERE id = $1", [sent.id]);
-    await sql.query("UPDATE wallet_sessions SET spend_used_wei = spend_used_wei - 300000, spend_reserved_wei = spend_reserved_wei + 300000 WHERE id = $1", [sid]);
+    await sql.query("UPDATE wallet_sessions SET spend_used_wei = spend_used_wei - 300000, spend_reserved_wei = spend_reserved_wei + 300000 WHERE id = $1", [
+      sid,
+    ]);
 
     const neverSigned = await reserved(sid, 1_000n, { ageMinutes: 11 }); // no hash, old: never broadcast
     const expired = await reserved(sid, 2_000n, { ageMinutes: 5, txHash: `0x${"5e".repeat(32)}`, validBeforeMinutesAgo: 3 }); // never mined
@@ -253,7 +317,11 @@ describe("the reservation sweeper (payments an interrupted request left reserved
     // Again: nothing left to settle (each row moves once).
     expect(await sweepReservations({ db: pool, chain: chainFor(anvil.url), log: silentLog }, new Date())).toEqual({ sent: 0, failed: 0, left: 0 });
     // Later, the young one is old enough and the in-flight one expired unmined: both released.
-    expect(await sweepReservations({ db: pool, chain: chainFor(anvil.url), log: silentLog }, new Date(Date.now() + 20 * 60_000))).toEqual({ sent: 0, failed: 2, left: 0 });
+    expect(await sweepReservations({ db: pool, chain: chainFor(anvil.url), log: silentLog }, new Date(Date.now() + 20 * 60_000))).toEqual({
+      sent: 0,
+      failed: 2,
+      left: 0,
+    });
     expect(await session(sid)).toEqual({ used: "300000", reserved: "0" });
   });
 
@@ -313,10 +381,22 @@ describe("GET /api/wallet/session", () => {
     const res = await req("GET", "/api/wallet/session", { bearer: a.bearer });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      session_id: a.token.session_id, status: "active", agent_label: "test agent", agent_key_address: a.token.agent_key_address, managed_address: a.managed,
-      token: PATH_USD, spend_cap_wei: "5000000", per_call_cap_wei: "2000000", spend_used_wei: "1500000", spend_reserved_wei: "0", spend_remaining_wei: "3500000",
-      expires_at: new Date(a.init.expiry_unix * 1000).toISOString(), revoked_at: null, on_chain_authorized_at: expect.any(String),
-      authorize_tx_hash: a.receipt.transactionHash, created_at: expect.any(String),
+      session_id: a.token.session_id,
+      status: "active",
+      agent_label: "test agent",
+      agent_key_address: a.token.agent_key_address,
+      managed_address: a.managed,
+      token: PATH_USD,
+      spend_cap_wei: "5000000",
+      per_call_cap_wei: "2000000",
+      spend_used_wei: "1500000",
+      spend_reserved_wei: "0",
+      spend_remaining_wei: "3500000",
+      expires_at: new Date(a.init.expiry_unix * 1000).toISOString(),
+      revoked_at: null,
+      on_chain_authorized_at: expect.any(String),
+      authorize_tx_hash: a.receipt.transactionHash,
+      created_at: expect.any(String),
     });
   });
 });
@@ -336,9 +416,59 @@ describe("bad input on every endpoint is a 4xx JSON error, never a 500", () => {
     ["null", { raw: "null" }],
     ["wrong content type", { raw: '{"a":1}', headers: { "content-type": "text/plain" } }],
     ["too large", { raw: JSON.stringify({ x: "y".repeat(70_000) }) }],
-    ["wrong types", { body: { to: 12, amount_wei: 1, memo: {}, token: [], code: 5, tx_hash: 7, spend_cap_wei: null, per_call_cap_wei: true, session_ttl_seconds: "x", agent_label: 9, display_name: 3, id: 1, rawId: 2, type: "x", response: "y" } }],
-    ["huge strings", { body: { to: "0x".padEnd(5000, "f"), amount_wei: "9".repeat(500), memo: "m".repeat(5000), code: "B".repeat(5000), tx_hash: "0x".padEnd(5000, "a"), agent_label: "l".repeat(5000), display_name: "d".repeat(5000), spend_cap_wei: "1".repeat(400), per_call_cap_wei: "1", session_ttl_seconds: 1e308 } }],
-    ["negative and fractional amounts", { body: { to: "0x00000000000000000000000000000000000000b2", amount_wei: "-5", spend_cap_wei: "1.5", per_call_cap_wei: "1e6", session_ttl_seconds: -1, code: "BCDF-GHJK", tx_hash: `0x${"g".repeat(64)}` } }],
+    [
+      "wrong types",
+      {
+        body: {
+          to: 12,
+          amount_wei: 1,
+          memo: {},
+          token: [],
+          code: 5,
+          tx_hash: 7,
+          spend_cap_wei: null,
+          per_call_cap_wei: true,
+          session_ttl_seconds: "x",
+          agent_label: 9,
+          display_name: 3,
+          id: 1,
+          rawId: 2,
+          type: "x",
+          response: "y",
+        },
+      },
+    ],
+    [
+      "huge strings",
+      {
+        body: {
+          to: "0x".padEnd(5000, "f"),
+          amount_wei: "9".repeat(500),
+          memo: "m".repeat(5000),
+          code: "B".repeat(5000),
+          tx_hash: "0x".padEnd(5000, "a"),
+          agent_label: "l".repeat(5000),
+          display_name: "d".repeat(5000),
+          spend_cap_wei: "1".repeat(400),
+          per_call_cap_wei: "1",
+          session_ttl_seconds: 1e308,
+        },
+      },
+    ],
+    [
+      "negative and fractional amounts",
+      {
+        body: {
+          to: "0x00000000000000000000000000000000000000b2",
+          amount_wei: "-5",
+          spend_cap_wei: "1.5",
+          per_call_cap_wei: "1e6",
+          session_ttl_seconds: -1,
+          code: "BCDF-GHJK",
+          tx_hash: `0x${"g".repeat(64)}`,
+        },
+      },
+    ],
     ["empty object", { body: {} }],
   ];
   const endpoints: [string, string, "cookie" | "bearer" | "none"][] = [
@@ -401,7 +531,10 @@ describe("bad input on every endpoint is a 4xx JSON error, never a 500", () => {
     const j: Record<string, string> = {};
     await req("POST", "/api/wallet/webauthn/register/options", { body: {}, jar: j });
     const id = j.al_webauthn!;
-    const res = await req("POST", "/api/wallet/webauthn/register/verify", { jar: j, body: { id: "AAAA", rawId: "AAAA", type: "public-key", response: { clientDataJSON: "eyJ9", attestationObject: "oA" } } });
+    const res = await req("POST", "/api/wallet/webauthn/register/verify", {
+      jar: j,
+      body: { id: "AAAA", rawId: "AAAA", type: "public-key", response: { clientDataJSON: "eyJ9", attestationObject: "oA" } },
+    });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     expect((await sql.query("SELECT 1 FROM webauthn_challenges WHERE id = $1", [id])).rowCount).toBe(0);

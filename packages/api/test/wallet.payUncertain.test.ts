@@ -38,16 +38,30 @@ const TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a
 const randomAddress = () => privateKeyToAccount(generatePrivateKey()).address.toLowerCase() as Hex;
 const pay = (bearer: string, body: unknown, key?: string, headers: Record<string, string> = {}): Promise<Call> =>
   call(t.url, "POST", "/api/wallet/pay", { bearer, body, headers: key === undefined ? headers : { "idempotency-key": key, ...headers } });
-const session = async (id: string) => (await sql.query("SELECT spend_used_wei::text AS used, spend_reserved_wei::text AS reserved FROM wallet_sessions WHERE id = $1", [id])).rows[0];
+const session = async (id: string) =>
+  (await sql.query("SELECT spend_used_wei::text AS used, spend_reserved_wei::text AS reserved FROM wallet_sessions WHERE id = $1", [id])).rows[0];
 const payments = async (sessionId: string) =>
-  (await sql.query("SELECT id, status, tx_hash, error FROM wallet_payments WHERE session_id = $1 ORDER BY created_at", [sessionId])).rows as { id: string; status: string; tx_hash: string | null; error: string | null }[];
+  (await sql.query("SELECT id, status, tx_hash, error FROM wallet_payments WHERE session_id = $1 ORDER BY created_at", [sessionId])).rows as {
+    id: string;
+    status: string;
+    tx_hash: string | null;
+    error: string | null;
+  }[];
 
 /** What the chain says the account sent: TIP-20 transfers out of it, and the nonces used on every payment's lane. */
 async function onChain(managed: Hex, sessionId: string) {
-  const raw = (await (await fetch(anvil.url, {
-    method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getLogs", params: [{ address: PATH_USD, fromBlock: "0x0", toBlock: "latest", topics: [TRANSFER_TOPIC, pad(managed)] }] }),
-  })).json()) as { result: unknown[] };
+  const raw = (await (
+    await fetch(anvil.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "eth_getLogs",
+        params: [{ address: PATH_USD, fromBlock: "0x0", toBlock: "latest", topics: [TRANSFER_TOPIC, pad(managed)] }],
+      }),
+    })
+  ).json()) as { result: unknown[] };
   let nonces = 0n;
   for (const p of await payments(sessionId)) {
     nonces += await funder(anvil.url).nonce.getNonce({ account: managed, nonceKey: BigInt(`0x${p.id.replace(/-/g, "")}`) });
@@ -65,7 +79,13 @@ beforeAll(async () => {
   anvil = await startAnvil();
   proxy = await startRpcFaultProxy(anvil.url);
   db = await createTestDatabase();
-  t = await startWalletApp(db.url, proxy.url, { pollIntervalSeconds: 0, startPerMinute: 10_000, lookupPerMinute: 10_000, paymentValiditySeconds: VALIDITY_S, sweepIntervalMs: 0 });
+  t = await startWalletApp(db.url, proxy.url, {
+    pollIntervalSeconds: 0,
+    startPerMinute: 10_000,
+    lookupPerMinute: 10_000,
+    paymentValiditySeconds: VALIDITY_S,
+    sweepIntervalMs: 0,
+  });
   sql = new pg.Client({ connectionString: db.url });
   await sql.connect();
 }, 60_000);
@@ -93,30 +113,41 @@ describe("the node took the transaction but the answer was lost", () => {
     ["http_502_after_forward", null],
     ["hang_after_forward", null],
   ];
-  it.each(faults)("%s %j: the payment ends sent, counted once; a retry with the key makes no second transaction", async (fault, sendError) => {
-    const a = await paired();
-    const to = randomAddress();
-    const key = randomUUID();
-    const body = { to, amount_wei: "250000", memo: "inv-1" };
-    proxy.fault = fault;
-    if (sendError) proxy.sendError = sendError;
-    const sends0 = proxy.forwardedSends;
-    const first = await pay(a.bearer, body, key);
-    expect([first.status, first.text]).toEqual([200, expect.any(String)]);
-    expect(first.body).toMatchObject({ from: a.managed, to, amount_wei: "250000", memo: "inv-1", spend_used_wei_after: "250000", tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
-    expect(proxy.forwardedSends - sends0).toBe(1);
-    expect(await session(a.sid)).toEqual({ used: "250000", reserved: "0" });
-    expect(await payments(a.sid)).toEqual([{ id: expect.any(String), status: "sent", tx_hash: first.body.tx_hash, error: null }]);
+  it.each(faults)(
+    "%s %j: the payment ends sent, counted once; a retry with the key makes no second transaction",
+    async (fault, sendError) => {
+      const a = await paired();
+      const to = randomAddress();
+      const key = randomUUID();
+      const body = { to, amount_wei: "250000", memo: "inv-1" };
+      proxy.fault = fault;
+      if (sendError) proxy.sendError = sendError;
+      const sends0 = proxy.forwardedSends;
+      const first = await pay(a.bearer, body, key);
+      expect([first.status, first.text]).toEqual([200, expect.any(String)]);
+      expect(first.body).toMatchObject({
+        from: a.managed,
+        to,
+        amount_wei: "250000",
+        memo: "inv-1",
+        spend_used_wei_after: "250000",
+        tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      });
+      expect(proxy.forwardedSends - sends0).toBe(1);
+      expect(await session(a.sid)).toEqual({ used: "250000", reserved: "0" });
+      expect(await payments(a.sid)).toEqual([{ id: expect.any(String), status: "sent", tx_hash: first.body.tx_hash, error: null }]);
 
-    // The client never saw that answer and retries with the same key (the node healthy again or not).
-    const again = await pay(a.bearer, body, key);
-    expect(again.status).toBe(200);
-    expect(again.body).toEqual(first.body);
-    expect(again.headers.get("idempotent-replayed")).toBe("true");
-    expect(proxy.forwardedSends - sends0).toBe(1);
-    expect(await onChain(a.managed, a.sid)).toEqual({ transfers: 1, nonces: 1n });
-    expect(await session(a.sid)).toEqual({ used: "250000", reserved: "0" });
-  }, 60_000);
+      // The client never saw that answer and retries with the same key (the node healthy again or not).
+      const again = await pay(a.bearer, body, key);
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual(first.body);
+      expect(again.headers.get("idempotent-replayed")).toBe("true");
+      expect(proxy.forwardedSends - sends0).toBe(1);
+      expect(await onChain(a.managed, a.sid)).toEqual({ transfers: 1, nonces: 1n });
+      expect(await session(a.sid)).toEqual({ used: "250000", reserved: "0" });
+    },
+    60_000,
+  );
 
   it("the node unreachable until after the answer: 202 payment_pending with the hash, reserved; settled sent by a retry with the key", async () => {
     const a = await paired();
@@ -126,7 +157,13 @@ describe("the node took the transaction but the answer was lost", () => {
     proxy.receiptsDown = true;
     const first = await pay(a.bearer, body, key);
     expect(first.status).toBe(202);
-    expect(first.body).toMatchObject({ status: "pending", code: "payment_pending", tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), amount_wei: "400000", from: a.managed });
+    expect(first.body).toMatchObject({
+      status: "pending",
+      code: "payment_pending",
+      tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      amount_wei: "400000",
+      from: a.managed,
+    });
     expect(first.headers.get("retry-after")).toMatch(/^\d+$/);
     const [row] = await payments(a.sid);
     expect(row).toMatchObject({ status: "reserved", tx_hash: first.body.tx_hash });
@@ -159,7 +196,11 @@ describe("the node took the transaction but the answer was lost", () => {
     const chain = createWalletChain(resolveWalletConfig({ rpcUrl: anvil.url }));
     // before validBefore + 60 s nothing is final, but a receipt is: the sweeper only looks at expired ones
     expect(await sweepReservations({ db: t.pool, chain, log: silentLog }, new Date())).toEqual({ sent: 0, failed: 0, left: 0 });
-    expect(await sweepReservations({ db: t.pool, chain, log: silentLog }, new Date(Date.now() + (VALIDITY_S + 61) * 1000))).toEqual({ sent: 1, failed: 0, left: 0 });
+    expect(await sweepReservations({ db: t.pool, chain, log: silentLog }, new Date(Date.now() + (VALIDITY_S + 61) * 1000))).toEqual({
+      sent: 1,
+      failed: 0,
+      left: 0,
+    });
     expect(await payments(a.sid)).toEqual([{ id: expect.any(String), status: "sent", tx_hash: first.body.tx_hash, error: null }]);
     expect(await session(a.sid)).toEqual({ used: "5000", reserved: "0" });
     expect(await onChain(a.managed, a.sid)).toEqual({ transfers: 1, nonces: 1n });
@@ -194,7 +235,10 @@ describe("Idempotency-Key on POST /api/wallet/pay", () => {
     const results = await Promise.all(Array.from({ length: 8 }, () => pay(a.bearer, body, key)));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(1);
-    expect(statuses.every((s) => s === 200 || s === 202 || (s === 409 && results[statuses.indexOf(s)]!.body.error.code === "idempotency_key_in_use")), JSON.stringify(statuses)).toBe(true);
+    expect(
+      statuses.every((s) => s === 200 || s === 202 || (s === 409 && results[statuses.indexOf(s)]!.body.error.code === "idempotency_key_in_use")),
+      JSON.stringify(statuses),
+    ).toBe(true);
     const hashes = new Set(results.map((r) => r.body.tx_hash).filter(Boolean));
     expect(hashes.size).toBe(1);
     expect(proxy.forwardedSends - sends0).toBe(1);
@@ -211,7 +255,11 @@ describe("Idempotency-Key on POST /api/wallet/pay", () => {
     const key = "invoice-42";
     const to = randomAddress();
     expect((await pay(a.bearer, { to, amount_wei: "100" }, key)).status).toBe(200);
-    for (const other of [{ to, amount_wei: "101" }, { to: randomAddress(), amount_wei: "100" }, { to, amount_wei: "100", memo: "x" }]) {
+    for (const other of [
+      { to, amount_wei: "101" },
+      { to: randomAddress(), amount_wei: "100" },
+      { to, amount_wei: "100", memo: "x" },
+    ]) {
       const res = await pay(a.bearer, other, key);
       expect([res.status, res.body.error.code]).toEqual([409, "idempotency_key_reused"]);
     }
@@ -233,7 +281,12 @@ describe("Idempotency-Key on POST /api/wallet/pay", () => {
     const refused = await pay(a.bearer, body, "second");
     expect([refused.status, refused.body.error.code]).toEqual([403, "spend_cap_exceeded"]);
     const again = await pay(a.bearer, body, "second");
-    expect([again.status, again.body.error.code, again.body.error.message, again.headers.get("idempotent-replayed")]).toEqual([403, "spend_cap_exceeded", refused.body.error.message, "true"]);
+    expect([again.status, again.body.error.code, again.body.error.message, again.headers.get("idempotent-replayed")]).toEqual([
+      403,
+      "spend_cap_exceeded",
+      refused.body.error.message,
+      "true",
+    ]);
     expect((await pay(a.bearer, { to: randomAddress(), amount_wei: "400000" }, "third")).status).toBe(200);
     expect(await session(a.sid)).toEqual({ used: "1000000", reserved: "0" });
   }, 60_000);
@@ -242,7 +295,11 @@ describe("Idempotency-Key on POST /api/wallet/pay", () => {
     const a = await paired();
     let checked = 0;
     for (const key of ["", "two words", "k".repeat(256), "tab\there", "clé"]) {
-      const res = await call(t.url, "POST", "/api/wallet/pay", { bearer: a.bearer, body: { to: randomAddress(), amount_wei: "1" }, headers: { "idempotency-key": key } }).catch((e) => ({ status: -1, body: String(e) }) as unknown as Call);
+      const res = await call(t.url, "POST", "/api/wallet/pay", {
+        bearer: a.bearer,
+        body: { to: randomAddress(), amount_wei: "1" },
+        headers: { "idempotency-key": key },
+      }).catch((e) => ({ status: -1, body: String(e) }) as unknown as Call);
       if (res.status === -1) continue; // fetch itself refuses some header values
       expect([res.status, res.body.error.code], JSON.stringify(key)).toEqual([400, "invalid_idempotency_key"]);
       checked++;
@@ -262,9 +319,16 @@ describe("Idempotency-Key on POST /api/wallet/pay", () => {
     await sql.query("UPDATE wallet_idempotency_keys SET created_at = now() - interval '24 hours 1 minute' WHERE session_id = $1 AND key = 'old'", [a.sid]);
     await sql.query("UPDATE wallet_idempotency_keys SET created_at = now() - interval '23 hours 59 minutes' WHERE session_id = $1 AND key = 'young'", [a.sid]);
     // an old key whose payment is still in flight stays
-    const { rows: [p] } = await sql.query(
-      "INSERT INTO wallet_payments (session_id, to_address, amount_wei, token_address, status) VALUES ($1, $2, 1, $3, 'reserved') RETURNING id", [a.sid, randomAddress(), PATH_USD]);
-    await sql.query("INSERT INTO wallet_idempotency_keys (session_id, key, request_hash, payment_id, created_at) VALUES ($1, 'inflight', $2, $3, now() - interval '2 days')", [a.sid, "0".repeat(64), p.id]);
+    const {
+      rows: [p],
+    } = await sql.query(
+      "INSERT INTO wallet_payments (session_id, to_address, amount_wei, token_address, status) VALUES ($1, $2, 1, $3, 'reserved') RETURNING id",
+      [a.sid, randomAddress(), PATH_USD],
+    );
+    await sql.query(
+      "INSERT INTO wallet_idempotency_keys (session_id, key, request_hash, payment_id, created_at) VALUES ($1, 'inflight', $2, $3, now() - interval '2 days')",
+      [a.sid, "0".repeat(64), p.id],
+    );
     const now = new Date();
     expect(await purgeIdempotencyKeys(t.pool, now)).toBeGreaterThanOrEqual(1);
     const left = (await sql.query("SELECT key FROM wallet_idempotency_keys WHERE session_id = $1 ORDER BY key", [a.sid])).rows.map((r) => r.key);
@@ -295,7 +359,15 @@ describe("agent-ledger pay (the CLI) re-uses its Idempotency-Key on its own retr
       req.pipe(up);
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, keys, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      keys,
+      close: () =>
+        new Promise<void>((r) => {
+          server.closeAllConnections();
+          server.close(() => r());
+        }),
+    };
   }
 
   it("the first answer is lost: the CLI retries with the same key, gets the first result, and the chain has one payment", async () => {
@@ -304,13 +376,25 @@ describe("agent-ledger pay (the CLI) re-uses its Idempotency-Key on its own retr
     const dir = await mkdtemp(join(tmpdir(), "al-pay-idem-"));
     try {
       const stored = {
-        api: lossy.url, access_token: a.bearer, token_type: "Bearer", session_id: a.sid, expires_at: new Date(Date.now() + 3600_000).toISOString(),
-        agent_key_address: "0x0", managed_address: a.managed, spend_cap_wei: DEFAULT_GRANT.spend_cap_wei, per_call_cap_wei: DEFAULT_GRANT.per_call_cap_wei,
-        token: PATH_USD, agent_label: "test agent", paired_at: new Date().toISOString(),
+        api: lossy.url,
+        access_token: a.bearer,
+        token_type: "Bearer",
+        session_id: a.sid,
+        expires_at: new Date(Date.now() + 3600_000).toISOString(),
+        agent_key_address: "0x0",
+        managed_address: a.managed,
+        spend_cap_wei: DEFAULT_GRANT.spend_cap_wei,
+        per_call_cap_wei: DEFAULT_GRANT.per_call_cap_wei,
+        token: PATH_USD,
+        agent_label: "test agent",
+        paired_at: new Date().toISOString(),
       };
       await writeFile(join(dir, "credentials.json"), JSON.stringify({ version: 1, current: lossy.url, sessions: { [lossy.url]: stored } }), { mode: 0o600 });
       const to = randomAddress();
-      const run = await runCli(["--api", lossy.url, "pay", "--to", to, "--amount-wei", "4321", "--memo", "cli-retry", "--json"], { env: { AGENT_LEDGER_CONFIG_DIR: dir }, timeoutMs: 60_000 });
+      const run = await runCli(["--api", lossy.url, "pay", "--to", to, "--amount-wei", "4321", "--memo", "cli-retry", "--json"], {
+        env: { AGENT_LEDGER_CONFIG_DIR: dir },
+        timeoutMs: 60_000,
+      });
       expect([run.code, run.stderr]).toEqual([0, expect.any(String)]);
       const out = JSON.parse(run.stdout);
       expect(out).toMatchObject({ to, amount_wei: "4321", memo: "cli-retry", spend_used_wei_after: "4321" });
@@ -322,12 +406,18 @@ describe("agent-ledger pay (the CLI) re-uses its Idempotency-Key on its own retr
       expect(await session(a.sid)).toEqual({ used: "4321", reserved: "0" });
 
       // a second run is a new payment: a new key
-      const second = await runCli(["--api", lossy.url, "pay", "--to", to, "--amount-wei", "4321", "--json"], { env: { AGENT_LEDGER_CONFIG_DIR: dir }, timeoutMs: 60_000 });
+      const second = await runCli(["--api", lossy.url, "pay", "--to", to, "--amount-wei", "4321", "--json"], {
+        env: { AGENT_LEDGER_CONFIG_DIR: dir },
+        timeoutMs: 60_000,
+      });
       expect(second.code).toBe(0);
       expect(lossy.keys).toHaveLength(3);
       expect(lossy.keys[2]).not.toBe(lossy.keys[0]);
       // --idempotency-key re-asks about the first one: its result, no new payment
-      const again = await runCli(["--api", lossy.url, "pay", "--to", to, "--amount-wei", "4321", "--memo", "cli-retry", "--idempotency-key", lossy.keys[0]!, "--json"], { env: { AGENT_LEDGER_CONFIG_DIR: dir }, timeoutMs: 60_000 });
+      const again = await runCli(
+        ["--api", lossy.url, "pay", "--to", to, "--amount-wei", "4321", "--memo", "cli-retry", "--idempotency-key", lossy.keys[0]!, "--json"],
+        { env: { AGENT_LEDGER_CONFIG_DIR: dir }, timeoutMs: 60_000 },
+      );
       expect(again.code).toBe(0);
       expect(JSON.parse(again.stdout)).toEqual(out);
       expect(await onChain(a.managed, a.sid)).toEqual({ transfers: 2, nonces: 2n });
@@ -344,9 +434,18 @@ describe("the CLI's exit 7 (payment pending)", () => {
     const dir = await mkdtemp(join(tmpdir(), "al-pay-pending-"));
     try {
       const stored = {
-        api: t.url, access_token: a.bearer, token_type: "Bearer", session_id: a.sid, expires_at: new Date(Date.now() + 3600_000).toISOString(),
-        agent_key_address: "0x0", managed_address: a.managed, spend_cap_wei: DEFAULT_GRANT.spend_cap_wei, per_call_cap_wei: DEFAULT_GRANT.per_call_cap_wei,
-        token: PATH_USD, agent_label: "test agent", paired_at: new Date().toISOString(),
+        api: t.url,
+        access_token: a.bearer,
+        token_type: "Bearer",
+        session_id: a.sid,
+        expires_at: new Date(Date.now() + 3600_000).toISOString(),
+        agent_key_address: "0x0",
+        managed_address: a.managed,
+        spend_cap_wei: DEFAULT_GRANT.spend_cap_wei,
+        per_call_cap_wei: DEFAULT_GRANT.per_call_cap_wei,
+        token: PATH_USD,
+        agent_label: "test agent",
+        paired_at: new Date().toISOString(),
       };
       await writeFile(join(dir, "credentials.json"), JSON.stringify({ version: 1, current: t.url, sessions: { [t.url]: stored } }), { mode: 0o600 });
       const to = randomAddress();
@@ -354,16 +453,24 @@ describe("the CLI's exit 7 (payment pending)", () => {
       proxy.fault = "drop_after_forward";
       proxy.receiptsDown = true;
       const started = Date.now();
-      const run = await runCli(["--api", t.url, "pay", "--to", to, "--amount-wei", "5555", "--pending-timeout", "2"], { env: { AGENT_LEDGER_CONFIG_DIR: dir }, timeoutMs: 60_000 });
+      const run = await runCli(["--api", t.url, "pay", "--to", to, "--amount-wei", "5555", "--pending-timeout", "2"], {
+        env: { AGENT_LEDGER_CONFIG_DIR: dir },
+        timeoutMs: 60_000,
+      });
       expect(run.code, run.stderr).toBe(7);
       expect(Date.now() - started).toBeLessThan(45_000); // not the 2-minute default
       const key = /idempotency key ([0-9a-f-]{36})/.exec(run.stderr)?.[1];
-      expect(run.stderr).toMatch(/payment pending: transaction 0x[0-9a-f]{64} was broadcast and its outcome is not known yet \(idempotency key [0-9a-f-]{36}\)/);
+      expect(run.stderr).toMatch(
+        /payment pending: transaction 0x[0-9a-f]{64} was broadcast and its outcome is not known yet \(idempotency key [0-9a-f-]{36}\)/,
+      );
       expect(run.stderr).toContain(`--idempotency-key ${key}`);
       expect((await payments(a.sid)).map((p) => p.status)).toEqual(["reserved"]);
 
       // the same through the environment, with --json: the error's code and exit code on stderr
-      const viaEnv = await runCli(["--api", t.url, "pay", "--to", to, "--amount-wei", "5555", "--idempotency-key", key!, "--json"], { env: { AGENT_LEDGER_CONFIG_DIR: dir, AGENT_LEDGER_PAY_PENDING_TIMEOUT: "1" }, timeoutMs: 60_000 });
+      const viaEnv = await runCli(["--api", t.url, "pay", "--to", to, "--amount-wei", "5555", "--idempotency-key", key!, "--json"], {
+        env: { AGENT_LEDGER_CONFIG_DIR: dir, AGENT_LEDGER_PAY_PENDING_TIMEOUT: "1" },
+        timeoutMs: 60_000,
+      });
       expect(viaEnv.code, viaEnv.stderr).toBe(7);
       expect(JSON.parse(viaEnv.stderr).error).toMatchObject({ code: "payment_pending", exit_code: 7 });
       expect(proxy.forwardedSends).toBeGreaterThan(0);
@@ -371,12 +478,18 @@ describe("the CLI's exit 7 (payment pending)", () => {
       // the node answers again: re-asking with the key learns the outcome, and nothing was paid twice
       proxy.fault = "none";
       proxy.receiptsDown = false;
-      const settled = await runCli(["--api", t.url, "pay", "--to", to, "--amount-wei", "5555", "--idempotency-key", key!, "--json"], { env: { AGENT_LEDGER_CONFIG_DIR: dir }, timeoutMs: 60_000 });
+      const settled = await runCli(["--api", t.url, "pay", "--to", to, "--amount-wei", "5555", "--idempotency-key", key!, "--json"], {
+        env: { AGENT_LEDGER_CONFIG_DIR: dir },
+        timeoutMs: 60_000,
+      });
       expect(settled.code, settled.stderr).toBe(0);
       expect(await onChain(a.managed, a.sid)).toEqual({ transfers: 1, nonces: 1n });
 
       // a bad window is a usage error, before anything is sent
-      const bad = await runCli(["--api", t.url, "pay", "--to", to, "--amount-wei", "5555", "--pending-timeout", "2m"], { env: { AGENT_LEDGER_CONFIG_DIR: dir }, timeoutMs: 30_000 });
+      const bad = await runCli(["--api", t.url, "pay", "--to", to, "--amount-wei", "5555", "--pending-timeout", "2m"], {
+        env: { AGENT_LEDGER_CONFIG_DIR: dir },
+        timeoutMs: 30_000,
+      });
       expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining("--pending-timeout must be whole seconds")]);
     } finally {
       await rm(dir, { recursive: true, force: true });

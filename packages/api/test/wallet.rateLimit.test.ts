@@ -53,7 +53,11 @@ const guesses = {
   init: (base: string, jar: Record<string, string>, code: string, headers?: Record<string, string>) =>
     call(base, "POST", "/api/wallet/device/approve-init", { jar: { ...jar }, body: { code, ...DEFAULT_GRANT }, headers: { origin: base, ...headers } }),
   finalize: (base: string, jar: Record<string, string>, code: string, headers?: Record<string, string>) =>
-    call(base, "POST", "/api/wallet/device/approve-finalize", { jar: { ...jar }, body: { code, tx_hash: `0x${"ab".repeat(32)}` }, headers: { origin: base, ...headers } }),
+    call(base, "POST", "/api/wallet/device/approve-finalize", {
+      jar: { ...jar },
+      body: { code, tx_hash: `0x${"ab".repeat(32)}` },
+      headers: { origin: base, ...headers },
+    }),
 };
 const kinds = ["lookup", "init", "finalize"] as const;
 
@@ -131,7 +135,8 @@ describe("TRUST_PROXY", () => {
     const rl = prefix();
     const a = await app({ rateLimitPrefix: rl, startPerMinute: 2 });
     const res = [];
-    for (let i = 0; i < 3; i++) res.push(await call(a.url, "POST", "/api/wallet/device/start", { body: {}, headers: { "x-forwarded-for": `198.51.100.${i}` } }));
+    for (let i = 0; i < 3; i++)
+      res.push(await call(a.url, "POST", "/api/wallet/device/start", { body: {}, headers: { "x-forwarded-for": `198.51.100.${i}` } }));
     expect(res.map((r) => r.status)).toEqual([200, 200, 429]);
     expectRateLimited(res[2]!);
     expect(await redis.get(`${rl}:start:ip4:127.0.0.1`)).toBe("3");
@@ -183,7 +188,9 @@ describe("state created without a login is bounded", () => {
     // the flooder's newest challenge still works
     const fjar: Record<string, string> = {};
     const last = await call(a.url, "POST", "/api/wallet/webauthn/register/options", { body: {}, jar: fjar, headers: flooder });
-    expect((await call(a.url, "POST", "/api/wallet/webauthn/register/verify", { body: new SoftAuthenticator().register(last.body, a.url), jar: fjar })).status).toBe(201);
+    expect(
+      (await call(a.url, "POST", "/api/wallet/webauthn/register/verify", { body: new SoftAuthenticator().register(last.body, a.url), jar: fjar })).status,
+    ).toBe(201);
     // expired challenges of every client are deleted by the next options call
     await sql.query("UPDATE webauthn_challenges SET expires_at = now() - interval '1 second'");
     expect((await options(a.url, 0, { "x-forwarded-for": "203.0.113.8" })).status).toBe(200);
@@ -209,11 +216,15 @@ describe("state created without a login is bounded", () => {
     const [old, recent, taken] = [await start(), await start(), await start()];
     const { jar } = await registerUser(a.url, new SoftAuthenticator());
     expect((await guesses.init(a.url, jar, taken.code)).status).toBe(200);
-    await sql.query("UPDATE device_pairings SET expires_at = now() - interval '24 hours 1 minute' WHERE id = ANY($1::uuid[])", [[old.pairing_id, taken.pairing_id]]);
+    await sql.query("UPDATE device_pairings SET expires_at = now() - interval '24 hours 1 minute' WHERE id = ANY($1::uuid[])", [
+      [old.pairing_id, taken.pairing_id],
+    ]);
     await sql.query("UPDATE device_pairings SET expires_at = now() - interval '23 hours 59 minutes' WHERE id = $1", [recent.pairing_id]);
     expect((await call(a.url, "GET", `/api/wallet/device/poll?device_id=${old.device_id}`)).body).toEqual({ status: "expired" });
     await start(); // the next start purges
-    const { rows } = await sql.query("SELECT id FROM device_pairings WHERE id = ANY($1::uuid[]) ORDER BY created_at", [[old.pairing_id, recent.pairing_id, taken.pairing_id]]);
+    const { rows } = await sql.query("SELECT id FROM device_pairings WHERE id = ANY($1::uuid[]) ORDER BY created_at", [
+      [old.pairing_id, recent.pairing_id, taken.pairing_id],
+    ]);
     expect(rows.map((r) => r.id)).toEqual([recent.pairing_id, taken.pairing_id]);
     expect((await call(a.url, "GET", `/api/wallet/device/poll?device_id=${old.device_id}`)).status).toBe(404);
   });
@@ -223,7 +234,10 @@ describe("state created without a login is bounded", () => {
     const starts = [];
     for (let i = 0; i < 4; i++) starts.push(await call(a.url, "POST", "/api/wallet/device/start", { body: {} }));
     expect(starts.map((r) => r.status)).toEqual([200, 200, 200, 429]);
-    expect((await sql.query("SELECT count(*)::int AS n FROM device_pairings WHERE id = ANY($1::uuid[])", [starts.slice(0, 3).map((r) => r.body.pairing_id)])).rows[0].n).toBe(3);
+    expect(
+      (await sql.query("SELECT count(*)::int AS n FROM device_pairings WHERE id = ANY($1::uuid[])", [starts.slice(0, 3).map((r) => r.body.pairing_id)])).rows[0]
+        .n,
+    ).toBe(3);
     const relay = () => call(a.url, "POST", "/api/wallet/relay", { raw: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [] }) });
     for (let i = 0; i < 2; i++) expect((await relay()).body.error).toEqual({ code: -32601, message: expect.stringMatching(/not offered/) });
     expectRateLimited(await relay());
@@ -260,17 +274,34 @@ describe("configuration", () => {
   it("documented defaults; every limit can be set from the environment", () => {
     const env = parseApiEnv({});
     expect({
-      TRUST_PROXY: env.TRUST_PROXY, RATE_LIMIT_PREFIX: env.RATE_LIMIT_PREFIX, WALLET_START_PER_MINUTE: env.WALLET_START_PER_MINUTE,
-      WALLET_CODE_PER_MINUTE: env.WALLET_CODE_PER_MINUTE, WALLET_CODE_PER_USER_PER_MINUTE: env.WALLET_CODE_PER_USER_PER_MINUTE,
-      WALLET_WEBAUTHN_OPTIONS_PER_MINUTE: env.WALLET_WEBAUTHN_OPTIONS_PER_MINUTE, WALLET_RELAY_PER_MINUTE: env.WALLET_RELAY_PER_MINUTE,
+      TRUST_PROXY: env.TRUST_PROXY,
+      RATE_LIMIT_PREFIX: env.RATE_LIMIT_PREFIX,
+      WALLET_START_PER_MINUTE: env.WALLET_START_PER_MINUTE,
+      WALLET_CODE_PER_MINUTE: env.WALLET_CODE_PER_MINUTE,
+      WALLET_CODE_PER_USER_PER_MINUTE: env.WALLET_CODE_PER_USER_PER_MINUTE,
+      WALLET_WEBAUTHN_OPTIONS_PER_MINUTE: env.WALLET_WEBAUTHN_OPTIONS_PER_MINUTE,
+      WALLET_RELAY_PER_MINUTE: env.WALLET_RELAY_PER_MINUTE,
       WEBAUTHN_CHALLENGES_PER_CLIENT: env.WEBAUTHN_CHALLENGES_PER_CLIENT,
     }).toEqual({
-      TRUST_PROXY: 0, RATE_LIMIT_PREFIX: "al:rl", WALLET_START_PER_MINUTE: 10, WALLET_CODE_PER_MINUTE: 30, WALLET_CODE_PER_USER_PER_MINUTE: 20,
-      WALLET_WEBAUTHN_OPTIONS_PER_MINUTE: 30, WALLET_RELAY_PER_MINUTE: 120, WEBAUTHN_CHALLENGES_PER_CLIENT: 20,
+      TRUST_PROXY: 0,
+      RATE_LIMIT_PREFIX: "al:rl",
+      WALLET_START_PER_MINUTE: 10,
+      WALLET_CODE_PER_MINUTE: 30,
+      WALLET_CODE_PER_USER_PER_MINUTE: 20,
+      WALLET_WEBAUTHN_OPTIONS_PER_MINUTE: 30,
+      WALLET_RELAY_PER_MINUTE: 120,
+      WEBAUTHN_CHALLENGES_PER_CLIENT: 20,
     });
     expect(resolveWalletConfig()).toMatchObject({
-      trustProxy: 0, rateLimitPrefix: "al:rl", startPerMinute: 10, codePerMinute: 30, codePerUserPerMinute: 20,
-      webauthnOptionsPerMinute: 30, relayPerMinute: 120, challengesPerClient: 20, redisUrl: "redis://127.0.0.1:6379",
+      trustProxy: 0,
+      rateLimitPrefix: "al:rl",
+      startPerMinute: 10,
+      codePerMinute: 30,
+      codePerUserPerMinute: 20,
+      webauthnOptionsPerMinute: 30,
+      relayPerMinute: 120,
+      challengesPerClient: 20,
+      redisUrl: "redis://127.0.0.1:6379",
     });
     expect(parseApiEnv({ TRUST_PROXY: "2", WALLET_CODE_PER_MINUTE: "0" })).toMatchObject({ TRUST_PROXY: 2, WALLET_CODE_PER_MINUTE: 0 });
     expect(() => parseApiEnv({ TRUST_PROXY: "-1" })).toThrow(/TRUST_PROXY/);

@@ -64,7 +64,11 @@ describe("passkey registration", () => {
       credential_id: authn.credentialIdB64u,
       public_key_uncompressed: authn.publicKeyUncompressed,
     });
-    const { rows: [row] } = await sql.query("SELECT cose_public_key, public_key_hex, managed_address, passkey_sign_count::int AS n, display_name FROM wallet_users WHERE id = $1", [user.user_id]);
+    const {
+      rows: [row],
+    } = await sql.query("SELECT cose_public_key, public_key_hex, managed_address, passkey_sign_count::int AS n, display_name FROM wallet_users WHERE id = $1", [
+      user.user_id,
+    ]);
     expect(row.public_key_hex).toBe(authn.publicKeyUncompressed);
     expect(row.cose_public_key.length).toBeGreaterThan(64);
     expect(row).toMatchObject({ n: 0, display_name: "test user" });
@@ -204,7 +208,10 @@ describe("passkey sign-in", () => {
     expect(stranger.verify.body.error.code).toBe("unknown_credential");
     expect(await challengeCount()).toBe(before); // every failed attempt deleted its challenge
     for (const r of [wrongOrigin, wrongRp, noUv, stranger]) {
-      const retry = await call(t.url, "POST", "/api/wallet/webauthn/auth/verify", { body: authn.assert({ challenge: r.options.body.challenge }, t.url), jar: { al_webauthn: r.jar.al_webauthn ?? "" } });
+      const retry = await call(t.url, "POST", "/api/wallet/webauthn/auth/verify", {
+        body: authn.assert({ challenge: r.options.body.challenge }, t.url),
+        jar: { al_webauthn: r.jar.al_webauthn ?? "" },
+      });
       expect(retry.status).toBe(400);
     }
   });
@@ -216,7 +223,9 @@ describe("passkey sign-in", () => {
     const options = await call(t.url, "POST", "/api/wallet/webauthn/register/options", { body: {}, jar }); // a registration challenge
     const res = await call(t.url, "POST", "/api/wallet/webauthn/auth/verify", { body: authn.assert(options.body, t.url), jar });
     expect(res.body.error.code).toBe("challenge_not_found");
-    expect((await call(t.url, "POST", "/api/wallet/webauthn/auth/verify", { body: authn.assert(options.body, t.url) })).body.error.code).toBe("challenge_not_found");
+    expect((await call(t.url, "POST", "/api/wallet/webauthn/auth/verify", { body: authn.assert(options.body, t.url) })).body.error.code).toBe(
+      "challenge_not_found",
+    );
   });
 
   it("expires challenges after 5 minutes", async () => {

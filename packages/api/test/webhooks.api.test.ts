@@ -12,7 +12,8 @@ import { createTestUser, type TestUser } from "./support/walletFixtures.ts";
 
 const masterKey = randomBytes(32);
 const registry = {
-  registry_version: 1, network: "devnet",
+  registry_version: 1,
+  network: "devnet",
   entities: [
     { id: "demo-agent", label: "Demo agent", category: "agent", wallets: ["0x00000000000000000000000000000000000000a1"] },
     { id: "weather-api-mpp", label: "Weather", category: "service", wallets: ["0x00000000000000000000000000000000000000b2"] },
@@ -27,13 +28,21 @@ let sql: pg.Client;
 let alice: TestUser;
 let bob: TestUser;
 
-async function call(method: string, path: string, options: { user?: TestUser | null; cookie?: boolean; body?: unknown; raw?: string; headers?: Record<string, string>; base?: string } = {}) {
+async function call(
+  method: string,
+  path: string,
+  options: { user?: TestUser | null; cookie?: boolean; body?: unknown; raw?: string; headers?: Record<string, string>; base?: string } = {},
+) {
   const headers: Record<string, string> = { ...options.headers };
   const user = options.user === undefined ? alice : options.user;
   if (user && options.cookie) headers.cookie = `al_session=${user.cookie}`;
   else if (user) headers.authorization = `Bearer ${user.bearer}`;
   if (options.body !== undefined || options.raw !== undefined) headers["content-type"] ??= "application/json";
-  const res = await fetch(`${options.base ?? t.url}${path}`, { method, headers, body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)) });
+  const res = await fetch(`${options.base ?? t.url}${path}`, {
+    method,
+    headers,
+    body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
 }
@@ -63,16 +72,44 @@ describe("POST /api/webhooks", () => {
     listener.on("notification", (n) => notified.push(n.payload ?? ""));
     await listener.query("LISTEN webhook_deliveries");
 
-    const res = await call("POST", "/api/webhooks", { body: { ...valid, filters: { agent_id: "demo-agent", recipient_address: "0x00000000000000000000000000000000000000B2", min_amount_wei: "100000000000000000000000", token_address: "0x20C0000000000000000000000000000000000000" } } });
+    const res = await call("POST", "/api/webhooks", {
+      body: {
+        ...valid,
+        filters: {
+          agent_id: "demo-agent",
+          recipient_address: "0x00000000000000000000000000000000000000B2",
+          min_amount_wei: "100000000000000000000000",
+          token_address: "0x20C0000000000000000000000000000000000000",
+        },
+      },
+    });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(["callback_url", "created_at", "filters", "id", "label", "ok", "signing_secret", "status", "verify_token", "verify_token_expires_at"]);
+    expect(Object.keys(res.body).sort()).toEqual([
+      "callback_url",
+      "created_at",
+      "filters",
+      "id",
+      "label",
+      "ok",
+      "signing_secret",
+      "status",
+      "verify_token",
+      "verify_token_expires_at",
+    ]);
     expect(res.body).toMatchObject({ ok: true, status: "pending_verify", callback_url: valid.callback_url, label: "my hook" });
-    expect(res.body.filters).toEqual({ agent_id: "demo-agent", recipient_address: "0x00000000000000000000000000000000000000b2", min_amount_wei: "100000000000000000000000", token_address: "0x20c0000000000000000000000000000000000000" });
+    expect(res.body.filters).toEqual({
+      agent_id: "demo-agent",
+      recipient_address: "0x00000000000000000000000000000000000000b2",
+      min_amount_wei: "100000000000000000000000",
+      token_address: "0x20c0000000000000000000000000000000000000",
+    });
     expect(res.body.signing_secret).toMatch(/^whsec_/);
     expect(new Date(res.body.verify_token_expires_at).getTime() - new Date(res.body.created_at).getTime()).toBe(24 * 3600 * 1000);
 
     // Stored: hashes and sealed values only.
-    const { rows: [row] } = await sql.query("SELECT * FROM webhook_subscriptions WHERE id = $1", [res.body.id]);
+    const {
+      rows: [row],
+    } = await sql.query("SELECT * FROM webhook_subscriptions WHERE id = $1", [res.body.id]);
     expect(JSON.stringify(row)).not.toContain(res.body.signing_secret);
     expect(JSON.stringify(row)).not.toContain(res.body.verify_token);
     expect(openSecret(row.signing_secret_ciphertext, masterKey, res.body.id)).toBe(res.body.signing_secret);
@@ -90,7 +127,12 @@ describe("POST /api/webhooks", () => {
     expect(JSON.stringify(list.body)).not.toContain("whsec_");
     expect(JSON.stringify(list.body)).not.toContain("whvt_");
     const detail = await call("GET", `/api/webhooks/${res.body.id}`);
-    expect(detail.body).toMatchObject({ id: res.body.id, status: "pending_verify", consecutive_failures: 0, deliveries: { pending: 1, retrying: 0, succeeded: 0, dead: 0, total: 1 } });
+    expect(detail.body).toMatchObject({
+      id: res.body.id,
+      status: "pending_verify",
+      consecutive_failures: 0,
+      deliveries: { pending: 1, retrying: 0, succeeded: 0, dead: 0, total: 1 },
+    });
     expect(detail.body).not.toHaveProperty("signing_secret");
   });
 
@@ -128,7 +170,11 @@ describe("POST /api/webhooks", () => {
 
   it("allows http://localhost outside production; https only and no private addresses in production", async () => {
     expect((await call("POST", "/api/webhooks", { body: { ...valid, callback_url: "http://localhost:8080/x" } })).status).toBe(201);
-    const hosts: Record<string, { address: string }[]> = { "good.example": [{ address: "93.184.216.34" }], "rebind.example": [{ address: "93.184.216.34" }, { address: "10.0.0.5" }], "meta.example": [{ address: "169.254.169.254" }] };
+    const hosts: Record<string, { address: string }[]> = {
+      "good.example": [{ address: "93.184.216.34" }],
+      "rebind.example": [{ address: "93.184.216.34" }, { address: "10.0.0.5" }],
+      "meta.example": [{ address: "169.254.169.254" }],
+    };
     const lookup = async (host: string) => {
       const found = hosts[host];
       if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" });
@@ -138,9 +184,24 @@ describe("POST /api/webhooks", () => {
     try {
       const create = (callback_url: string) => call("POST", "/api/webhooks", { base: prod.url, user: bob, body: { ...valid, callback_url } });
       expect((await create("http://localhost:8080/x")).body.error.code).toBe("invalid_callback_url");
-      for (const url of ["https://127.0.0.1/x", "https://[::1]/x", "https://10.1.2.3/x", "https://172.16.0.1/x", "https://192.168.1.1/x", "https://169.254.169.254/latest", "https://[::ffff:127.0.0.1]/x", "https://rebind.example/x", "https://meta.example/x",
+      for (const url of [
+        "https://127.0.0.1/x",
+        "https://[::1]/x",
+        "https://10.1.2.3/x",
+        "https://172.16.0.1/x",
+        "https://192.168.1.1/x",
+        "https://169.254.169.254/latest",
+        "https://[::ffff:127.0.0.1]/x",
+        "https://rebind.example/x",
+        "https://meta.example/x",
         // core's shared rule (issue 14 §5): IPv4-translated, Teredo, 100::/64, 2001:10::/28, 192.88.99.0/24, NAT64 of metadata
-        "https://[::ffff:0:7f00:1]/x", "https://[2001::1]/x", "https://[100::1]/x", "https://[2001:10::1]/x", "https://192.88.99.1/x", "https://[64:ff9b::a9fe:a9fe]/x"]) {
+        "https://[::ffff:0:7f00:1]/x",
+        "https://[2001::1]/x",
+        "https://[100::1]/x",
+        "https://[2001:10::1]/x",
+        "https://192.88.99.1/x",
+        "https://[64:ff9b::a9fe:a9fe]/x",
+      ]) {
         const res = await create(url);
         expect([url, res.status, res.body.error.code]).toEqual([url, 400, "callback_url_forbidden"]);
       }
@@ -183,11 +244,18 @@ describe("authentication", () => {
 describe("ownership and limits", () => {
   it("user B gets 404 on user A's subscription for every endpoint", async () => {
     const a = (await call("POST", "/api/webhooks", { body: valid })).body;
-    const { rows: [d] } = await sql.query("SELECT id FROM webhook_deliveries WHERE subscription_id = $1", [a.id]);
+    const {
+      rows: [d],
+    } = await sql.query("SELECT id FROM webhook_deliveries WHERE subscription_id = $1", [a.id]);
     const attempts: [string, string, unknown?][] = [
-      ["GET", `/api/webhooks/${a.id}`], ["DELETE", `/api/webhooks/${a.id}`], ["POST", `/api/webhooks/${a.id}/verify`, { verify_token: a.verify_token }],
-      ["POST", `/api/webhooks/${a.id}/rotate-secret`], ["POST", `/api/webhooks/${a.id}/pause`], ["POST", `/api/webhooks/${a.id}/resume`],
-      ["GET", `/api/webhooks/${a.id}/deliveries`], ["POST", `/api/webhooks/${a.id}/deliveries/${d.id}/redeliver`],
+      ["GET", `/api/webhooks/${a.id}`],
+      ["DELETE", `/api/webhooks/${a.id}`],
+      ["POST", `/api/webhooks/${a.id}/verify`, { verify_token: a.verify_token }],
+      ["POST", `/api/webhooks/${a.id}/rotate-secret`],
+      ["POST", `/api/webhooks/${a.id}/pause`],
+      ["POST", `/api/webhooks/${a.id}/resume`],
+      ["GET", `/api/webhooks/${a.id}/deliveries`],
+      ["POST", `/api/webhooks/${a.id}/deliveries/${d.id}/redeliver`],
     ];
     for (const [method, path, body] of attempts) {
       const res = await call(method, path, { user: bob, body });
@@ -219,13 +287,21 @@ describe("state machine through the API", () => {
     expect((await call("POST", `/api/webhooks/${sub.id}/resume`)).body.error.code).toBe("invalid_state");
     expect((await call("POST", `/api/webhooks/${sub.id}/pause`)).status).toBe(409);
     // The receiver may verify without credentials: the token is the proof.
-    expect((await call("POST", `/api/webhooks/${sub.id}/verify`, { user: null, body: { verify_token: sub.verify_token } })).body).toEqual({ ok: true, status: "active" });
+    expect((await call("POST", `/api/webhooks/${sub.id}/verify`, { user: null, body: { verify_token: sub.verify_token } })).body).toEqual({
+      ok: true,
+      status: "active",
+    });
     expect((await call("POST", `/api/webhooks/${sub.id}/pause`)).body).toMatchObject({ ok: true, status: "paused" });
     expect((await call("POST", `/api/webhooks/${sub.id}/pause`)).body.status).toBe("paused"); // idempotent
     await sql.query("UPDATE webhook_subscriptions SET status = 'disabled_by_failures', consecutive_failures = 5 WHERE id = $1", [sub.id]);
     expect((await call("POST", `/api/webhooks/${sub.id}/resume`)).body).toMatchObject({ ok: true, status: "active", consecutive_failures: 0 });
     expect((await call("DELETE", `/api/webhooks/${sub.id}`)).status).toBe(200);
-    for (const [m, p] of [["GET", ""], ["DELETE", ""], ["POST", "/pause"], ["POST", "/resume"]] as const) {
+    for (const [m, p] of [
+      ["GET", ""],
+      ["DELETE", ""],
+      ["POST", "/pause"],
+      ["POST", "/resume"],
+    ] as const) {
       expect((await call(m, `/api/webhooks/${sub.id}${p}`)).status).toBe(404);
     }
   });
@@ -247,7 +323,9 @@ describe("state machine through the API", () => {
     const rotated = await call("POST", `/api/webhooks/${sub.id}/rotate-secret`);
     expect(Object.keys(rotated.body)).toEqual(["signing_secret"]);
     expect(rotated.body.signing_secret).not.toBe(sub.signing_secret);
-    const { rows: [row] } = await sql.query("SELECT signing_secret_ciphertext FROM webhook_subscriptions WHERE id = $1", [sub.id]);
+    const {
+      rows: [row],
+    } = await sql.query("SELECT signing_secret_ciphertext FROM webhook_subscriptions WHERE id = $1", [sub.id]);
     expect(openSecret(row.signing_secret_ciphertext, masterKey, sub.id)).toBe(rotated.body.signing_secret);
   });
 });
@@ -264,7 +342,23 @@ describe("delivery log", () => {
     const first = await call("GET", `/api/webhooks/${sub.id}/deliveries?limit=2`);
     expect(first.status).toBe(200);
     expect(first.body.items).toHaveLength(2);
-    expect(Object.keys(first.body.items[0]).sort()).toEqual(["attempts", "completed_at", "created_at", "event_id", "id", "last_attempt_at", "last_error", "last_http_status", "last_request_body", "last_request_headers", "last_response_ms", "next_attempt_at", "status", "type", "updated_at"]);
+    expect(Object.keys(first.body.items[0]).sort()).toEqual([
+      "attempts",
+      "completed_at",
+      "created_at",
+      "event_id",
+      "id",
+      "last_attempt_at",
+      "last_error",
+      "last_http_status",
+      "last_request_body",
+      "last_request_headers",
+      "last_response_ms",
+      "next_attempt_at",
+      "status",
+      "type",
+      "updated_at",
+    ]);
     // never attempted: no request to show yet
     expect(first.body.items[0]).toMatchObject({ last_request_body: null, last_request_headers: null });
     const second = await call("GET", `/api/webhooks/${sub.id}/deliveries?limit=2&cursor=${first.body.next_cursor}`);
@@ -326,21 +420,47 @@ describe("GraphQL webhook operations (same service, same codes)", () => {
   const CREATE = `mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { id status callbackUrl label signingSecret verifyToken filters { agentId minAmountWei tokenAddress } } }`;
 
   it("creates, lists, verifies, pauses, resumes and deletes through mutations", async () => {
-    const created = await gql(CREATE, { input: { callbackUrl: "http://127.0.0.1:9/gql", label: "gql", filters: { agentId: "demo-agent", minAmountWei: "5", tokenAddress: "0x20C0000000000000000000000000000000000000" } } });
+    const created = await gql(CREATE, {
+      input: {
+        callbackUrl: "http://127.0.0.1:9/gql",
+        label: "gql",
+        filters: { agentId: "demo-agent", minAmountWei: "5", tokenAddress: "0x20C0000000000000000000000000000000000000" },
+      },
+    });
     expect(created.errors).toBeUndefined();
     const w = created.data!.createWebhook;
-    expect(w).toMatchObject({ status: "pending_verify", callbackUrl: "http://127.0.0.1:9/gql", label: "gql", filters: { agentId: "demo-agent", minAmountWei: "5", tokenAddress: "0x20c0000000000000000000000000000000000000" } });
+    expect(w).toMatchObject({
+      status: "pending_verify",
+      callbackUrl: "http://127.0.0.1:9/gql",
+      label: "gql",
+      filters: { agentId: "demo-agent", minAmountWei: "5", tokenAddress: "0x20c0000000000000000000000000000000000000" },
+    });
     expect(w.signingSecret).toMatch(/^whsec_/);
 
     const listed = await gql(`{ webhooks { id status deliveryCounts { pending total } } }`);
-    expect(listed.data!.webhooks.find((x: { id: string }) => x.id === w.id)).toEqual({ id: w.id, status: "pending_verify", deliveryCounts: { pending: 1, total: 1 } });
-    expect((await gql(`mutation($id: ID!, $t: String!) { verifyWebhook(id: $id, verifyToken: $t) { ok status } }`, { id: w.id, t: w.verifyToken })).data!.verifyWebhook).toEqual({ ok: true, status: "active" });
+    expect(listed.data!.webhooks.find((x: { id: string }) => x.id === w.id)).toEqual({
+      id: w.id,
+      status: "pending_verify",
+      deliveryCounts: { pending: 1, total: 1 },
+    });
+    expect(
+      (await gql(`mutation($id: ID!, $t: String!) { verifyWebhook(id: $id, verifyToken: $t) { ok status } }`, { id: w.id, t: w.verifyToken })).data!
+        .verifyWebhook,
+    ).toEqual({ ok: true, status: "active" });
     expect((await gql(`mutation($id: ID!) { pauseWebhook(id: $id) { status } }`, { id: w.id })).data!.pauseWebhook.status).toBe("paused");
-    expect((await gql(`mutation($id: ID!) { resumeWebhook(id: $id) { status consecutiveFailures } }`, { id: w.id })).data!.resumeWebhook).toEqual({ status: "active", consecutiveFailures: 0 });
+    expect((await gql(`mutation($id: ID!) { resumeWebhook(id: $id) { status consecutiveFailures } }`, { id: w.id })).data!.resumeWebhook).toEqual({
+      status: "active",
+      consecutiveFailures: 0,
+    });
     const deliveries = await gql(`query($id: ID!) { webhookDeliveries(id: $id, first: 5) { items { id type status } nextCursor } }`, { id: w.id });
     expect(deliveries.data!.webhookDeliveries.items).toEqual([{ id: expect.any(String), type: "verify", status: "pending" }]);
-    expect((await gql(`mutation($id: ID!) { rotateWebhookSecret(id: $id) { signingSecret } }`, { id: w.id })).data!.rotateWebhookSecret.signingSecret).not.toBe(w.signingSecret);
-    expect((await gql(`mutation($id: ID!) { deleteWebhook(id: $id) { ok status } }`, { id: w.id })).data!.deleteWebhook).toEqual({ ok: true, status: "deleted" });
+    expect((await gql(`mutation($id: ID!) { rotateWebhookSecret(id: $id) { signingSecret } }`, { id: w.id })).data!.rotateWebhookSecret.signingSecret).not.toBe(
+      w.signingSecret,
+    );
+    expect((await gql(`mutation($id: ID!) { deleteWebhook(id: $id) { ok status } }`, { id: w.id })).data!.deleteWebhook).toEqual({
+      ok: true,
+      status: "deleted",
+    });
     expect((await gql(`query($id: ID!) { webhook(id: $id) { id } }`, { id: w.id })).data!.webhook).toBeNull();
   });
 

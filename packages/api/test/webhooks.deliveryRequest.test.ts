@@ -4,8 +4,18 @@ import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningWorker } from "../../worker/src/startWorker.ts";
 import {
-  createEventSeeder, deletePrefixKeys, masterKey, randomAddress, setupDb, startReceiver, startTestWorker, uniquePrefix, waitFor,
-  type ReceivedRequest, type Receiver, type TestDb,
+  createEventSeeder,
+  deletePrefixKeys,
+  masterKey,
+  randomAddress,
+  setupDb,
+  startReceiver,
+  startTestWorker,
+  uniquePrefix,
+  waitFor,
+  type ReceivedRequest,
+  type Receiver,
+  type TestDb,
 } from "../../worker/test/helpers.ts";
 import { startTestApp, type TestApp } from "./support/startTestApp.ts";
 import { createTestUser, type TestUser } from "./support/walletFixtures.ts";
@@ -49,7 +59,9 @@ function expectSameRequest(stored: { last_request_body: string | null; last_requ
   const headers = stored.last_request_headers!;
   for (const [name, value] of Object.entries(headers)) expect(received.headers[name.toLowerCase()], name).toBe(value);
   const storedNames = new Set(Object.keys(headers).map((n) => n.toLowerCase()));
-  for (const name of Object.keys(received.headers).filter((n) => n.startsWith("svc-") || n === "content-type" || n === "user-agent" || n === "content-length")) {
+  for (const name of Object.keys(received.headers).filter(
+    (n) => n.startsWith("svc-") || n === "content-type" || n === "user-agent" || n === "content-length",
+  )) {
     expect(storedNames.has(name), name).toBe(true);
   }
 }
@@ -57,10 +69,15 @@ function expectSameRequest(stored: { last_request_body: string | null; last_requ
 beforeAll(async () => {
   db = await setupDb();
   const registryDb = createPgPool(db.url, { max: 1 });
-  await loadRegistryIntoDb(registryDb, parseRegistry({
-    registry_version: 1, network: "devnet",
-    entities: [{ id: AGENT.id, label: "Logged agent", category: "agent", wallets: [AGENT.wallet] }],
-  }), "registry:deliveryRequest.json");
+  await loadRegistryIntoDb(
+    registryDb,
+    parseRegistry({
+      registry_version: 1,
+      network: "devnet",
+      entities: [{ id: AGENT.id, label: "Logged agent", category: "agent", wallets: [AGENT.wallet] }],
+    }),
+    "registry:deliveryRequest.json",
+  );
   await registryDb.end();
   receiver = await startReceiver();
   receiver.overrides.set("hook", (req: ReceivedRequest, res: ServerResponse) => {
@@ -93,7 +110,13 @@ describe("delivery log: the request of the last attempt", () => {
 
     await seeder.insert([{ from: AGENT.wallet, to: randomAddress(), amount: 1_234_567n }]);
     // the first attempt fails (500): the log shows what that attempt sent
-    await waitFor(async () => (await call("GET", `/api/webhooks/${id}/deliveries`)).body.items.some((d: { type: string; attempts: number; last_http_status: number | null }) => d.type === "event" && d.last_http_status === 500), { what: "failed attempt recorded" });
+    await waitFor(
+      async () =>
+        (await call("GET", `/api/webhooks/${id}/deliveries`)).body.items.some(
+          (d: { type: string; attempts: number; last_http_status: number | null }) => d.type === "event" && d.last_http_status === 500,
+        ),
+      { what: "failed attempt recorded" },
+    );
     const failed = (await call("GET", `/api/webhooks/${id}/deliveries`)).body.items.find((d: { type: string }) => d.type === "event");
     const firstAttempt = got.filter((r) => r.headers["svc-delivery"] === failed.id);
     expect(failed.status).toBe("retrying");
@@ -103,7 +126,13 @@ describe("delivery log: the request of the last attempt", () => {
     // the retry succeeds: the log now shows the retry's request (its own delivered_at and signature)
     failing = false;
     expect((await call("POST", `/api/webhooks/${id}/deliveries/${failed.id}/redeliver`)).status).toBe(202);
-    await waitFor(async () => (await call("GET", `/api/webhooks/${id}/deliveries`)).body.items.some((d: { id: string; status: string }) => d.id === failed.id && d.status === "succeeded"), { what: "retry succeeded" });
+    await waitFor(
+      async () =>
+        (await call("GET", `/api/webhooks/${id}/deliveries`)).body.items.some(
+          (d: { id: string; status: string }) => d.id === failed.id && d.status === "succeeded",
+        ),
+      { what: "retry succeeded" },
+    );
     const done = (await call("GET", `/api/webhooks/${id}/deliveries`)).body.items.find((d: { id: string }) => d.id === failed.id);
     const attempts = got.filter((r) => r.headers["svc-delivery"] === failed.id);
     expect(attempts.length).toBeGreaterThanOrEqual(2);
@@ -118,14 +147,22 @@ describe("delivery log: the request of the last attempt", () => {
     const testId = test.body.delivery.id as string;
     expect(test.body.delivery).toMatchObject({ last_request_body: null, last_request_headers: null }); // not sent yet
     await waitFor(() => got.some((r) => r.headers["svc-delivery"] === testId), { what: "test event received" });
-    await waitFor(async () => (await call("GET", `/api/webhooks/${id}/deliveries`)).body.items.some((d: { id: string; status: string }) => d.id === testId && d.status === "succeeded"), { what: "test recorded" });
+    await waitFor(
+      async () =>
+        (await call("GET", `/api/webhooks/${id}/deliveries`)).body.items.some(
+          (d: { id: string; status: string }) => d.id === testId && d.status === "succeeded",
+        ),
+      { what: "test recorded" },
+    );
     const page = await gql(`query($id: ID!) { webhookDeliveries(id: $id) { items { id lastRequestBody lastRequestHeaders { name value } } } }`, { id });
     expect(page.errors).toBeUndefined();
     const viaGraphql = page.data!.webhookDeliveries.items.find((d: { id: string }) => d.id === testId);
     const received = got.find((r) => r.headers["svc-delivery"] === testId)!;
     expect(viaGraphql.lastRequestBody).toBe(received.rawBody.toString("utf8"));
     for (const { name, value } of viaGraphql.lastRequestHeaders) expect(received.headers[name.toLowerCase()], name).toBe(value);
-    expect(viaGraphql.lastRequestHeaders.map((h: { name: string }) => h.name)).toEqual(expect.arrayContaining(["Svc-Delivery", "Svc-Signature", "Svc-Subscription", "Content-Type"]));
+    expect(viaGraphql.lastRequestHeaders.map((h: { name: string }) => h.name)).toEqual(
+      expect.arrayContaining(["Svc-Delivery", "Svc-Signature", "Svc-Subscription", "Content-Type"]),
+    );
 
     // never the secret, anywhere in the log
     const all = JSON.stringify((await call("GET", `/api/webhooks/${id}/deliveries`)).body) + JSON.stringify(page);

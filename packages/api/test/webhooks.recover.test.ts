@@ -4,8 +4,19 @@ import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningWorker } from "../../worker/src/startWorker.ts";
 import {
-  createEventSeeder, deletePrefixKeys, masterKey, randomAddress, setupDb, sleep, startReceiver, startTestWorker, uniquePrefix, waitFor,
-  type ReceivedRequest, type Receiver, type TestDb,
+  createEventSeeder,
+  deletePrefixKeys,
+  masterKey,
+  randomAddress,
+  setupDb,
+  sleep,
+  startReceiver,
+  startTestWorker,
+  uniquePrefix,
+  waitFor,
+  type ReceivedRequest,
+  type Receiver,
+  type TestDb,
 } from "../../worker/test/helpers.ts";
 import { startTestApp, type TestApp } from "./support/startTestApp.ts";
 import { createTestUser, type TestUser } from "./support/walletFixtures.ts";
@@ -53,10 +64,15 @@ async function gql(query: string, variables: Record<string, unknown>, user: Test
 
 /** An active subscription of alice's to `path` on the receiver, min_amount_wei = MIN; its secret known to the receiver. */
 async function activeSubscription(path: string, user: TestUser = alice): Promise<{ id: string; secret: string }> {
-  const created = await call("POST", "/api/webhooks", { user, body: { callback_url: receiver.url(path), label: path, filters: { agent_id: AGENT.id, min_amount_wei: MIN.toString() } } });
+  const created = await call("POST", "/api/webhooks", {
+    user,
+    body: { callback_url: receiver.url(path), label: path, filters: { agent_id: AGENT.id, min_amount_wei: MIN.toString() } },
+  });
   expect(created.status).toBe(201);
   receiver.secrets.set(created.body.id, created.body.signing_secret);
-  expect((await call("POST", `/api/webhooks/${created.body.id}/verify`, { user, body: { verify_token: created.body.verify_token } })).body.status).toBe("active");
+  expect((await call("POST", `/api/webhooks/${created.body.id}/verify`, { user, body: { verify_token: created.body.verify_token } })).body.status).toBe(
+    "active",
+  );
   return { id: created.body.id, secret: created.body.signing_secret };
 }
 
@@ -76,13 +92,18 @@ async function dispatchedUpTo(id: bigint): Promise<boolean> {
 beforeAll(async () => {
   db = await setupDb();
   const registryDb = createPgPool(db.url, { max: 1 });
-  await loadRegistryIntoDb(registryDb, parseRegistry({
-    registry_version: 1, network: "devnet",
-    entities: [
-      { id: AGENT.id, label: "Recover agent", category: "agent", wallets: [AGENT.wallet] },
-      { id: OTHER.id, label: "Other agent", category: "agent", wallets: [OTHER.wallet] },
-    ],
-  }), "registry:recover.json");
+  await loadRegistryIntoDb(
+    registryDb,
+    parseRegistry({
+      registry_version: 1,
+      network: "devnet",
+      entities: [
+        { id: AGENT.id, label: "Recover agent", category: "agent", wallets: [AGENT.wallet] },
+        { id: OTHER.id, label: "Other agent", category: "agent", wallets: [OTHER.wallet] },
+      ],
+    }),
+    "registry:recover.json",
+  );
   await registryDb.end();
   receiver = await startReceiver();
   receiver.overrides.set("hook", (req: ReceivedRequest, res: ServerResponse) => {
@@ -126,7 +147,10 @@ describe("disable by failures → resume → recover since before the outage", (
     // Rows that arrive while it is disabled: the dispatcher passes them and creates no delivery.
     const whileDisabled = await pay([3n * MIN, MIN - 1n, 4n * MIN, MIN, 7n * MIN]);
     await waitFor(() => dispatchedUpTo(whileDisabled.at(-1)!), { what: "dispatcher past the rows of the outage" });
-    const { rows: none } = await db.pool.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = $1 AND event_id = ANY($2::bigint[])", [sub.id, whileDisabled.map(String)]);
+    const { rows: none } = await db.pool.query(
+      "SELECT count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = $1 AND event_id = ANY($2::bigint[])",
+      [sub.id, whileDisabled.map(String)],
+    );
     expect(none[0].n).toBe(0);
 
     // Recover is refused until it is active again; then the receiver is back and the owner resumes.
@@ -147,7 +171,10 @@ describe("disable by failures → resume → recover since before the outage", (
 
     // Twice (and two at once) creates nothing more.
     const again = await Promise.all([0, 1].map(() => call("POST", `/api/webhooks/${sub.id}/recover`, { body: { since: beforeOutage } })));
-    expect(again.map((r) => [r.status, r.body.deliveries_created, r.body.matched_events])).toEqual([[202, 0, 11], [202, 0, 11]]);
+    expect(again.map((r) => [r.status, r.body.deliveries_created, r.body.matched_events])).toEqual([
+      [202, 0, 11],
+      [202, 0, 11],
+    ]);
     await sleep(1_500);
 
     const got = eventIdsOf(accepted, sub.id);
@@ -156,7 +183,10 @@ describe("disable by failures → resume → recover since before the outage", (
     const mine = accepted.filter((r) => r.headers["svc-subscription"] === sub.id);
     expect(mine.every((r) => r.verified === true)).toBe(true);
     expect(new Set(mine.map((r) => r.headers["svc-delivery"])).size).toBe(mine.length); // one Svc-Delivery per row
-    const { rows: states } = await db.pool.query("SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = $1 AND type = 'event' GROUP BY status", [sub.id]);
+    const { rows: states } = await db.pool.query(
+      "SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = $1 AND type = 'event' GROUP BY status",
+      [sub.id],
+    );
     expect(states).toEqual([{ status: "succeeded", n: 11 }]);
   });
 });
@@ -182,13 +212,21 @@ describe("the recover endpoint's rules", () => {
   it("answers 404 to someone else and for unknown ids, 409 for a subscription that is not active", async () => {
     const sub = await activeSubscription("rules");
     const since = new Date(Date.now() - 60_000).toISOString();
-    for (const path of [`/api/webhooks/${sub.id}/recover`, `/api/webhooks/${sub.id}/test`, "/api/webhooks/whs_doesnotexist00/recover", "/api/webhooks/whs_doesnotexist00/test"]) {
+    for (const path of [
+      `/api/webhooks/${sub.id}/recover`,
+      `/api/webhooks/${sub.id}/test`,
+      "/api/webhooks/whs_doesnotexist00/recover",
+      "/api/webhooks/whs_doesnotexist00/test",
+    ]) {
       const r = await call("POST", path, { user: bob, body: path.endsWith("recover") ? { since } : undefined });
       expect([path, r.status, r.body.error.code]).toEqual([path, 404, "not_found"]);
     }
     expect((await call("POST", `/api/webhooks/${sub.id}/pause`)).body.status).toBe("paused");
     const paused = await Promise.all([call("POST", `/api/webhooks/${sub.id}/recover`, { body: { since } }), call("POST", `/api/webhooks/${sub.id}/test`)]);
-    expect(paused.map((r) => [r.status, r.body.error.code])).toEqual([[409, "invalid_state"], [409, "invalid_state"]]);
+    expect(paused.map((r) => [r.status, r.body.error.code])).toEqual([
+      [409, "invalid_state"],
+      [409, "invalid_state"],
+    ]);
     const { rows } = await db.pool.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = $1 AND type <> 'verify'", [sub.id]);
     expect(rows[0].n).toBe(0);
   });
@@ -199,24 +237,40 @@ describe("test event", () => {
     const sub = await activeSubscription("test-event");
     const r = await call("POST", `/api/webhooks/${sub.id}/test`);
     expect(r.status).toBe(202);
-    expect(r.body).toMatchObject({ ok: true, delivery_id: expect.stringMatching(/^[0-9a-f-]{36}$/), delivery: { type: "test", status: "pending", event_id: null } });
+    expect(r.body).toMatchObject({
+      ok: true,
+      delivery_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      delivery: { type: "test", status: "pending", event_id: null },
+    });
     const arrived = await waitFor(() => receiver.forSubscription(sub.id).find((q) => q.body.type === "svc.webhook.test"), { what: "test event" });
     const verified = verifyWebhook(arrived.rawBody, arrived.headers, sub.secret, { toleranceSeconds: 300, now: new Date() });
     expect(verified).toMatchObject({ deliveryId: r.body.delivery_id, subscriptionId: sub.id });
     expect(arrived.body).toEqual({ type: "svc.webhook.test", id: r.body.delivery_id, delivered_at: expect.any(String), subscription_id: sub.id });
     expect(arrived.headers["user-agent"]).toBe("Svc-Webhooks/1.0");
     expect(arrived.headers["svc-event-id"]).toBeUndefined();
-    await waitFor(async () => (await call("GET", `/api/webhooks/${sub.id}/deliveries`)).body.items.find((d: { id: string; status: string }) => d.id === r.body.delivery_id && d.status === "succeeded"), { what: "test delivery recorded" });
+    await waitFor(
+      async () =>
+        (await call("GET", `/api/webhooks/${sub.id}/deliveries`)).body.items.find(
+          (d: { id: string; status: string }) => d.id === r.body.delivery_id && d.status === "succeeded",
+        ),
+      { what: "test delivery recorded" },
+    );
   });
 
   it("is retried on the schedule and never counts against the subscription", async () => {
     const sub = await activeSubscription("fail"); // the receiver answers 500 on /fail
     const tests = await Promise.all(Array.from({ length: 6 }, () => call("POST", `/api/webhooks/${sub.id}/test`)));
     await waitFor(() => receiver.forSubscription(sub.id).filter((q) => q.body.type === "svc.webhook.test").length === 6, { what: "6 failed test events" });
-    await waitFor(async () => {
-      const { rows } = await db.pool.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = $1 AND type = 'test' AND status = 'retrying' AND attempts = 1", [sub.id]);
-      return rows[0].n === 6;
-    }, { what: "test deliveries retrying" });
+    await waitFor(
+      async () => {
+        const { rows } = await db.pool.query(
+          "SELECT count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = $1 AND type = 'test' AND status = 'retrying' AND attempts = 1",
+          [sub.id],
+        );
+        return rows[0].n === 6;
+      },
+      { what: "test deliveries retrying" },
+    );
     expect(tests.every((x) => x.status === 202)).toBe(true);
     expect((await call("GET", `/api/webhooks/${sub.id}`)).body).toMatchObject({ status: "active", consecutive_failures: 0 });
   });
@@ -226,9 +280,13 @@ describe("redeliver", () => {
   it("refuses a delivery that already got a 2xx (409 delivery_succeeded): its Svc-Delivery is never sent again", async () => {
     const sub = await activeSubscription("hook");
     const [id] = await pay([MIN]);
-    const arrived = await waitFor(() => accepted.find((r) => r.headers["svc-subscription"] === sub.id && r.headers["svc-event-id"] === String(id)), { what: "delivery" });
+    const arrived = await waitFor(() => accepted.find((r) => r.headers["svc-subscription"] === sub.id && r.headers["svc-event-id"] === String(id)), {
+      what: "delivery",
+    });
     const deliveryId = String(arrived.headers["svc-delivery"]);
-    await waitFor(async () => (await db.pool.query("SELECT 1 FROM webhook_deliveries WHERE id = $1 AND status = 'succeeded'", [deliveryId])).rowCount === 1, { what: "recorded" });
+    await waitFor(async () => (await db.pool.query("SELECT 1 FROM webhook_deliveries WHERE id = $1 AND status = 'succeeded'", [deliveryId])).rowCount === 1, {
+      what: "recorded",
+    });
     const r = await call("POST", `/api/webhooks/${sub.id}/deliveries/${deliveryId}/redeliver`);
     expect([r.status, r.body.error.code]).toEqual([409, "delivery_succeeded"]);
     const g = await gql(`mutation($id: ID!, $d: ID!) { redeliverWebhookDelivery(id: $id, deliveryId: $d) { id } }`, { id: sub.id, d: deliveryId });
@@ -244,10 +302,16 @@ describe("GraphQL", () => {
   it("recoverWebhook and testWebhook use the same service and codes", async () => {
     const sub = await activeSubscription("hook");
     const since = new Date(Date.now() - 60_000).toISOString();
-    const rec = await gql(`mutation($id: ID!, $since: String!) { recoverWebhook(id: $id, since: $since) { ok since matchedEvents deliveriesCreated } }`, { id: sub.id, since });
+    const rec = await gql(`mutation($id: ID!, $since: String!) { recoverWebhook(id: $id, since: $since) { ok since matchedEvents deliveriesCreated } }`, {
+      id: sub.id,
+      since,
+    });
     expect(rec.errors).toBeUndefined();
     expect(rec.data!.recoverWebhook).toMatchObject({ ok: true, since, matchedEvents: expect.any(Number), deliveriesCreated: expect.any(Number) });
-    const old = await gql(`mutation($id: ID!, $since: String!) { recoverWebhook(id: $id, since: $since) { ok } }`, { id: sub.id, since: "2020-01-01T00:00:00Z" });
+    const old = await gql(`mutation($id: ID!, $since: String!) { recoverWebhook(id: $id, since: $since) { ok } }`, {
+      id: sub.id,
+      since: "2020-01-01T00:00:00Z",
+    });
     expect(old.errors![0]!.extensions!.code).toBe("since_too_old");
     const foreign = await gql(`mutation($id: ID!) { testWebhook(id: $id) { id } }`, { id: sub.id }, bob);
     expect(foreign.errors![0]!.extensions!.code).toBe("not_found");

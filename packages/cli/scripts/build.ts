@@ -43,7 +43,13 @@ export async function buildCli(): Promise<{ externals: string[]; ms: number }> {
     target: "node20",
     conditions: ["agent-ledger-source"],
     // npm packages are installed next to the command (declared dependencies); our workspace packages are bundled.
-    plugins: [methodologyPath, { name: "externals", setup: (b) => b.onResolve({ filter: /^[^./]/ }, (a) => (a.path.startsWith("@agent-ledger/") ? undefined : { path: a.path, external: true })) }],
+    plugins: [
+      methodologyPath,
+      {
+        name: "externals",
+        setup: (b) => b.onResolve({ filter: /^[^./]/ }, (a) => (a.path.startsWith("@agent-ledger/") ? undefined : { path: a.path, external: true })),
+      },
+    ],
     banner: { js: "#!/usr/bin/env node" },
     // Flat: src/version.ts and the methodology reader resolve ../package.json and ../docs from whichever file they land in.
     chunkNames: "[name]-[hash]",
@@ -62,7 +68,8 @@ export async function buildCli(): Promise<{ externals: string[]; ms: number }> {
   const undeclared = [...externals].filter((name) => !pkg.dependencies?.[name]);
   if (undeclared.length) throw new Error(`the CLI bundle imports ${undeclared.join(", ")}, which packages/cli/package.json does not list in dependencies`);
   const workspaceDeps = Object.keys(pkg.dependencies ?? {}).filter((name) => name.startsWith("@agent-ledger/"));
-  if (workspaceDeps.length) throw new Error(`packages/cli lists ${workspaceDeps.join(", ")} in dependencies: they are bundled and unpublished, list them in devDependencies`);
+  if (workspaceDeps.length)
+    throw new Error(`packages/cli lists ${workspaceDeps.join(", ")} in dependencies: they are bundled and unpublished, list them in devDependencies`);
   // The shebang sits only on the entry; chunks are plain modules.
   await chmod(path.join(CLI_DIST, "agent-ledger.js"), 0o755);
   await mkdir(path.join(PKG, "docs"), { recursive: true });

@@ -30,8 +30,15 @@ describe("parseCommandLine", () => {
 
   it("parses two-word commands and their arguments", () => {
     expect(parseCommandLine(["webhooks", "show", "whs_abc"])).toMatchObject({ command: "webhooks show", args: ["whs_abc"] });
-    expect(parseCommandLine(["webhooks", "redeliver", "whs_a", "0f0e…", "--json"])).toMatchObject({ command: "webhooks redeliver", args: ["whs_a", "0f0e…"], global: { json: true } });
-    expect(parseCommandLine(["--json", "webhooks", "create", "--url", "https://h/x", "--agent", "a1"])).toMatchObject({ command: "webhooks create", options: { url: "https://h/x", agent: "a1" } });
+    expect(parseCommandLine(["webhooks", "redeliver", "whs_a", "0f0e…", "--json"])).toMatchObject({
+      command: "webhooks redeliver",
+      args: ["whs_a", "0f0e…"],
+      global: { json: true },
+    });
+    expect(parseCommandLine(["--json", "webhooks", "create", "--url", "https://h/x", "--agent", "a1"])).toMatchObject({
+      command: "webhooks create",
+      options: { url: "https://h/x", agent: "a1" },
+    });
   });
 
   it("takes values that look like options after --name= and positionals after --", () => {
@@ -107,8 +114,18 @@ describe("payRequest", () => {
 describe("webhookCreateRequest", () => {
   it("maps flags to the filter object", () => {
     expect(
-      webhookCreateRequest({ url: "https://h.example/hook", agent: "demo-agent", label: "L", recipient: "0x00000000000000000000000000000000000000AA", "min-amount": "0.5" }),
-    ).toEqual({ callback_url: "https://h.example/hook", label: "L", filters: { agent_id: "demo-agent", recipient_address: "0x00000000000000000000000000000000000000aa", min_amount_wei: "500000" } });
+      webhookCreateRequest({
+        url: "https://h.example/hook",
+        agent: "demo-agent",
+        label: "L",
+        recipient: "0x00000000000000000000000000000000000000AA",
+        "min-amount": "0.5",
+      }),
+    ).toEqual({
+      callback_url: "https://h.example/hook",
+      label: "L",
+      filters: { agent_id: "demo-agent", recipient_address: "0x00000000000000000000000000000000000000aa", min_amount_wei: "500000" },
+    });
     expect(() => webhookCreateRequest({ url: "u", agent: "a", "min-amount": "1", "min-amount-wei": "1" })).toThrow(UsageError);
     expect(() => webhookCreateRequest({ url: "u", agent: "a", token: "nope" })).toThrow(/not an address/);
   });
@@ -117,11 +134,15 @@ describe("webhookCreateRequest", () => {
     const USD6 = { address: "0x20c0000000000000000000000000000000000000", symbol: "pathUSD", decimals: 6, currency: "USD" };
     const ETH18 = { address: "0x20c00000000000000000000000000000000000e1", symbol: "WETHt", decimals: 18, currency: "ETH" };
     const req = (extra: Record<string, string>) => webhookCreateRequest({ url: "u", agent: "a", ...extra }, [USD6, ETH18]);
-    expect(req({ "min-amount": "0.5", token: ETH18.address }).filters).toEqual({ agent_id: "a", token_address: ETH18.address, min_amount_wei: "500000000000000000" });
+    expect(req({ "min-amount": "0.5", token: ETH18.address }).filters).toEqual({
+      agent_id: "a",
+      token_address: ETH18.address,
+      min_amount_wei: "500000000000000000",
+    });
     expect(req({ "min-amount": "0.5", token: USD6.address.toUpperCase().replace("0X", "0x") }).filters.min_amount_wei).toBe("500000");
     expect(() => req({ "min-amount": "0.5" })).toThrow(/Give --token for a minimum amount: the allowed tokens have different decimals \(pathUSD 6, WETHt 18\)/);
     expect(() => req({ "min-amount": "0.5", token: "0x00000000000000000000000000000000000000aa" })).toThrow(/not a token of the registry's allowlist/);
-    expect(() => req({ "min-amount": "0.0000001" , token: USD6.address })).toThrow(UsageError); // more decimals than the token has
+    expect(() => req({ "min-amount": "0.0000001", token: USD6.address })).toThrow(UsageError); // more decimals than the token has
     expect(req({ "min-amount-wei": "7" }).filters.min_amount_wei).toBe("7"); // base units need no token
     expect(webhookCreateRequest({ url: "u", agent: "a", "min-amount": "1.5" }, [USD6]).filters.min_amount_wei).toBe("1500000"); // one token: its decimals
   });

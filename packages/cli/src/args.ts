@@ -54,8 +54,16 @@ export const COMMANDS: CommandSpec[] = [
       "amount-wei": { type: "string", value: "UNITS", description: "amount in base units instead (1.25 = 1250000)" },
       memo: { type: "string", value: "TEXT", description: "memo: text up to 32 UTF-8 bytes, or 0x + up to 64 hex digits" },
       token: { type: "string", value: ADDRESS, description: "TIP-20 token (default: the session's token)" },
-      "idempotency-key": { type: "string", value: "KEY", description: "re-ask about an earlier payment (printed when one was left pending), or name this one (default: a fresh key)" },
-      "pending-timeout": { type: "string", value: "SECONDS", description: "how long to keep asking about a pending payment before exiting 7 (default: $AGENT_LEDGER_PAY_PENDING_TIMEOUT, else 120)" },
+      "idempotency-key": {
+        type: "string",
+        value: "KEY",
+        description: "re-ask about an earlier payment (printed when one was left pending), or name this one (default: a fresh key)",
+      },
+      "pending-timeout": {
+        type: "string",
+        value: "SECONDS",
+        description: "how long to keep asking about a pending payment before exiting 7 (default: $AGENT_LEDGER_PAY_PENDING_TIMEOUT, else 120)",
+      },
     },
     details:
       "Each run sends a fresh Idempotency-Key and re-uses it on its own retries (network errors, 5xx, a pending outcome),\n" +
@@ -98,26 +106,56 @@ export const COMMANDS: CommandSpec[] = [
   },
   { name: "webhooks list", summary: "list your webhook subscriptions" },
   { name: "webhooks show", summary: "show one subscription with its delivery counts", args: [{ name: "id", description: "subscription id (whs_…)" }] },
-  { name: "webhooks verify", summary: "activate a subscription with the verify token its callback received", args: [{ name: "id", description: "subscription id" }], options: { token: { type: "string", value: "TOKEN", required: true, description: "the verify_token" } } },
+  {
+    name: "webhooks verify",
+    summary: "activate a subscription with the verify token its callback received",
+    args: [{ name: "id", description: "subscription id" }],
+    options: { token: { type: "string", value: "TOKEN", required: true, description: "the verify_token" } },
+  },
   { name: "webhooks pause", summary: "pause deliveries", args: [{ name: "id", description: "subscription id" }] },
   { name: "webhooks resume", summary: "re-arm a paused or disabled subscription", args: [{ name: "id", description: "subscription id" }] },
-  { name: "webhooks rotate-secret", summary: "replace the signing secret (prints the new one once; no overlap)", args: [{ name: "id", description: "subscription id" }] },
+  {
+    name: "webhooks rotate-secret",
+    summary: "replace the signing secret (prints the new one once; no overlap)",
+    args: [{ name: "id", description: "subscription id" }],
+  },
   { name: "webhooks delete", summary: "delete a subscription", args: [{ name: "id", description: "subscription id" }] },
   {
     name: "webhooks deliveries",
     summary: "show the delivery log, newest first",
     args: [{ name: "id", description: "subscription id" }],
-    options: { limit: { type: "string", value: "N", description: "page size 1–200 (default 50)" }, cursor: { type: "string", value: "CURSOR", description: "next_cursor of a previous page" } },
+    options: {
+      limit: { type: "string", value: "N", description: "page size 1–200 (default 50)" },
+      cursor: { type: "string", value: "CURSOR", description: "next_cursor of a previous page" },
+    },
   },
-  { name: "webhooks redeliver", summary: "force a new attempt of one delivery (not of one that already got a 2xx)", args: [{ name: "id", description: "subscription id" }, { name: "delivery-id", description: "delivery id (UUID)" }] },
+  {
+    name: "webhooks redeliver",
+    summary: "force a new attempt of one delivery (not of one that already got a 2xx)",
+    args: [
+      { name: "id", description: "subscription id" },
+      { name: "delivery-id", description: "delivery id (UUID)" },
+    ],
+  },
   {
     name: "webhooks recover",
     summary: "deliver the matching ledger rows recorded since a time that have no delivery yet (after a pause or a disable)",
     args: [{ name: "id", description: "subscription id (must be active: resume it first)" }],
-    options: { since: { type: "string", value: "TIME", required: true, description: "ISO 8601 with an offset (2026-11-25T03:00:00Z) or a duration back from now (90m, 6h, 2d); at most 7 days" } },
+    options: {
+      since: {
+        type: "string",
+        value: "TIME",
+        required: true,
+        description: "ISO 8601 with an offset (2026-11-25T03:00:00Z) or a duration back from now (90m, 6h, 2d); at most 7 days",
+      },
+    },
     details: "Example: agent-ledger webhooks recover --since 2h whs_…   (twice is harmless: nothing is delivered twice)",
   },
-  { name: "webhooks test", summary: "send a signed svc.webhook.test event to the callback (prints the delivery id)", args: [{ name: "id", description: "subscription id (active)" }] },
+  {
+    name: "webhooks test",
+    summary: "send a signed svc.webhook.test event to the callback (prints the delivery id)",
+    args: [{ name: "id", description: "subscription id (active)" }],
+  },
 ];
 
 export interface ParsedCommandLine {
@@ -222,11 +260,18 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   }
   const groupOnly = first !== undefined && GROUPS.includes(first) && !command;
   const args = positional.slice(consumed);
-  if (global.help || global.version) return { command: groupOnly ? first! : command?.name ?? null, options, args, global };
+  if (global.help || global.version) return { command: groupOnly ? first! : (command?.name ?? null), options, args, global };
   if (groupOnly) throw new UsageError(`"${first}" needs a subcommand`, `run \`agent-ledger ${first} --help\``);
   if (command) {
     const want = command.args ?? [];
-    if (args.length < want.length) throw new UsageError(`missing ${want.slice(args.length).map((a) => `<${a.name}>`).join(" ")} for "${command.name}"`, `usage: ${usageLine(command)}`);
+    if (args.length < want.length)
+      throw new UsageError(
+        `missing ${want
+          .slice(args.length)
+          .map((a) => `<${a.name}>`)
+          .join(" ")} for "${command.name}"`,
+        `usage: ${usageLine(command)}`,
+      );
     if (args.length > want.length) throw new UsageError(`unexpected argument "${args[want.length]}" for "${command.name}"`, `usage: ${usageLine(command)}`);
     for (const [name, spec] of Object.entries(command.options ?? {})) {
       if (spec.required && options[name] === undefined) throw new UsageError(`missing --${name} for "${command.name}"`, `usage: ${usageLine(command)}`);
@@ -246,7 +291,13 @@ export function usageLine(c: CommandSpec): string {
 }
 
 function optionLines(options: Record<string, OptionSpec>): string[] {
-  const rows = Object.entries(options).map(([n, o]) => [`${o.short ? `-${o.short}, ` : "    "}--${n}${o.type === "string" ? ` ${o.value ?? "VALUE"}` : ""}`, `${o.description}${o.required ? " (required)" : ""}`] as const);
+  const rows = Object.entries(options).map(
+    ([n, o]) =>
+      [
+        `${o.short ? `-${o.short}, ` : "    "}--${n}${o.type === "string" ? ` ${o.value ?? "VALUE"}` : ""}`,
+        `${o.description}${o.required ? " (required)" : ""}`,
+      ] as const,
+  );
   const width = Math.max(...rows.map((r) => r[0].length));
   return rows.map(([a, b]) => `  ${a.padEnd(width)}  ${b}`);
 }
@@ -256,7 +307,15 @@ export function helpText(name: string | null, version: string): string {
   if (name && GROUPS.includes(name)) {
     const subs = COMMANDS.filter((c) => c.name.startsWith(`${name} `));
     const width = Math.max(...subs.map((c) => c.name.length));
-    return [`Usage: agent-ledger ${name} <subcommand> [options]`, "", "Subcommands:", ...subs.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`), "", `Run \`agent-ledger ${name} <subcommand> --help\` for its options.`, ""].join("\n");
+    return [
+      `Usage: agent-ledger ${name} <subcommand> [options]`,
+      "",
+      "Subcommands:",
+      ...subs.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+      "",
+      `Run \`agent-ledger ${name} <subcommand> --help\` for its options.`,
+      "",
+    ].join("\n");
   }
   const command = name ? findCommand(name) : undefined;
   if (command) {
@@ -276,7 +335,12 @@ export function helpText(name: string | null, version: string): string {
     "",
     "Commands:",
     ...tops.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
-    ...GROUPS.map((g) => `  ${g.padEnd(width)}  ${COMMANDS.filter((c) => c.name.startsWith(`${g} `)).map((c) => c.name.split(" ")[1]).join(" | ")}`),
+    ...GROUPS.map(
+      (g) =>
+        `  ${g.padEnd(width)}  ${COMMANDS.filter((c) => c.name.startsWith(`${g} `))
+          .map((c) => c.name.split(" ")[1])
+          .join(" | ")}`,
+    ),
     "",
     "Global options:",
     ...optionLines(GLOBAL_OPTIONS),

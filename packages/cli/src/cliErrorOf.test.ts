@@ -11,8 +11,15 @@ describe("cliErrorOf", () => {
     expect(e.details).toEqual({ code: "unreachable", hint: "is the API running? set --api or AGENT_LEDGER_API" });
   });
   it("keeps the API's code and status, and takes the exit code from them", () => {
-    expect(cliErrorOf(new ApiCallError(401, "unauthorized", "no token"))).toMatchObject({ exitCode: EXIT.UNAUTHORIZED, message: "no token", details: { code: "unauthorized", status: 401 } });
+    expect(cliErrorOf(new ApiCallError(401, "unauthorized", "no token"))).toMatchObject({
+      exitCode: EXIT.UNAUTHORIZED,
+      message: "no token",
+      details: { code: "unauthorized", status: 401 },
+    });
     expect(cliErrorOf(new ApiCallError(403, "session_revoked", "revoked"))).toMatchObject({ exitCode: EXIT.EXPIRED });
-    expect(cliErrorOf(new ApiCallError(502, "http_502", "POST /api/wallet/pay answered 502 Bad Gateway"))).toMatchObject({ exitCode: EXIT.ERROR, details: { code: "http_502", status: 502 } });
+    expect(cliErrorOf(new ApiCallError(502, "http_502", "POST /api/wallet/pay answered 502 Bad Gateway"))).toMatchObject({
+      exitCode: EXIT.ERROR,
+      details: { code: "http_502", status: 502 },
+    });
   });
 });

@@ -16,8 +16,18 @@ const tmp = async () => {
 };
 
 const session = (api: string): StoredSession => ({
-  api, access_token: "alt_secret", token_type: "Bearer", session_id: "s1", expires_at: "2030-01-01T00:00:00.000Z", agent_key_address: "0x1",
-  managed_address: "0x2", spend_cap_wei: "10", per_call_cap_wei: "1", token: "0x20c0000000000000000000000000000000000000", agent_label: "a", paired_at: "2026-01-01T00:00:00.000Z",
+  api,
+  access_token: "alt_secret",
+  token_type: "Bearer",
+  session_id: "s1",
+  expires_at: "2030-01-01T00:00:00.000Z",
+  agent_key_address: "0x1",
+  managed_address: "0x2",
+  spend_cap_wei: "10",
+  per_call_cap_wei: "1",
+  token: "0x20c0000000000000000000000000000000000000",
+  agent_label: "a",
+  paired_at: "2026-01-01T00:00:00.000Z",
 });
 
 describe("configDir", () => {

@@ -98,7 +98,8 @@ export function createCredentialStore(dir: string): CredentialStore {
       } catch {
         throw new Error(`${path} is not valid JSON: fix or delete it (then pair again)`);
       }
-      if (parsed?.version !== 1 || typeof parsed.sessions !== "object" || parsed.sessions === null) throw new Error(`${path} has an unknown format: delete it and pair again`);
+      if (parsed?.version !== 1 || typeof parsed.sessions !== "object" || parsed.sessions === null)
+        throw new Error(`${path} has an unknown format: delete it and pair again`);
       return parsed;
     },
     /** Atomic: a 0600 temp file in the same directory, fsync, rename. The directory is created 0700. */

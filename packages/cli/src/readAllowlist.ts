@@ -6,6 +6,10 @@ import type { Context } from "./context.ts";
  * their own token's decimals. Empty on a ledger without one (methodology v0.1: every token in 6 decimals).
  */
 export async function readAllowlist(ctx: Pick<Context, "client" | "signal">): Promise<AllowedToken[]> {
-  const data = await ctx.client.graphql<{ tokens?: AllowedToken[] | null }>("{ tokens { address symbol decimals currency } }", {}, { signal: ctx.signal, timeoutMs: 10_000 });
+  const data = await ctx.client.graphql<{ tokens?: AllowedToken[] | null }>(
+    "{ tokens { address symbol decimals currency } }",
+    {},
+    { signal: ctx.signal, timeoutMs: 10_000 },
+  );
   return data.tokens ?? [];
 }

@@ -20,7 +20,7 @@ export async function run(argv: readonly string[], io: Io, signal: AbortSignal =
   const json = argv.includes("--json");
   try {
     parsed = parseCommandLine(argv);
-    if (parsed.global.version) return io.stdout.write(`${VERSION}\n`), EXIT.OK;
+    if (parsed.global.version) return (io.stdout.write(`${VERSION}\n`), EXIT.OK);
     if (parsed.global.help || parsed.command === null) {
       io.stdout.write(helpText(parsed.command, VERSION));
       return parsed.global.help ? EXIT.OK : EXIT.USAGE;
@@ -35,7 +35,17 @@ export async function run(argv: readonly string[], io: Io, signal: AbortSignal =
     }
     for (const w of store.warnings) io.stderr.write(`warning: ${w}\n`);
     const api = resolveApi(parsed.global.api, io.env, credentials);
-    const ctx: Context = { io, json: parsed.global.json, api, client: createApiClient({ baseUrl: api, headers: { "user-agent": USER_AGENT } }), store, credentials, signal, options: parsed.options, args: parsed.args };
+    const ctx: Context = {
+      io,
+      json: parsed.global.json,
+      api,
+      client: createApiClient({ baseUrl: api, headers: { "user-agent": USER_AGENT } }),
+      store,
+      credentials,
+      signal,
+      options: parsed.options,
+      args: parsed.args,
+    };
     const [group, sub] = parsed.command.split(" ");
     switch (group) {
       case "pair":
@@ -66,7 +76,8 @@ export async function run(argv: readonly string[], io: Io, signal: AbortSignal =
         : error instanceof ApiCallError
           ? cliErrorOf(error)
           : new CliError(EXIT.ERROR, error instanceof Error ? error.message : String(error), { code: "internal" });
-    if (error instanceof ApiCallError && error.status === 429 && error.retryAfterSeconds !== null && !e.details.hint) e.details.hint = `try again in ${error.retryAfterSeconds} s`;
+    if (error instanceof ApiCallError && error.status === 429 && error.retryAfterSeconds !== null && !e.details.hint)
+      e.details.hint = `try again in ${error.retryAfterSeconds} s`;
     if (json) {
       const body: Record<string, unknown> = { code: e.details.code ?? "error", message: e.message };
       if (e.details.status !== undefined) body.status = e.details.status;
@@ -77,7 +88,8 @@ export async function run(argv: readonly string[], io: Io, signal: AbortSignal =
       const where = error instanceof ApiCallError && error.status !== 0 ? ` [${error.status} ${error.code}]` : "";
       io.stderr.write(`error: ${e.message}${where}\n`);
       if (e.details.hint) io.stderr.write(`hint: ${e.details.hint}\n`);
-      if (!(error instanceof CliError) && !(error instanceof ApiCallError) && error instanceof Error && io.env.AGENT_LEDGER_DEBUG === "1") io.stderr.write(`${error.stack}\n`);
+      if (!(error instanceof CliError) && !(error instanceof ApiCallError) && error instanceof Error && io.env.AGENT_LEDGER_DEBUG === "1")
+        io.stderr.write(`${error.stack}\n`);
     }
     return e.exitCode;
   }

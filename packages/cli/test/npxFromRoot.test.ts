@@ -14,7 +14,9 @@ const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
 
 describe("npx agent-ledger from the repository root", () => {
   it("is linked to the CLI workspace's bin", async () => {
-    expect(await realpath(path.join(ROOT, "node_modules", ".bin", "agent-ledger"))).toBe(await realpath(path.join(ROOT, "packages", "cli", "bin", "agent-ledger.js")));
+    expect(await realpath(path.join(ROOT, "node_modules", ".bin", "agent-ledger"))).toBe(
+      await realpath(path.join(ROOT, "packages", "cli", "bin", "agent-ledger.js")),
+    );
   });
 
   it("prints the usage without installing anything", async () => {

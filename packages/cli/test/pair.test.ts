@@ -19,13 +19,23 @@ const SCRIPTS: Record<string, Step[]> = {
     {
       status: 200,
       body: {
-        status: "approved", access_token: "alt_SECRET_TOKEN_never_printed", token_type: "Bearer", session_id: "sess-1", expires_at: "2030-01-01T00:00:00.000Z",
-        agent_key_address: "0x00000000000000000000000000000000000000a9", managed_address: "0x00000000000000000000000000000000000000b7",
-        spend_cap_wei: "10000000", per_call_cap_wei: "1000000", token: "0x20c0000000000000000000000000000000000000",
+        status: "approved",
+        access_token: "alt_SECRET_TOKEN_never_printed",
+        token_type: "Bearer",
+        session_id: "sess-1",
+        expires_at: "2030-01-01T00:00:00.000Z",
+        agent_key_address: "0x00000000000000000000000000000000000000a9",
+        managed_address: "0x00000000000000000000000000000000000000b7",
+        spend_cap_wei: "10000000",
+        per_call_cap_wei: "1000000",
+        token: "0x20c0000000000000000000000000000000000000",
       },
     },
   ],
-  expired: [{ status: 200, body: { status: "pending" } }, { status: 200, body: { status: "expired" } }],
+  expired: [
+    { status: 200, body: { status: "pending" } },
+    { status: 200, body: { status: "expired" } },
+  ],
   claimed: [{ status: 200, body: { status: "claimed" } }],
   gone: [{ status: 404, body: { error: { code: "not_found", message: "unknown device_id" } } }],
 };
@@ -51,14 +61,21 @@ beforeAll(async () => {
         labels.push(label);
         const scenario = label.split(":")[0]!;
         return send(200, {
-          code: "BCDF-GHJK", device_id: `${scenario}:${labels.length}`, approve_url: `${base}/approve?code=BCDF-GHJK`,
-          expires_at: new Date(Date.now() + 300_000).toISOString(), poll_interval_seconds: 1, pairing_id: "pairing-1",
+          code: "BCDF-GHJK",
+          device_id: `${scenario}:${labels.length}`,
+          approve_url: `${base}/approve?code=BCDF-GHJK`,
+          expires_at: new Date(Date.now() + 300_000).toISOString(),
+          poll_interval_seconds: 1,
+          pairing_id: "pairing-1",
         });
       }
       if (req.method === "GET" && url.pathname === "/api/wallet/device/poll") {
         const device = url.searchParams.get("device_id")!;
         (polls[device] ??= []).push(Date.now());
-        const step = SCRIPTS[device.split(":")[0]!]![polls[device]!.length - 1] ?? { status: 500, body: { error: { code: "script_over", message: "no more" } } };
+        const step = SCRIPTS[device.split(":")[0]!]![polls[device]!.length - 1] ?? {
+          status: 500,
+          body: { error: { code: "script_over", message: "no more" } },
+        };
         return send(step.status, step.body, step.headers);
       }
       send(404, { error: { code: "not_found", message: "no" } });
@@ -102,17 +119,30 @@ describe("agent-ledger pair", () => {
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     const file = JSON.parse(await readFile(path, "utf8"));
     expect(file.current).toBe(base);
-    expect(file.sessions[base]).toMatchObject({ access_token: "alt_SECRET_TOKEN_never_printed", session_id: "sess-1", agent_label: "happy:bot", spend_cap_wei: "10000000" });
+    expect(file.sessions[base]).toMatchObject({
+      access_token: "alt_SECRET_TOKEN_never_printed",
+      session_id: "sess-1",
+      agent_label: "happy:bot",
+      spend_cap_wei: "10000000",
+    });
   });
 
   it("--json prints one JSON line when it starts and one when it is paired, without the token", async () => {
     const dir = await configDir();
     const run = await runCli(["pair", "--json", "--api", base, "--label", "happy:json"], { env: { AGENT_LEDGER_CONFIG_DIR: dir }, timeoutMs: 30_000 });
     expect(run.code).toBe(0);
-    const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = run.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({ event: "started", code: "BCDF-GHJK", approve_url: `${base}/approve?code=BCDF-GHJK` });
-    expect(lines[1]).toMatchObject({ event: "paired", session_id: "sess-1", managed_address: "0x00000000000000000000000000000000000000b7", credentials_path: join(dir, "credentials.json") });
+    expect(lines[1]).toMatchObject({
+      event: "paired",
+      session_id: "sess-1",
+      managed_address: "0x00000000000000000000000000000000000000b7",
+      credentials_path: join(dir, "credentials.json"),
+    });
     expect(run.stdout).not.toContain("alt_SECRET");
   });
 

@@ -7,7 +7,12 @@ import { createApiClient } from "./createApiClient.ts";
 // A real HTTP server on loopback answering like the API does (and like things in front of it do), and the client's
 // view of each answer: data, or one ApiCallError with the code, status, message and Retry-After seconds.
 
-interface Seen { method: string; url: string; headers: IncomingMessage["headers"]; body: string }
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage["headers"];
+  body: string;
+}
 let server: Server;
 let base: string;
 let seen: Seen[] = [];
@@ -35,7 +40,9 @@ beforeAll(async () => {
         case "/api/limited":
           return answer(res, 429, JSON.stringify({ error: { code: "rate_limited", message: "too many requests" } }), { "retry-after": "42" });
         case "/api/limited-until":
-          return answer(res, 503, JSON.stringify({ error: { code: "rate_limit_unavailable", message: "later" } }), { "retry-after": "Sun, 22 Nov 2026 06:01:30 GMT" });
+          return answer(res, 503, JSON.stringify({ error: { code: "rate_limit_unavailable", message: "later" } }), {
+            "retry-after": "Sun, 22 Nov 2026 06:01:30 GMT",
+          });
         case "/api/forbidden":
           return answer(res, 403, JSON.stringify({ error: { code: "cap_exceeded", message: "over the per-call cap" } }));
         case "/api/proxy":
@@ -48,8 +55,10 @@ beforeAll(async () => {
           return void setTimeout(() => answer(res, 200, "{}"), 2_000).unref();
         case "/graphql": {
           const { query } = JSON.parse(body) as { query: string };
-          if (query.includes("broken")) return answer(res, 200, JSON.stringify({ data: null, errors: [{ message: "id is not valid", extensions: { code: "invalid_id" } }] }));
-          if (query.includes("busy")) return answer(res, 429, JSON.stringify({ errors: [{ message: "slow down", extensions: { code: "rate_limited" } }] }), { "retry-after": "7" });
+          if (query.includes("broken"))
+            return answer(res, 200, JSON.stringify({ data: null, errors: [{ message: "id is not valid", extensions: { code: "invalid_id" } }] }));
+          if (query.includes("busy"))
+            return answer(res, 429, JSON.stringify({ errors: [{ message: "slow down", extensions: { code: "rate_limited" } }] }), { "retry-after": "7" });
           if (query.includes("bare")) return answer(res, 200, JSON.stringify({ errors: [{ message: "no code" }] }));
           if (query.includes("down")) return answer(res, 503, JSON.stringify({ error: { code: "db_unavailable", message: "the database is down" } }));
           return answer(res, 200, JSON.stringify({ data: { echo: JSON.parse(body).variables } }));
@@ -67,16 +76,30 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-const caught = (p: Promise<unknown>) => p.then(() => expect.unreachable("resolved"), (e: unknown) => e);
+const caught = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.unreachable("resolved"),
+    (e: unknown) => e,
+  );
 
 describe("createApiClient", () => {
   it("sends JSON with the query, headers and bearer, and answers the parsed JSON with status and headers", async () => {
     seen = [];
     const client = createApiClient({ baseUrl: `${base}/`, bearer: "tok_default", headers: { "user-agent": "test/1" } });
-    const r = await client.request<{ method: string; url: string; body: unknown }>("POST", "/api/echo?a=1", { body: { amount_wei: "1" }, query: { b: "2", c: undefined }, headers: { "idempotency-key": "k" } });
+    const r = await client.request<{ method: string; url: string; body: unknown }>("POST", "/api/echo?a=1", {
+      body: { amount_wei: "1" },
+      query: { b: "2", c: undefined },
+      headers: { "idempotency-key": "k" },
+    });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ method: "POST", url: "/api/echo?a=1&b=2", body: { amount_wei: "1" } });
-    expect(seen[0]!.headers).toMatchObject({ authorization: "Bearer tok_default", "user-agent": "test/1", "idempotency-key": "k", "content-type": "application/json", accept: "application/json" });
+    expect(seen[0]!.headers).toMatchObject({
+      authorization: "Bearer tok_default",
+      "user-agent": "test/1",
+      "idempotency-key": "k",
+      "content-type": "application/json",
+      accept: "application/json",
+    });
     await client.request("GET", "/api/echo", { bearer: "tok_call" });
     await client.request("GET", "/api/echo", { bearer: null });
     expect(seen[1]!.headers.authorization).toBe("Bearer tok_call");
@@ -98,13 +121,22 @@ describe("createApiClient", () => {
     expect(limited).toBeInstanceOf(ApiCallError);
     expect(limited).toMatchObject({ name: "ApiCallError", status: 429, code: "rate_limited", message: "too many requests", retryAfterSeconds: 42 });
     expect(await caught(client.request("GET", "/api/limited-until"))).toMatchObject({ status: 503, code: "rate_limit_unavailable", retryAfterSeconds: 90 });
-    expect(await caught(client.request("POST", "/api/forbidden", { body: {} }))).toMatchObject({ status: 403, code: "cap_exceeded", message: "over the per-call cap", retryAfterSeconds: null });
+    expect(await caught(client.request("POST", "/api/forbidden", { body: {} }))).toMatchObject({
+      status: 403,
+      code: "cap_exceeded",
+      message: "over the per-call cap",
+      retryAfterSeconds: null,
+    });
     expect(await caught(client.request("GET", "/api/nope"))).toMatchObject({ status: 404, code: "not_found" });
   });
 
   it("names a non-JSON error answer by its status, and refuses a 2xx that is not JSON", async () => {
     const client = createApiClient({ baseUrl: base });
-    expect(await caught(client.request("GET", "/api/proxy"))).toMatchObject({ status: 502, code: "http_502", message: "GET /api/proxy answered 502 Bad Gateway" });
+    expect(await caught(client.request("GET", "/api/proxy"))).toMatchObject({
+      status: 502,
+      code: "http_502",
+      message: "GET /api/proxy answered 502 Bad Gateway",
+    });
     expect(await caught(client.request("GET", "/api/html"))).toMatchObject({ status: 200, code: "invalid_answer" });
   });
 
@@ -114,7 +146,12 @@ describe("createApiClient", () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise((r) => closed.close(r));
     const refused = await caught(createApiClient({ baseUrl: `http://127.0.0.1:${port}` }).request("GET", "/api/echo"));
-    expect(refused).toMatchObject({ status: 0, code: "api_unreachable", message: `cannot reach the API at http://127.0.0.1:${port} (ECONNREFUSED)`, retryAfterSeconds: null });
+    expect(refused).toMatchObject({
+      status: 0,
+      code: "api_unreachable",
+      message: `cannot reach the API at http://127.0.0.1:${port} (ECONNREFUSED)`,
+      retryAfterSeconds: null,
+    });
     expect((refused as Error).cause).toBeInstanceOf(Error);
     const slow = await caught(createApiClient({ baseUrl: base, timeoutMs: 5_000 }).request("GET", "/api/slow", { timeoutMs: 200 }));
     expect(slow).toMatchObject({ status: 0, code: "api_unreachable", message: `cannot reach the API at ${base} (no answer within 0.2 s)` });

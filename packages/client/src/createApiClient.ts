@@ -100,7 +100,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     } catch (error) {
       if (call.signal?.aborted) throw call.signal.reason ?? error;
       const why = whyUnreachable(error, timeout.aborted, timeoutMs);
-      throw new ApiCallError(0, "api_unreachable", `cannot reach the API at ${base || "this site"} (${why})`, null, { cause: timeout.aborted ? timeout.reason : error });
+      throw new ApiCallError(0, "api_unreachable", `cannot reach the API at ${base || "this site"} (${why})`, null, {
+        cause: timeout.aborted ? timeout.reason : error,
+      });
     }
     let json: unknown = null;
     if (text) {
@@ -127,7 +129,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
     async graphql<T>(query: string, variables: Record<string, unknown> = {}, call: CallOptions = {}): Promise<T> {
       const { res, json } = await send("POST", "/graphql", JSON.stringify({ query, variables }), call);
-      if (json === undefined && res.ok) throw new ApiCallError(res.status, "invalid_answer", `POST /graphql answered ${res.status} with something that is not JSON`);
+      if (json === undefined && res.ok)
+        throw new ApiCallError(res.status, "invalid_answer", `POST /graphql answered ${res.status} with something that is not JSON`);
       return graphqlDataOf<T>(res.status, json ?? null, res.headers, now());
     },
   };

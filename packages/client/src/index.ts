@@ -2,7 +2,14 @@
 export { ApiCallError } from "./ApiCallError.ts";
 export {
   createApiClient,
-  type ApiAnswer, type ApiClient, type ApiClientOptions, type ApiFetchInit, type CallOptions, type FetchLike, type HttpMethod, type RequestOptions,
+  type ApiAnswer,
+  type ApiClient,
+  type ApiClientOptions,
+  type ApiFetchInit,
+  type CallOptions,
+  type FetchLike,
+  type HttpMethod,
+  type RequestOptions,
 } from "./createApiClient.ts";
 export { apiCallErrorOf } from "./apiCallErrorOf.ts";
 export { graphqlDataOf } from "./graphqlDataOf.ts";

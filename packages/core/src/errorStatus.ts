@@ -98,4 +98,3 @@ export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 export function isErrorCode(code: unknown): code is ErrorCode {
   return typeof code === "string" && Object.hasOwn(ERROR_STATUS, code);
 }
-

@@ -8,7 +8,13 @@ export { loadRegistryIntoDb, type RegistryLoadResult } from "./registry/loadRegi
 export { loadMatchContext } from "./loadMatchContext.ts";
 export { countTokens } from "./countTokens.ts";
 export {
-  EVENT_FILTER_COLUMNS, insertEventDeliveries, matchEventDeliveries, SUBSCRIPTION_FILTER_COLUMNS,
-  type CreatedDelivery, type DeliveryPairs, type EventFilterRow, type SubscriptionFilterRow,
+  EVENT_FILTER_COLUMNS,
+  insertEventDeliveries,
+  matchEventDeliveries,
+  SUBSCRIPTION_FILTER_COLUMNS,
+  type CreatedDelivery,
+  type DeliveryPairs,
+  type EventFilterRow,
+  type SubscriptionFilterRow,
 } from "./webhooks/eventDeliveries.ts";
 export { recoverDeliveries, type RecoverDeliveriesOptions, type RecoverDeliveriesResult } from "./webhooks/recoverDeliveries.ts";

@@ -21,7 +21,9 @@ export async function loadMatchContext(db: pg.Pool | pg.ClientBase, explorerBase
   const settlementContracts = await db.query<{ address: string; event_topic0: string | null; provider_topic: number; event_verified: boolean }>(
     "SELECT address, event_topic0, provider_topic, event_verified FROM settlement_contracts",
   );
-  const tokens = await db.query<{ address: string; symbol: string; decimals: number; currency: string }>("SELECT address, symbol, decimals, currency FROM tokens");
+  const tokens = await db.query<{ address: string; symbol: string; decimals: number; currency: string }>(
+    "SELECT address, symbol, decimals, currency FROM tokens",
+  );
   type EntityRow = { id: string; label: string; category: string; track_fees: boolean };
   const serverIds = await db.query<EntityRow & { fingerprint: string; source: string }>(
     "SELECT s.fingerprint, s.source, e.id, e.label, e.category, e.track_fees FROM server_ids s JOIN entities e ON e.id = s.entity_id WHERE e.active",
@@ -29,9 +31,12 @@ export async function loadMatchContext(db: pg.Pool | pg.ClientBase, explorerBase
   const escrows = await db.query<EntityRow & { address: string; abi: string }>(
     "SELECT x.address, x.abi, e.id, e.label, e.category, e.track_fees FROM escrows x JOIN entities e ON e.id = x.entity_id WHERE e.active",
   );
-  const source = typeof explorerBaseUrl === "string" || explorerBaseUrl.override
-    ? null
-    : await db.query<{ explorer_base_url: string }>("SELECT explorer_base_url FROM registry_sources WHERE explorer_base_url IS NOT NULL ORDER BY loaded_at DESC LIMIT 1");
+  const source =
+    typeof explorerBaseUrl === "string" || explorerBaseUrl.override
+      ? null
+      : await db.query<{ explorer_base_url: string }>(
+          "SELECT explorer_base_url FROM registry_sources WHERE explorer_base_url IS NOT NULL ORDER BY loaded_at DESC LIMIT 1",
+        );
   const entities = new Map<string, WatchedEntity>();
   const entityOf = (row: EntityRow): WatchedEntity => {
     let entity = entities.get(row.id);
@@ -56,7 +61,8 @@ export async function loadMatchContext(db: pg.Pool | pg.ClientBase, explorerBase
     addressLabels: new Map(addressLabels.rows.map((l) => [l.address.toLowerCase(), { label: l.label, category: l.category }])),
     fingerprintLabels: new Map(fingerprintLabels.rows.map((l) => [l.fingerprint.toLowerCase(), { label: l.label, category: l.category }])),
     settlementContracts: new Set(settlementContracts.rows.map((c) => c.address.toLowerCase())),
-    explorerBaseUrl: typeof explorerBaseUrl === "string" ? explorerBaseUrl : (explorerBaseUrl.override ?? source?.rows[0]?.explorer_base_url ?? explorerBaseUrl.fallback),
+    explorerBaseUrl:
+      typeof explorerBaseUrl === "string" ? explorerBaseUrl : (explorerBaseUrl.override ?? source?.rows[0]?.explorer_base_url ?? explorerBaseUrl.fallback),
     tokens: new Map<string, TokenInfo>(tokens.rows.map((t) => [t.address.toLowerCase(), { symbol: t.symbol, decimals: t.decimals, currency: t.currency }])),
     settlementEvents: new Map<string, SettlementEventDefinition>(
       settlementContracts.rows.map((c) => [

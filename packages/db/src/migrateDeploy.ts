@@ -49,10 +49,7 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
  * Prisma's advisory lock; the later ones find nothing pending. Refuses a database with a failed migration (recorded by
  * `prisma migrate` before: resolve it with `prisma migrate resolve`) or one whose applied migration.sql has changed.
  */
-export async function migrateDeploy(
-  connectionString: string,
-  options: { quiet?: boolean; migrationsDir?: string } = {},
-): Promise<string[]> {
+export async function migrateDeploy(connectionString: string, options: { quiet?: boolean; migrationsDir?: string } = {}): Promise<string[]> {
   const migrations = readMigrations(options.migrationsDir);
   const client = new pg.Client({ connectionString });
   await client.connect();
@@ -65,7 +62,9 @@ export async function migrateDeploy(
     );
     const failed = rows.find((r) => r.finished_at === null && r.rolled_back_at === null);
     if (failed) {
-      throw new Error(`migration ${failed.migration_name} failed earlier and is not resolved (see _prisma_migrations.logs); fix the database, then mark it with \`prisma migrate resolve\``);
+      throw new Error(
+        `migration ${failed.migration_name} failed earlier and is not resolved (see _prisma_migrations.logs); fix the database, then mark it with \`prisma migrate resolve\``,
+      );
     }
     const done = new Map(rows.filter((r) => r.finished_at !== null).map((r) => [r.migration_name, r.checksum]));
     for (const migration of migrations) {
@@ -78,7 +77,11 @@ export async function migrateDeploy(
       }
       try {
         await client.query("BEGIN");
-        await client.query("INSERT INTO _prisma_migrations (id, checksum, migration_name) VALUES ($1, $2, $3)", [randomUUID(), migration.checksum, migration.name]);
+        await client.query("INSERT INTO _prisma_migrations (id, checksum, migration_name) VALUES ($1, $2, $3)", [
+          randomUUID(),
+          migration.checksum,
+          migration.name,
+        ]);
         await client.query(migration.sql);
         await client.query(
           "UPDATE _prisma_migrations SET finished_at = clock_timestamp(), applied_steps_count = 1 WHERE migration_name = $1 AND finished_at IS NULL",

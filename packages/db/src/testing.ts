@@ -44,16 +44,17 @@ export async function createTestDatabase(): Promise<{ url: string; name: string;
   return {
     url: url.toString(),
     name,
-    drop: () => admin(async (c) => {
-      // A pool's end() can resolve while its connections are still closing; FORCE would then terminate them mid-close
-      // and their FATAL message surfaces as an uncaught error in the test process. Let them finish first (≤ 1 s).
-      for (let i = 0; i < 50; i++) {
-        const { rows } = await c.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [name]);
-        if (rows[0].n === 0) break;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    }),
+    drop: () =>
+      admin(async (c) => {
+        // A pool's end() can resolve while its connections are still closing; FORCE would then terminate them mid-close
+        // and their FATAL message surfaces as an uncaught error in the test process. Let them finish first (≤ 1 s).
+        for (let i = 0; i < 50; i++) {
+          const { rows } = await c.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [name]);
+          if (rows[0].n === 0) break;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      }),
   };
 }
 

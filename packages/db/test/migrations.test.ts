@@ -36,16 +36,27 @@ describe("migrations", () => {
 
   it("deploy is idempotent and records every migration as Prisma does (name, sha256 of migration.sql, finished, 1 step)", async () => {
     expect(await migrateDeploy(db.url, { quiet: true })).toEqual([]);
-    const rows = await withClient(db.url, async (c) =>
-      (await c.query("SELECT migration_name, checksum, finished_at IS NOT NULL AS finished, rolled_back_at, logs, applied_steps_count FROM _prisma_migrations ORDER BY started_at, migration_name")).rows,
+    const rows = await withClient(
+      db.url,
+      async (c) =>
+        (
+          await c.query(
+            "SELECT migration_name, checksum, finished_at IS NOT NULL AS finished, rolled_back_at, logs, applied_steps_count FROM _prisma_migrations ORDER BY started_at, migration_name",
+          )
+        ).rows,
     );
     const names = readMigrations().map((m) => m.name);
     expect(names.length).toBeGreaterThan(15);
     expect(rows).toEqual(
       names.map((name) => ({
         migration_name: name,
-        checksum: createHash("sha256").update(readFileSync(path.join(MIGRATIONS_DIR, name, "migration.sql"))).digest("hex"),
-        finished: true, rolled_back_at: null, logs: null, applied_steps_count: 1,
+        checksum: createHash("sha256")
+          .update(readFileSync(path.join(MIGRATIONS_DIR, name, "migration.sql")))
+          .digest("hex"),
+        finished: true,
+        rolled_back_at: null,
+        logs: null,
+        applied_steps_count: 1,
       })),
     );
   });
@@ -57,7 +68,10 @@ describe("migrations", () => {
       const results = await Promise.all(Array.from({ length: 4 }, () => migrateDeploy(scratch.url, { quiet: true })));
       const names = readMigrations().map((m) => m.name);
       expect(results.flat().sort()).toEqual(names);
-      const counts = await withClient(scratch.url, async (c) => (await c.query("SELECT migration_name, count(*)::int AS n FROM _prisma_migrations GROUP BY 1")).rows);
+      const counts = await withClient(
+        scratch.url,
+        async (c) => (await c.query("SELECT migration_name, count(*)::int AS n FROM _prisma_migrations GROUP BY 1")).rows,
+      );
       expect(counts).toHaveLength(names.length);
       expect(counts.every((r) => r.n === 1)).toBe(true);
     } finally {
@@ -102,7 +116,10 @@ describe("migrations", () => {
     const diff = await loadDriftCheck();
     expect((await diff({})).exitCode).toBe(0);
     const drifted = path.join(mkdtempSync(path.join(os.tmpdir(), "schema-")), "schema.prisma");
-    writeFileSync(drifted, readFileSync(path.join(prismaDir, "schema.prisma"), "utf8").replace(/^model Entity \{$/m, "model Entity {\n  driftProbe Int? @map(\"drift_probe\")"));
+    writeFileSync(
+      drifted,
+      readFileSync(path.join(prismaDir, "schema.prisma"), "utf8").replace(/^model Entity \{$/m, 'model Entity {\n  driftProbe Int? @map("drift_probe")'),
+    );
     try {
       const result = await diff({ schemaPath: drifted });
       expect(result.exitCode).toBe(2);
@@ -112,7 +129,7 @@ describe("migrations", () => {
     }
   });
 
-  it("transaction hashes of raw_logs and agent_events compare byte by byte (COLLATE \"C\", set by migration only)", async () => {
+  it('transaction hashes of raw_logs and agent_events compare byte by byte (COLLATE "C", set by migration only)', async () => {
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     try {
@@ -120,7 +137,10 @@ describe("migrations", () => {
         `SELECT table_name, collation_name FROM information_schema.columns
          WHERE table_schema = 'public' AND column_name = 'tx_hash' AND table_name IN ('raw_logs', 'agent_events') ORDER BY table_name`,
       );
-      expect(rows).toEqual([{ table_name: "agent_events", collation_name: "C" }, { table_name: "raw_logs", collation_name: "C" }]);
+      expect(rows).toEqual([
+        { table_name: "agent_events", collation_name: "C" },
+        { table_name: "raw_logs", collation_name: "C" },
+      ]);
       // Lookups by a text parameter and joins with parameter arrays (rematch, search) still work on the C column.
       const found = await client.query("SELECT count(*)::int AS n FROM agent_events WHERE tx_hash = ANY($1::text[])", [["0x" + "3".repeat(64)]]);
       expect(found.rows[0].n).toBe(0);

@@ -29,7 +29,14 @@ for (let i = 0; i < TXS; i++) {
   const block = BigInt(1 + Math.floor(i / TXS_PER_BLOCK));
   const from = accounts[i % 10]!;
   const to = accounts[(i + 1) % 10]!;
-  const base = { blockNumber: block, blockHash: word(block), blockTimestamp: 1_790_000_000 + Number(block), txHash: hash(), txIndex: i % TXS_PER_BLOCK, address: token };
+  const base = {
+    blockNumber: block,
+    blockHash: word(block),
+    blockTimestamp: 1_790_000_000 + Number(block),
+    txHash: hash(),
+    txIndex: i % TXS_PER_BLOCK,
+    address: token,
+  };
   const logIndex = (i % TXS_PER_BLOCK) * 3;
   const amount = word(1_000n + BigInt(i));
   logs.push({ ...base, logIndex, topics: [TRANSFER_TOPIC, topicOf(from), topicOf(to)], data: amount });
@@ -37,17 +44,24 @@ for (let i = 0; i < TXS; i++) {
   logs.push({ ...base, logIndex: logIndex + 2, topics: [TRANSFER_TOPIC, topicOf(from), topicOf(FEE_MANAGER_ADDRESS)], data: word(17n) });
 }
 
-console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, node ${process.version}; ${logs.length} logs, ${REPS} repetitions` +
-  (process.env.BENCH_SCHEMA_SQL ? `; schema variant: ${process.env.BENCH_SCHEMA_SQL}` : ""));
+console.log(
+  `machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, node ${process.version}; ${logs.length} logs, ${REPS} repetitions` +
+    (process.env.BENCH_SCHEMA_SQL ? `; schema variant: ${process.env.BENCH_SCHEMA_SQL}` : ""),
+);
 const registryPool = createPgPool(DB, { max: 1 });
 const backendCpu: number[] = [];
 try {
   for (let rep = 1; rep <= REPS; rep++) {
     await resetDatabase(DB);
-    await loadRegistryIntoDb(registryPool, parseRegistry({
-      registry_version: 1, network: "devnet",
-      entities: accounts.map((a, i) => ({ id: `bench-${i}`, label: `Bench ${i}`, category: "bench", wallets: [a] })),
-    }), "bench");
+    await loadRegistryIntoDb(
+      registryPool,
+      parseRegistry({
+        registry_version: 1,
+        network: "devnet",
+        entities: accounts.map((a, i) => ({ id: `bench-${i}`, label: `Bench ${i}`, category: "bench", wallets: [a] })),
+      }),
+      "bench",
+    );
     const pool = createPgPool(DB, { max: 1 });
     const client = await pool.connect();
     try {
@@ -59,7 +73,10 @@ try {
       const backendBefore = readProcessCpuSeconds(pid);
       const selfBefore = process.cpuUsage();
       const started = performance.now();
-      let prepareMs = 0, writeMs = 0, rows = 0, previous = 0n;
+      let prepareMs = 0,
+        writeMs = 0,
+        rows = 0,
+        previous = 0n;
       for (let i = 0; i < logs.length; i += BATCH_LOGS) {
         const batch = logs.slice(i, i + BATCH_LOGS);
         const t0 = performance.now();
@@ -76,8 +93,10 @@ try {
       const self = process.cpuUsage(selfBefore);
       const backend = readProcessCpuSeconds(pid) - backendBefore;
       backendCpu.push(backend);
-      console.log(`rep ${rep}: ${logs.length} logs, ${rows} rows in ${seconds.toFixed(2)} s (match + prepare ${(prepareMs / 1000).toFixed(2)} s, write ${(writeMs / 1000).toFixed(2)} s); ` +
-        `CPU seconds: Node ${((self.user + self.system) / 1e6).toFixed(2)}, writing PostgreSQL backend ${backend.toFixed(2)}`);
+      console.log(
+        `rep ${rep}: ${logs.length} logs, ${rows} rows in ${seconds.toFixed(2)} s (match + prepare ${(prepareMs / 1000).toFixed(2)} s, write ${(writeMs / 1000).toFixed(2)} s); ` +
+          `CPU seconds: Node ${((self.user + self.system) / 1e6).toFixed(2)}, writing PostgreSQL backend ${backend.toFixed(2)}`,
+      );
     } finally {
       client.release();
       await pool.end();
@@ -87,4 +106,6 @@ try {
   await registryPool.end();
 }
 const sorted = [...backendCpu].sort((a, b) => a - b);
-console.log(`backend CPU seconds per ${logs.length} logs: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)}, min ${sorted[0]!.toFixed(2)}, max ${sorted.at(-1)!.toFixed(2)}`);
+console.log(
+  `backend CPU seconds per ${logs.length} logs: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)}, min ${sorted[0]!.toFixed(2)}, max ${sorted.at(-1)!.toFixed(2)}`,
+);

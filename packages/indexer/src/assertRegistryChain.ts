@@ -4,6 +4,8 @@
  */
 export function assertRegistryChain(registryChainId: number | null, chainId: number, file: string): void {
   if (registryChainId !== null && registryChainId !== chainId) {
-    throw new Error(`${file} is the registry of chain ${registryChainId}, but the RPC serves chain ${chainId}: unset REGISTRY_FILE to use chain ${chainId}'s default, or name its registry`);
+    throw new Error(
+      `${file} is the registry of chain ${registryChainId}, but the RPC serves chain ${chainId}: unset REGISTRY_FILE to use chain ${chainId}'s default, or name its registry`,
+    );
   }
 }

@@ -18,7 +18,10 @@ describe("parseIndexerEnv", () => {
 
   it("serves metrics on loopback port 9465 by default; INDEXER_METRICS_PORT -1 disables, 0 picks a free port", () => {
     expect(parseIndexerEnv({})).toMatchObject({ INDEXER_METRICS_PORT: 9465, INDEXER_METRICS_HOST: "127.0.0.1" });
-    expect(parseIndexerEnv({ INDEXER_METRICS_PORT: "-1", INDEXER_METRICS_HOST: "0.0.0.0" })).toMatchObject({ INDEXER_METRICS_PORT: -1, INDEXER_METRICS_HOST: "0.0.0.0" });
+    expect(parseIndexerEnv({ INDEXER_METRICS_PORT: "-1", INDEXER_METRICS_HOST: "0.0.0.0" })).toMatchObject({
+      INDEXER_METRICS_PORT: -1,
+      INDEXER_METRICS_HOST: "0.0.0.0",
+    });
     expect(() => parseIndexerEnv({ INDEXER_METRICS_PORT: "70000" })).toThrow(/INDEXER_METRICS_PORT/);
   });
 });

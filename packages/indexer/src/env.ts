@@ -12,9 +12,15 @@ export const indexerEnvSchema = z.object({
   /** Blocks to stay behind the head. Tempo has deterministic finality, so 0 is safe there. */
   CONFIRMATIONS: int(0),
   /** Rows link to `${base}/tx/<hash>`. Unset: the registry file's `explorer_base_url`, else DEFAULT_EXPLORER_BASE_URL. */
-  EXPLORER_BASE_URL: z.union([z.literal(""), z.string().url()]).optional().transform((v) => v || undefined),
+  EXPLORER_BASE_URL: z
+    .union([z.literal(""), z.string().url()])
+    .optional()
+    .transform((v) => v || undefined),
   /** Unset (or empty): the default of the RPC's chain, registryFileForChain (4217 mainnet, 42431 testnet, 31337 demo). */
-  REGISTRY_FILE: z.string().optional().transform((v) => v || undefined),
+  REGISTRY_FILE: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
   /** v0.2 for new installs; v0.1 stays selectable (docs/methodology.md, "Migration from v0.1"). */
   METHODOLOGY_VERSION: z.enum(METHODOLOGY_VERSIONS).default(DEFAULT_METHODOLOGY_VERSION),
   CHUNK_INITIAL_BLOCKS: int(100, 1),
@@ -26,7 +32,10 @@ export const indexerEnvSchema = z.object({
   /** eth_getLogs requests kept in flight during a backfill; 1 for a rate-limited RPC provider. */
   FETCH_AHEAD: int(2, 1),
   /** 1: keep every fetched log in raw_logs (re-matching can then find a newly watched entity's history). */
-  STORE_ALL_LOGS: z.enum(["0", "1"]).default("0").transform((v) => v === "1"),
+  STORE_ALL_LOGS: z
+    .enum(["0", "1"])
+    .default("0")
+    .transform((v) => v === "1"),
   POLL_INTERVAL_MS: int(500, 10),
   RPC_TIMEOUT_MS: int(30_000, 100),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

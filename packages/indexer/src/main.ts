@@ -34,9 +34,16 @@ for (const sig of ["SIGINT", "SIGTERM"] as const) {
 
 // /metrics and /healthz on their own port from the start: a standby waiting for the lock is scraped too (leader 0).
 const metrics = createIndexerMetrics();
-const opsServer = env.INDEXER_METRICS_PORT >= 0
-  ? await startOpsServer({ port: env.INDEXER_METRICS_PORT, host: env.INDEXER_METRICS_HOST, metrics: () => metrics.registry.metrics(), contentType: metrics.registry.contentType, status: metrics.status })
-  : null;
+const opsServer =
+  env.INDEXER_METRICS_PORT >= 0
+    ? await startOpsServer({
+        port: env.INDEXER_METRICS_PORT,
+        host: env.INDEXER_METRICS_HOST,
+        metrics: () => metrics.registry.metrics(),
+        contentType: metrics.registry.contentType,
+        status: metrics.status,
+      })
+    : null;
 if (opsServer) log.info({ host: env.INDEXER_METRICS_HOST, port: opsServer.port }, "metrics server listening");
 
 try {
@@ -44,10 +51,11 @@ try {
   // The chain decides the default registry (REGISTRY_FILE unset) and must be the one a v3 registry names
   // (docs/registry.md); asked only when needed, so REGISTRY_FILE with a v1/v2 file starts as before.
   let rpcChainId: number | undefined;
-  const chainId = async () => (rpcChainId ??= await readChainId(rpc, controller.signal, (error, attempt, retryInMs) => {
-    metrics.observer.rpcError?.("eth_chainId");
-    log.warn({ err: error.message, attempt, retryInMs }, "eth_chainId failed; retrying");
-  }));
+  const chainId = async () =>
+    (rpcChainId ??= await readChainId(rpc, controller.signal, (error, attempt, retryInMs) => {
+      metrics.observer.rpcError?.("eth_chainId");
+      log.warn({ err: error.message, attempt, retryInMs }, "eth_chainId failed; retrying");
+    }));
   const registryFile = env.REGISTRY_FILE ?? registryFileForChain(await chainId(), undefined);
   const { registry, source } = await loadRegistryFile(registryFile);
   if (registry.chainId !== null) assertRegistryChain(registry.chainId, await chainId(), registryFile);
@@ -70,7 +78,13 @@ try {
         startBlock: BigInt(env.START_BLOCK),
         confirmations: env.CONFIRMATIONS,
         methodologyVersion: env.METHODOLOGY_VERSION,
-        chunk: { initial: env.CHUNK_INITIAL_BLOCKS, min: env.CHUNK_MIN_BLOCKS, max: env.CHUNK_MAX_BLOCKS, targetMs: env.CHUNK_TARGET_MS, maxLogs: env.CHUNK_MAX_LOGS },
+        chunk: {
+          initial: env.CHUNK_INITIAL_BLOCKS,
+          min: env.CHUNK_MIN_BLOCKS,
+          max: env.CHUNK_MAX_BLOCKS,
+          targetMs: env.CHUNK_TARGET_MS,
+          maxLogs: env.CHUNK_MAX_LOGS,
+        },
         pollIntervalMs: env.POLL_INTERVAL_MS,
         storeAllLogs: env.STORE_ALL_LOGS,
         fetchAhead: env.FETCH_AHEAD,

@@ -13,6 +13,8 @@ export function registryFileForChain(chainId: number, registryFile: string | und
   if (registryFile) return registryFile;
   const file = DEFAULT_REGISTRY_FILES[chainId];
   if (file) return file;
-  const known = Object.entries(DEFAULT_REGISTRY_FILES).map(([id, f]) => `${id} → ${f}`).join(", ");
+  const known = Object.entries(DEFAULT_REGISTRY_FILES)
+    .map(([id, f]) => `${id} → ${f}`)
+    .join(", ");
   throw new Error(`chain ${chainId} has no default registry file (${known}): set REGISTRY_FILE`);
 }

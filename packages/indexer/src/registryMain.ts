@@ -28,18 +28,27 @@ async function add(values: Record<string, string | boolean | string[] | undefine
   const file = String(values.file ?? process.env.REGISTRY_FILE ?? "registry/demo.json");
   const document = JSON.parse(await fs.readFile(file, "utf8")) as Record<string, unknown>;
   const next = addEntityToRegistryJson(document, {
-    id: String(values.id), label: String(values.label), category: String(values.category), wallets: (values.wallet as string[] | undefined) ?? [], trackFees: values["track-fees"] === true,
+    id: String(values.id),
+    label: String(values.label),
+    category: String(values.category),
+    wallets: (values.wallet as string[] | undefined) ?? [],
+    trackFees: values["track-fees"] === true,
   });
   await fs.writeFile(file, serialize(next));
   console.log(`${file}: ${String(values.id)} saved (registry_version ${String(next.registry_version)})`);
   if (values["no-db"] !== true) {
     const { createPgPool, loadRegistryIntoDb } = await import("@agent-ledger/db");
-    const pool = createPgPool(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/agent_ledger", { max: 1, applicationName: "agent-ledger-registry" });
+    const pool = createPgPool(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/agent_ledger", {
+      max: 1,
+      applicationName: "agent-ledger-registry",
+    });
     try {
       const { registry, source } = await loadRegistryFile(file);
       parseRegistry(next);
       const result = await loadRegistryIntoDb(pool, registry, source);
-      console.log(`database: ${result.entities} entities loaded; the running indexer picks the change up within seconds (run \`npm run rematch\` to apply it to past blocks)`);
+      console.log(
+        `database: ${result.entities} entities loaded; the running indexer picks the change up within seconds (run \`npm run rematch\` to apply it to past blocks)`,
+      );
     } finally {
       await pool.end();
     }
@@ -51,7 +60,10 @@ async function add(values: Record<string, string | boolean | string[] | undefine
 async function generate(check: boolean): Promise<number> {
   const { mainnet, testnet } = buildRegistries(await readRegistrySources(path.join("registry", "sources")));
   let stale = 0;
-  for (const [file, document] of [["registry/mainnet.json", mainnet], ["registry/testnet.json", testnet]] as const) {
+  for (const [file, document] of [
+    ["registry/mainnet.json", mainnet],
+    ["registry/testnet.json", testnet],
+  ] as const) {
     const text = serialize(document);
     const registry = parseRegistry(document);
     const services = registry.entities.filter((e) => e.kind === "service" && e.category !== "gateway").length;
@@ -96,10 +108,16 @@ async function main(): Promise<number> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
     options: {
-      id: { type: "string" }, label: { type: "string" }, category: { type: "string" },
-      wallet: { type: "string", multiple: true, default: [] }, "track-fees": { type: "boolean", default: false },
-      file: { type: "string" }, "no-db": { type: "boolean", default: false },
-      check: { type: "boolean", default: false }, write: { type: "string" }, entity: { type: "string" },
+      id: { type: "string" },
+      label: { type: "string" },
+      category: { type: "string" },
+      wallet: { type: "string", multiple: true, default: [] },
+      "track-fees": { type: "boolean", default: false },
+      file: { type: "string" },
+      "no-db": { type: "boolean", default: false },
+      check: { type: "boolean", default: false },
+      write: { type: "string" },
+      entity: { type: "string" },
     },
   });
   switch (positionals[0]) {

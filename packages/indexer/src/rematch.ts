@@ -106,7 +106,15 @@ export async function rematch(
       const rows = matchLogs(logs, options.context, options.version);
       await client.query("BEGIN");
       try {
-        const { rows: [counts] } = await client.query(UPSERT_EVENTS, [...eventColumns(rows), options.version, from.toString(), to.toString(), [...new Set(logs.map((l) => l.txHash))]]);
+        const {
+          rows: [counts],
+        } = await client.query(UPSERT_EVENTS, [
+          ...eventColumns(rows),
+          options.version,
+          from.toString(),
+          to.toString(),
+          [...new Set(logs.map((l) => l.txHash))],
+        ]);
         if (options.maintainRollups && logs.length > 0 && (options.rebuildAllRollups || counts.inserted + counts.updated + counts.deleted > 0)) {
           await rebuildRollups(client, options.version, new Date(logs[0]!.blockTimestamp * 1000), new Date(logs.at(-1)!.blockTimestamp * 1000));
         }

@@ -35,7 +35,10 @@ try {
   let registryFile = env.REGISTRY_FILE;
   if (!registryFile) {
     const chains = (await client.query<{ chain_id: number }>("SELECT DISTINCT chain_id FROM indexer_checkpoints")).rows.map((r) => r.chain_id);
-    if (chains.length !== 1) throw new Error(`set REGISTRY_FILE: the database holds ${chains.length ? `checkpoints of chains ${chains.join(", ")}` : "no checkpoint"}, so no chain picks the default registry`);
+    if (chains.length !== 1)
+      throw new Error(
+        `set REGISTRY_FILE: the database holds ${chains.length ? `checkpoints of chains ${chains.join(", ")}` : "no checkpoint"}, so no chain picks the default registry`,
+      );
     registryFile = registryFileForChain(chains[0]!, undefined);
   }
   const { registry, source } = await loadRegistryFile(registryFile);

@@ -17,7 +17,11 @@ const MAIN = path.join(ROOT, "packages/indexer/src/main.ts");
 const senders = DEV_PRIVATE_KEYS.slice(1, 5);
 const recipients = DEV_PRIVATE_KEYS.slice(5, 9).map((k) => privateKeyToAccount(k).address.toLowerCase() as `0x${string}`);
 
-interface Proc { child: ChildProcess; lines: Record<string, unknown>[]; exited: Promise<number | null> }
+interface Proc {
+  child: ChildProcess;
+  lines: Record<string, unknown>[];
+  exited: Promise<number | null>;
+}
 
 function startIndexer(env: Record<string, string>): Proc {
   const child = spawn(process.execPath, ["--import", "tsx", MAIN], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
@@ -26,14 +30,22 @@ function startIndexer(env: Record<string, string>): Proc {
   child.stdout!.on("data", (chunk: Buffer) => {
     const parts = (rest + chunk.toString()).split("\n");
     rest = parts.pop() ?? "";
-    for (const p of parts) if (p.trim()) try { lines.push(JSON.parse(p)); } catch { lines.push({ msg: p }); }
+    for (const p of parts)
+      if (p.trim())
+        try {
+          lines.push(JSON.parse(p));
+        } catch {
+          lines.push({ msg: p });
+        }
   });
   let stderr = "";
   child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => {
-    if (code) console.error(`indexer exited ${code}: ${stderr}`);
-    resolve(code);
-  }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("exit", (code) => {
+      if (code) console.error(`indexer exited ${code}: ${stderr}`);
+      resolve(code);
+    }),
+  );
   return { child, lines, exited };
 }
 
@@ -95,8 +107,16 @@ describe("indexer crash safety", () => {
   it("SIGKILL mid-backfill, restart: nothing missing, nothing duplicated; a concurrent indexer waits and writes nothing", async () => {
     expect(head).toBeGreaterThan(100n);
     const env = {
-      DATABASE_URL: crashed.url, TEMPO_RPC_URL: anvil.url, REGISTRY_FILE: registryFile, EXPLORER_BASE_URL: EXPLORER, METHODOLOGY_VERSION: "v0.1",
-      CHUNK_INITIAL_BLOCKS: "1", CHUNK_MAX_BLOCKS: "2", INDEXER_STOP_AT_BLOCK: head.toString(), LOG_LEVEL: "debug", INDEXER_METRICS_PORT: "0", // each process its own free port (several run at once)
+      DATABASE_URL: crashed.url,
+      TEMPO_RPC_URL: anvil.url,
+      REGISTRY_FILE: registryFile,
+      EXPLORER_BASE_URL: EXPLORER,
+      METHODOLOGY_VERSION: "v0.1",
+      CHUNK_INITIAL_BLOCKS: "1",
+      CHUNK_MAX_BLOCKS: "2",
+      INDEXER_STOP_AT_BLOCK: head.toString(),
+      LOG_LEVEL: "debug",
+      INDEXER_METRICS_PORT: "0", // each process its own free port (several run at once)
     };
     const first = startIndexer(env);
     await until(() => count(first, "batch committed") >= 5, 60_000, "five committed batches");

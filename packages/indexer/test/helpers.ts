@@ -22,14 +22,28 @@ export async function indexUntil(
   databaseUrl: string,
   rpcUrl: string,
   stopAtBlock: bigint,
-  options: { chunk?: Partial<{ initial: number; min: number; max: number; targetMs: number; maxLogs: number }>; onBatch?: IndexerDeps["onBatch"]; log?: IndexerDeps["log"]; fetchAhead?: number; methodologyVersion?: string } = {},
+  options: {
+    chunk?: Partial<{ initial: number; min: number; max: number; targetMs: number; maxLogs: number }>;
+    onBatch?: IndexerDeps["onBatch"];
+    log?: IndexerDeps["log"];
+    fetchAhead?: number;
+    methodologyVersion?: string;
+  } = {},
 ) {
   const pool = createPgPool(databaseUrl, { max: 2 });
   const client = await pool.connect();
   try {
     const indexer = createIndexer(
       { rpc: createRpcClient(rpcUrl), client, loadContext: () => loadMatchContext(pool, EXPLORER), log: options.log ?? silentLog, onBatch: options.onBatch },
-      { startBlock: 0n, confirmations: 0, chunk: { initial: 100, min: 1, max: 10_000, targetMs: 2_000, maxLogs: 50_000, ...options.chunk }, pollIntervalMs: 50, stopAtBlock, fetchAhead: options.fetchAhead, methodologyVersion: options.methodologyVersion },
+      {
+        startBlock: 0n,
+        confirmations: 0,
+        chunk: { initial: 100, min: 1, max: 10_000, targetMs: 2_000, maxLogs: 50_000, ...options.chunk },
+        pollIntervalMs: 50,
+        stopAtBlock,
+        fetchAhead: options.fetchAhead,
+        methodologyVersion: options.methodologyVersion,
+      },
     );
     await indexer.run(AbortSignal.timeout(120_000));
   } finally {

@@ -14,7 +14,9 @@ import { compareRollups } from "./rollups.ts";
 // End to end against a real devnet and PostgreSQL: make real payments, index them, and compare every
 // agent_events row field by field with an independent decode of the chain's logs (viem's ABI decoder).
 
-const settlementEvent = parseAbiItem("event Settlement(bytes32 indexed sessionRef, address indexed serviceProvider, address indexed gateway, uint256 amountIn, uint256 amountOut)");
+const settlementEvent = parseAbiItem(
+  "event Settlement(bytes32 indexed sessionRef, address indexed serviceProvider, address indexed gateway, uint256 amountIn, uint256 amountOut)",
+);
 const lower = (a: string) => a.toLowerCase();
 const agentKey = DEV_PRIVATE_KEYS[1];
 const gatewayKey = DEV_PRIVATE_KEYS[2];
@@ -42,12 +44,18 @@ function registryDocument(escrow: string, providerLabel = "Alice's inference") {
   };
 }
 
-interface Entity { id: string; label: string; category: string; trackFees: boolean }
+interface Entity {
+  id: string;
+  label: string;
+  category: string;
+  trackFees: boolean;
+}
 
 /** The spec's rules applied to viem-decoded logs, written independently of the matcher. */
 function expectedRows(logs: Log[], doc: ReturnType<typeof registryDocument>) {
   const entities = new Map<string, Entity>();
-  for (const e of doc.entities) for (const w of e.wallets) entities.set(w, { id: e.id, label: e.label, category: e.category, trackFees: e.track_fees ?? false });
+  for (const e of doc.entities)
+    for (const w of e.wallets) entities.set(w, { id: e.id, label: e.label, category: e.category, trackFees: e.track_fees ?? false });
   const labels = new Map(doc.address_labels.map((l) => [l.address, l]));
   const fpLabels = new Map(doc.fingerprint_labels.map((l) => [l.fingerprint, l]));
   const trusted = new Set(doc.settlement_contracts.map((c) => c.address));
@@ -61,28 +69,57 @@ function expectedRows(logs: Log[], doc: ReturnType<typeof registryDocument>) {
     for (const [i, l] of txLogs.entries()) {
       if (l.eventName !== "Transfer") continue;
       const args = l.args as { from: Address; to: Address; amount: bigint };
-      const from = lower(args.from), to = lower(args.to);
+      const from = lower(args.from),
+        to = lower(args.to);
       const next = txLogs[i + 1];
-      const memo = next?.eventName === "TransferWithMemo" && lower((next.args as { from: Address }).from) === from ? ((next.args as { memo: Hex }).memo) : null;
+      const memo = next?.eventName === "TransferWithMemo" && lower((next.args as { from: Address }).from) === from ? (next.args as { memo: Hex }).memo : null;
       const fp = memo && memo.startsWith("0xef1ed71201") ? `0x${memo.slice(12, 32)}` : null;
       const isFee = to === lower(FEE_MANAGER);
-      const sender = entities.get(from), recipient = entities.get(to);
+      const sender = entities.get(from),
+        recipient = entities.get(to);
       const routedAddress = !isFee && settlement ? lower((settlement.args as { serviceProvider: Address }).serviceProvider) : "";
       const routedLabel = isFee ? "" : routedAddress ? (labelOf(routedAddress)?.label ?? "") : fp ? (fpLabels.get(fp)?.label ?? "") : "";
       const common = {
         ts: new Date(Number((l as unknown as { blockTimestamp: bigint }).blockTimestamp) * 1000).toISOString(),
-        amount_wei: args.amount.toString(), token_address: lower(l.address), tx_hash: tx, log_index: l.logIndex!,
-        source_block: Number(l.blockNumber), methodology_version: "v0.1", routed_to_address: routedAddress, routed_to_label: routedLabel,
-        routed_fingerprint: isFee ? null : fp, explorer_url: `${EXPLORER}/tx/${tx}`,
-        attribution: null, client_fingerprint: null, channel_id: null, // methodology v0.3 only
+        amount_wei: args.amount.toString(),
+        token_address: lower(l.address),
+        tx_hash: tx,
+        log_index: l.logIndex!,
+        source_block: Number(l.blockNumber),
+        methodology_version: "v0.1",
+        routed_to_address: routedAddress,
+        routed_to_label: routedLabel,
+        routed_fingerprint: isFee ? null : fp,
+        explorer_url: `${EXPLORER}/tx/${tx}`,
+        attribution: null,
+        client_fingerprint: null,
+        channel_id: null, // methodology v0.3 only
       };
       if (sender && (!isFee || sender.trackFees)) {
         const cp = labelOf(to);
-        rows.push({ agent_id: sender.id, agent_label: sender.label, agent_category: sender.category, counterparty_address: to, counterparty_label: cp?.label ?? "", counterparty_category: cp?.category ?? null, kind: isFee ? "fee_paid" : "payment_sent", ...common });
+        rows.push({
+          agent_id: sender.id,
+          agent_label: sender.label,
+          agent_category: sender.category,
+          counterparty_address: to,
+          counterparty_label: cp?.label ?? "",
+          counterparty_category: cp?.category ?? null,
+          kind: isFee ? "fee_paid" : "payment_sent",
+          ...common,
+        });
       }
       if (recipient && !isFee) {
         const cp = labelOf(from);
-        rows.push({ agent_id: recipient.id, agent_label: recipient.label, agent_category: recipient.category, counterparty_address: from, counterparty_label: cp?.label ?? "", counterparty_category: cp?.category ?? null, kind: "payment_received", ...common });
+        rows.push({
+          agent_id: recipient.id,
+          agent_label: recipient.label,
+          agent_category: recipient.category,
+          counterparty_address: from,
+          counterparty_label: cp?.label ?? "",
+          counterparty_category: cp?.category ?? null,
+          kind: "payment_received",
+          ...common,
+        });
       }
     }
   }
@@ -200,7 +237,9 @@ describe("indexer against a devnet", () => {
     const admin = new pg.Client({ connectionString: db.url });
     await admin.connect();
     try {
-      const { rows: [newest] } = await admin.query("SELECT block_number::text AS n, block_hash FROM raw_logs ORDER BY block_number DESC LIMIT 1");
+      const {
+        rows: [newest],
+      } = await admin.query("SELECT block_number::text AS n, block_hash FROM raw_logs ORDER BY block_number DESC LIMIT 1");
       const forged = `0x${"ab".repeat(32)}`;
       await admin.query("UPDATE raw_logs SET block_hash = $1 WHERE block_number = $2", [forged, newest.n]);
       try {
@@ -238,7 +277,9 @@ describe("indexer against a devnet", () => {
       await loadRegistry(db.url, registryDocument(escrow, "Alice's inference v2"));
       const changed = await rematch(client, { version: "v0.1", maintainRollups: true, context: await loadMatchContext(client, EXPLORER) });
       const feeRows = before.filter((r) => r.kind === "fee_paid").length;
-      const relabelled = before.filter((r) => r.kind !== "fee_paid" && (r.routed_to_label === "Alice's inference" || r.counterparty_label === "Alice's inference")).length;
+      const relabelled = before.filter(
+        (r) => r.kind !== "fee_paid" && (r.routed_to_label === "Alice's inference" || r.counterparty_label === "Alice's inference"),
+      ).length;
       expect(changed).toMatchObject({ inserted: feeRows, updated: relabelled, deleted: 0 });
       const after = await storedRows(db.url);
       expect(after.filter((r) => r.kind !== "fee_paid").map((r) => r.id)).toEqual(before.filter((r) => r.kind !== "fee_paid").map((r) => r.id));

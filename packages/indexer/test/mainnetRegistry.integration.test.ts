@@ -29,7 +29,15 @@ const PAYEE_2 = "0x5555555555555555555555555555555555555555";
 let txCounter = 0x9000;
 let logIndex = 0;
 const newTx = (): Hex => `0x${(txCounter++).toString(16).padStart(64, "0")}`;
-const at = (tx: string): Omit<RawLog, "address" | "topics" | "data"> => ({ blockNumber: 5_000_000n, blockHash: `0x${"ab".repeat(32)}`, blockTimestamp: 1_790_000_000, blockTimestampMs: 1_790_000_000_000, txHash: tx, txIndex: 0, logIndex: logIndex++ });
+const at = (tx: string): Omit<RawLog, "address" | "topics" | "data"> => ({
+  blockNumber: 5_000_000n,
+  blockHash: `0x${"ab".repeat(32)}`,
+  blockTimestamp: 1_790_000_000,
+  blockTimestampMs: 1_790_000_000_000,
+  txHash: tx,
+  txIndex: 0,
+  logIndex: logIndex++,
+});
 const word = (v: bigint) => encodeAbiParameters([{ type: "uint256" }], [v]);
 function transfer(tx: string, token: string, from: string, to: string, amount: bigint): RawLog {
   const topics = encodeEventTopics({ abi: Abis.tip20, eventName: "Transfer", args: { from: getAddress(from), to: getAddress(to) } });
@@ -41,26 +49,45 @@ function withMemo(tx: string, token: string, from: string, to: string, amount: b
 }
 /** The MPP attribution memo: tag, version 1, serverId = keccak(host)[0..9], clientId, nonce (mppx Attribution). */
 const memo = (host: string, clientId: string): Hex =>
-  concat([slice(keccak256(toBytes("mpp")), 0, 4), "0x01", mppFingerprint(host) as Hex, mppFingerprint(clientId) as Hex, slice(keccak256(toBytes(`${host}:${logIndex}`)), 0, 7)]);
+  concat([
+    slice(keccak256(toBytes("mpp")), 0, 4),
+    "0x01",
+    mppFingerprint(host) as Hex,
+    mppFingerprint(clientId) as Hex,
+    slice(keccak256(toBytes(`${host}:${logIndex}`)), 0, 7),
+  ]);
 const charge = (token: string, from: string, to: string, amount: bigint, host: string, client: string) => {
   const tx = newTx();
   return [transfer(tx, token, from, to, amount), withMemo(tx, token, from, to, amount, memo(host, client))];
 };
 
 const LEGACY = {
-  ChannelOpened: "event ChannelOpened(bytes32 indexed channelId, address indexed payer, address indexed payee, address token, address authorizedSigner, bytes32 salt, uint256 deposit)",
-  Settled: "event Settled(bytes32 indexed channelId, address indexed payer, address indexed payee, uint256 cumulativeAmount, uint256 deltaPaid, uint256 newSettled)",
-  ChannelClosed: "event ChannelClosed(bytes32 indexed channelId, address indexed payer, address indexed payee, uint256 settledToPayee, uint256 refundedToPayer)",
+  ChannelOpened:
+    "event ChannelOpened(bytes32 indexed channelId, address indexed payer, address indexed payee, address token, address authorizedSigner, bytes32 salt, uint256 deposit)",
+  Settled:
+    "event Settled(bytes32 indexed channelId, address indexed payer, address indexed payee, uint256 cumulativeAmount, uint256 deltaPaid, uint256 newSettled)",
+  ChannelClosed:
+    "event ChannelClosed(bytes32 indexed channelId, address indexed payer, address indexed payee, uint256 settledToPayee, uint256 refundedToPayer)",
 };
 const PRECOMPILE_EVENTS = {
-  ChannelOpened: "event ChannelOpened(bytes32 indexed channelId, address indexed payer, address indexed payee, address operator, address token, address authorizedSigner, bytes32 salt, bytes32 expiringNonceHash, uint96 deposit)",
-  Settled: "event Settled(bytes32 indexed channelId, address indexed payer, address indexed payee, uint96 cumulativeAmount, uint96 deltaPaid, uint96 newSettled)",
+  ChannelOpened:
+    "event ChannelOpened(bytes32 indexed channelId, address indexed payer, address indexed payee, address operator, address token, address authorizedSigner, bytes32 salt, bytes32 expiringNonceHash, uint96 deposit)",
+  Settled:
+    "event Settled(bytes32 indexed channelId, address indexed payer, address indexed payee, uint96 cumulativeAmount, uint96 deltaPaid, uint96 newSettled)",
   ChannelClosed: "event ChannelClosed(bytes32 indexed channelId, address indexed payer, address indexed payee, uint96 settledToPayee, uint96 refundedToPayer)",
 };
 function escrowLog(tx: string, escrow: string, signature: string, channel: Hex, payer: string, payee: string, values: readonly unknown[]): RawLog {
   const event = parseAbiItem(signature) as AbiEvent;
   const topics = encodeEventTopics({ abi: [event], args: { channelId: channel, payer: getAddress(payer), payee: getAddress(payee) } } as never);
-  return { ...at(tx), address: escrow, topics: topics as string[], data: encodeAbiParameters(event.inputs.filter((i) => !i.indexed), values as never) };
+  return {
+    ...at(tx),
+    address: escrow,
+    topics: topics as string[],
+    data: encodeAbiParameters(
+      event.inputs.filter((i) => !i.indexed),
+      values as never,
+    ),
+  };
 }
 const SALT = `0x${"5a".repeat(32)}` as Hex;
 const CH_LEGACY = `0x${"c1".repeat(32)}` as Hex;
@@ -78,7 +105,14 @@ function sessions(): RawLog[] {
     transfer(t3, USDC_E, LEGACY_ESCROW, AGENT, 3_500_000n),
     escrowLog(t3, LEGACY_ESCROW, LEGACY.ChannelClosed, CH_LEGACY, AGENT, PAYEE, [1_500_000n, 3_500_000n]),
     transfer(t4, USDC_E, AGENT_2, PRECOMPILE, 1_000_000n),
-    escrowLog(t4, PRECOMPILE, PRECOMPILE_EVENTS.ChannelOpened, CH_PRECOMPILE, AGENT_2, PAYEE_2, [getAddress("0x0000000000000000000000000000000000000000"), getAddress(USDC_E), getAddress(AGENT_2), SALT, `0x${"6b".repeat(32)}`, 1_000_000n]),
+    escrowLog(t4, PRECOMPILE, PRECOMPILE_EVENTS.ChannelOpened, CH_PRECOMPILE, AGENT_2, PAYEE_2, [
+      getAddress("0x0000000000000000000000000000000000000000"),
+      getAddress(USDC_E),
+      getAddress(AGENT_2),
+      SALT,
+      `0x${"6b".repeat(32)}`,
+      1_000_000n,
+    ]),
     transfer(t5, USDC_E, PRECOMPILE, PAYEE_2, 200_000n),
     escrowLog(t5, PRECOMPILE, PRECOMPILE_EVENTS.Settled, CH_PRECOMPILE, AGENT_2, PAYEE_2, [200_000n, 200_000n, 200_000n]),
     transfer(t6, USDC_E, PRECOMPILE, AGENT_2, 800_000n),
@@ -106,7 +140,11 @@ afterAll(async () => {
 /** What the indexer does with a fetched range: keep the watched transactions, then match them. */
 function index(logs: RawLog[]) {
   const serverIds = context.serverIds!;
-  const kept = selectWatchedLogs(logs, (a) => context.wallets.has(a), (id) => serverIds.has(id));
+  const kept = selectWatchedLogs(
+    logs,
+    (a) => context.wallets.has(a),
+    (id) => serverIds.has(id),
+  );
   return matchLogs(kept, context, "v0.3");
 }
 
@@ -142,7 +180,10 @@ describe("registry/mainnet.json under methodology v0.3", () => {
       ["mpp-channel-reserve", "settlement_sent", PAYEE_2, 200_000n, "session_escrow", ""],
       ["mpp-channel-reserve", "funding_sent", AGENT_2, 800_000n, null, ""],
     ]);
-    expect(rows.find((r) => r.agentId === "fal-mpp")).toMatchObject({ clientFingerprint: mppFingerprint("my-agent"), routedFingerprint: mppFingerprint("fal.mpp.tempo.xyz") });
+    expect(rows.find((r) => r.agentId === "fal-mpp")).toMatchObject({
+      clientFingerprint: mppFingerprint("my-agent"),
+      routedFingerprint: mppFingerprint("fal.mpp.tempo.xyz"),
+    });
     expect(rows.filter((r) => r.agentId.startsWith("mpp-")).every((r) => r.channelId === CH_LEGACY || r.channelId === CH_PRECOMPILE)).toBe(true);
 
     const totals = computeRollups(rows);

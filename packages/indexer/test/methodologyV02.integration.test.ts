@@ -1,8 +1,16 @@
 import { createTestDatabase } from "@agent-ledger/db/testing";
 import { loadMatchContext } from "@agent-ledger/db";
 import {
-  ALPHA_USD, DEV_PRIVATE_KEYS, FEE_MANAGER, PATH_USD, createDevnetClient, createSenderPool, sendAdversarialTraffic, startAnvil,
-  type AdversarialTraffic, type AnvilInstance,
+  ALPHA_USD,
+  DEV_PRIVATE_KEYS,
+  FEE_MANAGER,
+  PATH_USD,
+  createDevnetClient,
+  createSenderPool,
+  sendAdversarialTraffic,
+  startAnvil,
+  type AdversarialTraffic,
+  type AnvilInstance,
 } from "@agent-ledger/devnet";
 import pg from "pg";
 import { getAddress, parseAbiItem, parseEventLogs, stringToHex, type Address, type Hex, type Log } from "viem";
@@ -35,7 +43,9 @@ const OUTSIDER = addressOf(outsiderKey);
 const PROVIDER = "0x00000000000000000000000000000000000a11ce";
 const FP = "0a0b0c0d0e0f10111213";
 const gatewayMemo = (nonce: number): Hex => `0xef1ed71201${FP}${"00".repeat(8)}${nonce.toString(16).padStart(14, "0")}0000`;
-const settlementEvent = parseAbiItem("event Settlement(bytes32 indexed sessionRef, address indexed serviceProvider, address indexed gateway, uint256 amountIn, uint256 amountOut)");
+const settlementEvent = parseAbiItem(
+  "event Settlement(bytes32 indexed sessionRef, address indexed serviceProvider, address indexed gateway, uint256 amountIn, uint256 amountOut)",
+);
 
 function registryDocument(escrow: string) {
   return {
@@ -60,7 +70,16 @@ function registryDocument(escrow: string) {
   };
 }
 
-interface Row { id: string; agent_id: string; kind: string; amount_wei: string; tx_hash: string; log_index: number; routed_to_address: string; [k: string]: unknown }
+interface Row {
+  id: string;
+  agent_id: string;
+  kind: string;
+  amount_wei: string;
+  tx_hash: string;
+  log_index: number;
+  routed_to_address: string;
+  [k: string]: unknown;
+}
 
 async function rowsOf(databaseUrl: string, version: string): Promise<Row[]> {
   const c = new pg.Client({ connectionString: databaseUrl });
@@ -84,13 +103,19 @@ async function ledgerTotals(databaseUrl: string) {
   await c.connect();
   try {
     const q = async (table: string) =>
-      (await c.query(`SELECT coalesce(sum(payments_count), 0)::text AS n, coalesce(sum(amount_sum_wei), 0)::text AS s FROM ${table}`)).rows[0] as { n: string; s: string };
+      (await c.query(`SELECT coalesce(sum(payments_count), 0)::text AS n, coalesce(sum(amount_sum_wei), 0)::text AS s FROM ${table}`)).rows[0] as {
+        n: string;
+        s: string;
+      };
     const providers = (await c.query("SELECT provider_key, pattern, payments_count::int, amount_sum_wei::text FROM provider_activity_total ORDER BY 1")).rows;
     const byToken = async (table: string) =>
       (await c.query(`SELECT token_address, sum(payments_count)::text AS n, sum(amount_sum_wei)::text AS s FROM ${table} GROUP BY 1 ORDER BY 1`)).rows;
     return {
-      hourly: await q("ledger_activity_hourly"), daily: await q("ledger_activity_daily"), providers,
-      byTokenHourly: await byToken("ledger_token_activity_hourly"), byTokenDaily: await byToken("ledger_token_activity_daily"),
+      hourly: await q("ledger_activity_hourly"),
+      daily: await q("ledger_activity_daily"),
+      providers,
+      byTokenHourly: await byToken("ledger_token_activity_hourly"),
+      byTokenDaily: await byToken("ledger_token_activity_daily"),
     };
   } finally {
     await c.end();
@@ -114,14 +139,28 @@ describe("methodology v0.2 on a devnet", () => {
 
     const agent = createDevnetClient({ url: anvil.url, account: Account.fromSecp256k1(agentKey) });
     const send = { nonceKey: 0n } as const;
-    normal.shop = (await agent.token.transferSync({ token: PATH_USD, to: getAddress(SHOP), amount: 1_500_000n, memo: stringToHex("inv-1", { size: 32 }), ...send })).receipt.transactionHash;
-    normal.gatewayPay = (await agent.token.transferSync({ token: PATH_USD, to: getAddress(GATEWAY), amount: 1_000_000n, memo: gatewayMemo(1), ...send })).receipt.transactionHash;
-    normal.settle = (await settleThroughEscrow(anvil.url, gatewayKey, escrow, { provider: PROVIDER, amountIn: 1_000_000n, amountOut: 950_000n })).transactionHash;
+    normal.shop = (
+      await agent.token.transferSync({ token: PATH_USD, to: getAddress(SHOP), amount: 1_500_000n, memo: stringToHex("inv-1", { size: 32 }), ...send })
+    ).receipt.transactionHash;
+    normal.gatewayPay = (
+      await agent.token.transferSync({ token: PATH_USD, to: getAddress(GATEWAY), amount: 1_000_000n, memo: gatewayMemo(1), ...send })
+    ).receipt.transactionHash;
+    normal.settle = (
+      await settleThroughEscrow(anvil.url, gatewayKey, escrow, { provider: PROVIDER, amountIn: 1_000_000n, amountOut: 950_000n })
+    ).transactionHash;
 
     const client = createDevnetClient({ url: anvil.url });
     adversarial = await sendAdversarialTraffic({
-      client, sender: createSenderPool(client), outsiderKey, funderKey, agentKey, agentSecondWallet: AGENT_2 as Address, service: SHOP as Address,
-      gateway: GATEWAY as Address, inactiveWallet: RETIRED as Address, escrow: escrow as Address,
+      client,
+      sender: createSenderPool(client),
+      outsiderKey,
+      funderKey,
+      agentKey,
+      agentSecondWallet: AGENT_2 as Address,
+      service: SHOP as Address,
+      gateway: GATEWAY as Address,
+      inactiveWallet: RETIRED as Address,
+      escrow: escrow as Address,
     });
   }, 240_000);
 
@@ -152,7 +191,12 @@ describe("methodology v0.2 on a devnet", () => {
     expect(summary(rows, t.feeAmmWithdrawal)).toEqual([]);
     // the agent tracks fees: one fee per transaction it paid for, nothing else from the FeeManager
     const agentTxs = [normal.shop, normal.gatewayPay, t.sameEntityMove, t.inactiveEntity, t.feeAmmLiquidity, t.feeAmmWithdrawal];
-    expect(rows.filter((r) => r.kind === "fee_paid").map((r) => r.tx_hash).sort()).toEqual(agentTxs.sort());
+    expect(
+      rows
+        .filter((r) => r.kind === "fee_paid")
+        .map((r) => r.tx_hash)
+        .sort(),
+    ).toEqual(agentTxs.sort());
     // the fee of the liquidity transaction is its last transfer to the FeeManager, not the 60,000 deposit
     const ammFee = rows.filter((r) => r.tx_hash === t.feeAmmLiquidity && r.kind === "fee_paid");
     expect(ammFee).toHaveLength(1);
@@ -182,7 +226,8 @@ describe("methodology v0.2 on a devnet", () => {
     for (const l of parsed) {
       if (l.eventName !== "Transfer" || !allow.has(lower(l.address))) continue;
       const { from, to, amount } = l.args as { from: Address; to: Address; amount: bigint };
-      const f = lower(from), t = lower(to);
+      const f = lower(from),
+        t = lower(to);
       if (!active.has(f) && !active.has(t)) continue;
       if (active.has(f) && active.get(f) === active.get(t)) continue;
       if (funding.has(f) || funding.has(t) || f === lower(FEE_MANAGER) || t === lower(FEE_MANAGER)) continue;
@@ -195,7 +240,9 @@ describe("methodology v0.2 on a devnet", () => {
     const totals = await ledgerTotals(db.url);
     expect(totals.hourly).toEqual({ n: count.toString(), s: sum.toString() });
     expect(totals.daily).toEqual({ n: count.toString(), s: sum.toString() });
-    const expectedByToken = [...perToken].map(([token, t]) => ({ token_address: token, n: t.n.toString(), s: t.s.toString() })).sort((a, b) => (a.token_address < b.token_address ? -1 : 1));
+    const expectedByToken = [...perToken]
+      .map(([token, t]) => ({ token_address: token, n: t.n.toString(), s: t.s.toString() }))
+      .sort((a, b) => (a.token_address < b.token_address ? -1 : 1));
     expect(totals.byTokenHourly).toEqual(expectedByToken);
     expect(totals.byTokenDaily).toEqual(expectedByToken);
     expect(count).toBe(5n); // shop, gateway, untrusted-settlement and escrow-call payments, inactive entity

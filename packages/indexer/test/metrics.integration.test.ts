@@ -18,23 +18,40 @@ const MAIN = path.join(ROOT, "packages/indexer/src/main.ts");
 const senders = DEV_PRIVATE_KEYS.slice(1, 3);
 const recipients = DEV_PRIVATE_KEYS.slice(5, 7).map((k) => privateKeyToAccount(k).address.toLowerCase() as `0x${string}`);
 
-interface Proc { child: ChildProcess; lines: Record<string, unknown>[]; exited: Promise<number | null>; stderr: () => string }
+interface Proc {
+  child: ChildProcess;
+  lines: Record<string, unknown>[];
+  exited: Promise<number | null>;
+  stderr: () => string;
+}
 
 function startIndexer(env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", MAIN], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", MAIN], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const lines: Record<string, unknown>[] = [];
   let rest = "";
   child.stdout!.on("data", (chunk: Buffer) => {
     const parts = (rest + chunk.toString()).split("\n");
     rest = parts.pop() ?? "";
-    for (const p of parts) if (p.trim()) try { lines.push(JSON.parse(p)); } catch { lines.push({ msg: p }); }
+    for (const p of parts)
+      if (p.trim())
+        try {
+          lines.push(JSON.parse(p));
+        } catch {
+          lines.push({ msg: p });
+        }
   });
   let stderr = "";
   child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => {
-    if (code) console.error(`indexer exited ${code}: ${stderr}`);
-    resolve(code);
-  }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("exit", (code) => {
+      if (code) console.error(`indexer exited ${code}: ${stderr}`);
+      resolve(code);
+    }),
+  );
   return { child, lines, exited, stderr: () => stderr };
 }
 
@@ -76,14 +93,17 @@ describe("indexer /metrics and /healthz", () => {
     for (let i = 0; i < 40; i++) await sendBulkTransfers({ rpcUrl: anvil.url, count: 2, senders, recipients, withMemo: true, batchSize: 2 });
     head = await createDevnetClient({ url: anvil.url }).getBlockNumber();
     registryFile = path.join(await fs.mkdtemp(path.join(os.tmpdir(), "ledger-metrics-")), "registry.json");
-    await fs.writeFile(registryFile, JSON.stringify({
-      registry_version: 1,
-      network: "devnet",
-      entities: [
-        ...senders.map((k, i) => ({ id: `sender-${i}`, label: `Sender ${i}`, category: "agent", wallets: [privateKeyToAccount(k).address.toLowerCase()] })),
-        ...recipients.map((a, i) => ({ id: `recipient-${i}-mpp`, label: `Recipient ${i}`, category: "service", wallets: [a] })),
-      ],
-    }));
+    await fs.writeFile(
+      registryFile,
+      JSON.stringify({
+        registry_version: 1,
+        network: "devnet",
+        entities: [
+          ...senders.map((k, i) => ({ id: `sender-${i}`, label: `Sender ${i}`, category: "agent", wallets: [privateKeyToAccount(k).address.toLowerCase()] })),
+          ...recipients.map((a, i) => ({ id: `recipient-${i}-mpp`, label: `Recipient ${i}`, category: "service", wallets: [a] })),
+        ],
+      }),
+    );
   }, 180_000);
 
   afterAll(async () => {
@@ -95,8 +115,16 @@ describe("indexer /metrics and /healthz", () => {
   it("reports leadership, head, checkpoint, lag, logs, batch write time while indexing; a standby reports leader 0", async () => {
     expect(head).toBeGreaterThan(30n);
     const env = {
-      DATABASE_URL: db.url, TEMPO_RPC_URL: anvil.url, REGISTRY_FILE: registryFile, EXPLORER_BASE_URL: EXPLORER, METHODOLOGY_VERSION: "v0.1",
-      CHUNK_INITIAL_BLOCKS: "1", CHUNK_MAX_BLOCKS: "2", LOG_LEVEL: "debug", INDEXER_METRICS_PORT: "0", POLL_INTERVAL_MS: "100",
+      DATABASE_URL: db.url,
+      TEMPO_RPC_URL: anvil.url,
+      REGISTRY_FILE: registryFile,
+      EXPLORER_BASE_URL: EXPLORER,
+      METHODOLOGY_VERSION: "v0.1",
+      CHUNK_INITIAL_BLOCKS: "1",
+      CHUNK_MAX_BLOCKS: "2",
+      LOG_LEVEL: "debug",
+      INDEXER_METRICS_PORT: "0",
+      POLL_INTERVAL_MS: "100",
     };
     const leader = startIndexer(env);
     procs.push(leader);
@@ -109,7 +137,9 @@ describe("indexer /metrics and /healthz", () => {
     expect(during.get("agent_ledger_indexer_leader")).toBe(1);
     expect(during.get("agent_ledger_indexer_chain_head_block")).toBeGreaterThanOrEqual(Number(head));
     expect(during.get("agent_ledger_indexer_checkpoint_block")).toBeGreaterThan(0);
-    expect(during.get("agent_ledger_indexer_lag_blocks")).toBe(during.get("agent_ledger_indexer_chain_head_block")! - during.get("agent_ledger_indexer_checkpoint_block")!);
+    expect(during.get("agent_ledger_indexer_lag_blocks")).toBe(
+      during.get("agent_ledger_indexer_chain_head_block")! - during.get("agent_ledger_indexer_checkpoint_block")!,
+    );
     expect(during.get("agent_ledger_indexer_batches_total")).toBeGreaterThanOrEqual(3);
     expect(during.get("agent_ledger_indexer_batch_write_seconds_count")).toBe(during.get("agent_ledger_indexer_batches_total"));
     expect(during.get("agent_ledger_indexer_batch_write_seconds_sum")).toBeGreaterThan(0);
@@ -133,7 +163,13 @@ describe("indexer /metrics and /healthz", () => {
 
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ ok: true, leader: true, head: expect.stringMatching(/^\d+$/), checkpoint: expect.stringMatching(/^\d+$/), lagBlocks: 0 });
+    expect(await health.json()).toEqual({
+      ok: true,
+      leader: true,
+      head: expect.stringMatching(/^\d+$/),
+      checkpoint: expect.stringMatching(/^\d+$/),
+      lagBlocks: 0,
+    });
     expect((await fetch(`http://127.0.0.1:${port}/nope`)).status).toBe(404);
     const post = await fetch(`http://127.0.0.1:${port}/metrics`, { method: "POST" });
     expect(post.status).toBe(405);
@@ -154,8 +190,16 @@ describe("indexer /metrics and /healthz", () => {
     const [shared, clean] = await Promise.all([createTestDatabase(), createTestDatabase()]);
     try {
       const env = {
-        DATABASE_URL: shared.url, TEMPO_RPC_URL: anvil.url, REGISTRY_FILE: registryFile, EXPLORER_BASE_URL: EXPLORER, METHODOLOGY_VERSION: "v0.1",
-        CHUNK_INITIAL_BLOCKS: "1", CHUNK_MAX_BLOCKS: "1", LOG_LEVEL: "debug", INDEXER_METRICS_PORT: "0", POLL_INTERVAL_MS: "100",
+        DATABASE_URL: shared.url,
+        TEMPO_RPC_URL: anvil.url,
+        REGISTRY_FILE: registryFile,
+        EXPLORER_BASE_URL: EXPLORER,
+        METHODOLOGY_VERSION: "v0.1",
+        CHUNK_INITIAL_BLOCKS: "1",
+        CHUNK_MAX_BLOCKS: "1",
+        LOG_LEVEL: "debug",
+        INDEXER_METRICS_PORT: "0",
+        POLL_INTERVAL_MS: "100",
       };
       const leader = startIndexer(env);
       procs.push(leader);
@@ -177,7 +221,8 @@ describe("indexer /metrics and /healthz", () => {
         const c = new pg.Client({ connectionString: url });
         await c.connect();
         try {
-          return (await c.query("SELECT agent_id, kind, amount_wei::text, tx_hash, log_index FROM agent_events ORDER BY source_block, log_index, agent_id")).rows;
+          return (await c.query("SELECT agent_id, kind, amount_wei::text, tx_hash, log_index FROM agent_events ORDER BY source_block, log_index, agent_id"))
+            .rows;
         } finally {
           await c.end();
         }
@@ -197,15 +242,24 @@ describe("indexer /metrics and /healthz", () => {
     const other = await createTestDatabase();
     try {
       const p = startIndexer({
-        DATABASE_URL: other.url, TEMPO_RPC_URL: "http://127.0.0.1:9/", REGISTRY_FILE: registryFile, EXPLORER_BASE_URL: EXPLORER, METHODOLOGY_VERSION: "v0.1",
-        LOG_LEVEL: "info", INDEXER_METRICS_PORT: "0",
+        DATABASE_URL: other.url,
+        TEMPO_RPC_URL: "http://127.0.0.1:9/",
+        REGISTRY_FILE: registryFile,
+        EXPLORER_BASE_URL: EXPLORER,
+        METHODOLOGY_VERSION: "v0.1",
+        LOG_LEVEL: "info",
+        INDEXER_METRICS_PORT: "0",
       });
       procs.push(p);
       const port = await until(() => portOf(p), 60_000, "the metrics port");
-      const metrics = await until(async () => {
-        const m = await scrape(port);
-        return (m.get('agent_ledger_indexer_rpc_errors_total{method="eth_chainId"}') ?? 0) >= 2 ? m : null;
-      }, 60_000, "two failed eth_chainId calls");
+      const metrics = await until(
+        async () => {
+          const m = await scrape(port);
+          return (m.get('agent_ledger_indexer_rpc_errors_total{method="eth_chainId"}') ?? 0) >= 2 ? m : null;
+        },
+        60_000,
+        "two failed eth_chainId calls",
+      );
       expect(metrics.get("agent_ledger_indexer_leader")).toBe(0);
       expect(Number.isNaN(metrics.get("agent_ledger_indexer_lag_blocks"))).toBe(true);
       p.child.kill("SIGTERM");
@@ -219,15 +273,23 @@ describe("indexer /metrics and /healthz", () => {
     const other = await createTestDatabase();
     try {
       const p = startIndexer({
-        DATABASE_URL: other.url, TEMPO_RPC_URL: anvil.url, REGISTRY_FILE: registryFile, EXPLORER_BASE_URL: EXPLORER, METHODOLOGY_VERSION: "v0.1",
-        LOG_LEVEL: "info", INDEXER_METRICS_PORT: "-1", POLL_INTERVAL_MS: "100",
+        DATABASE_URL: other.url,
+        TEMPO_RPC_URL: anvil.url,
+        REGISTRY_FILE: registryFile,
+        EXPLORER_BASE_URL: EXPLORER,
+        METHODOLOGY_VERSION: "v0.1",
+        LOG_LEVEL: "info",
+        INDEXER_METRICS_PORT: "-1",
+        POLL_INTERVAL_MS: "100",
       });
       procs.push(p);
       await until(() => p.lines.find((l) => l.msg === "indexer lock acquired"), 60_000, "the indexer lock");
       const admin = new pg.Client({ connectionString: other.url });
       await admin.connect();
       try {
-        await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'agent-ledger-indexer'");
+        await admin.query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'agent-ledger-indexer'",
+        );
       } finally {
         await admin.end();
       }

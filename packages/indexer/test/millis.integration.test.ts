@@ -34,11 +34,15 @@ function startTempoLikeProxy(upstream: string) {
     const isHeader = (m: string) => m === "eth_getBlockByNumber";
     const out = Array.isArray(answer)
       ? answer.map((r: Answer, i) => (isHeader((request as { method: string }[])[i]!.method) ? withMillis(r) : r))
-      : isHeader((request as { method: string }).method) ? withMillis(answer as Answer) : answer;
+      : isHeader((request as { method: string }).method)
+        ? withMillis(answer as Answer)
+        : answer;
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(out));
   });
   return new Promise<{ url: string; close: () => Promise<void> }>((resolve) =>
-    server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(() => r())) })),
+    server.listen(0, "127.0.0.1", () =>
+      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(() => r())) }),
+    ),
   );
 }
 
@@ -59,8 +63,13 @@ describe("block time milliseconds (methodology v0.2, rule 8)", () => {
   });
 
   const registry = {
-    registry_version: 2, network: "devnet", tokens: [{ address: PATH_USD, symbol: "pathUSD", decimals: 6, currency: "USD" }],
-    entities: [{ id: "test-agent", label: "Agent", category: "agent", wallets: [AGENT] }, { id: "shop-mpp", label: "Shop", category: "commerce", wallets: [SHOP] }],
+    registry_version: 2,
+    network: "devnet",
+    tokens: [{ address: PATH_USD, symbol: "pathUSD", decimals: 6, currency: "USD" }],
+    entities: [
+      { id: "test-agent", label: "Agent", category: "agent", wallets: [AGENT] },
+      { id: "shop-mpp", label: "Shop", category: "commerce", wallets: [SHOP] },
+    ],
   };
   const tsOf = async (url: string, sql: string) => {
     const c = new pg.Client({ connectionString: url });

@@ -1,7 +1,23 @@
 import { createTestDatabase } from "@agent-ledger/db/testing";
 import {
-  ALPHA_USD, PATH_USD, buildDemoRegistry, createDevnetClient, createMppAgent, createSenderPool, demoKeys, demoMppServers, mppFingerprint, setupMppDemo,
-  startAnvil, startMppServer, type AnvilInstance, type DemoAgent, type MppAgent, type MppChargePayment, type MppServer, type MppServerRealm,
+  ALPHA_USD,
+  PATH_USD,
+  buildDemoRegistry,
+  createDevnetClient,
+  createMppAgent,
+  createSenderPool,
+  demoKeys,
+  demoMppServers,
+  mppFingerprint,
+  setupMppDemo,
+  startAnvil,
+  startMppServer,
+  type AnvilInstance,
+  type DemoAgent,
+  type MppAgent,
+  type MppChargePayment,
+  type MppServer,
+  type MppServerRealm,
 } from "@agent-ledger/devnet";
 import pg from "pg";
 import { parseUnits, type Hex } from "viem";
@@ -23,8 +39,13 @@ type SessionRecord = { name: string; agent: DemoAgent; realmId: string; channelI
 
 /** Which registry entity an SDK charge to a realm belongs to (web-scraping is left out of the registry: the gateway's). */
 const SERVICE_OF_REALM: Record<string, string> = {
-  "weather-api": "weather-api-mpp", "search-api": "search-api-mpp", "llm-inference": "llm-inference-mpp",
-  "image-generation": "image-generation-mpp", "speech-to-text": "speech-to-text-mpp", "web-scraping": "tempo-gateway-mpp", "rpc-node": "rpc-node-mpp",
+  "weather-api": "weather-api-mpp",
+  "search-api": "search-api-mpp",
+  "llm-inference": "llm-inference-mpp",
+  "image-generation": "image-generation-mpp",
+  "speech-to-text": "speech-to-text-mpp",
+  "web-scraping": "tempo-gateway-mpp",
+  "rpc-node": "rpc-node-mpp",
 };
 
 describe("MPP charges and sessions paid with mppx, indexed by methodology v0.3", () => {
@@ -39,11 +60,26 @@ describe("MPP charges and sessions paid with mppx, indexed by methodology v0.3",
   const agentsById = new Map<string, MppAgent>();
   const [alpha, beta, gamma] = keys.agents as [DemoAgent, DemoAgent, DemoAgent];
   const rows = async (where: string, params: unknown[] = []) =>
-    (await sql.query(`SELECT agent_id, kind, amount_wei::text AS amount, token_address, tx_hash, log_index, counterparty_address, routed_to_address,
+    (
+      await sql.query(
+        `SELECT agent_id, kind, amount_wei::text AS amount, token_address, tx_hash, log_index, counterparty_address, routed_to_address,
                              routed_fingerprint, attribution, client_fingerprint, channel_id
-                      FROM agent_events WHERE methodology_version = 'v0.3' AND ${where} ORDER BY tx_hash, log_index, agent_id`, params)).rows as {
-      agent_id: string; kind: string; amount: string; token_address: string; tx_hash: string; log_index: number; counterparty_address: string;
-      routed_to_address: string; routed_fingerprint: string | null; attribution: string | null; client_fingerprint: string | null; channel_id: string | null;
+                      FROM agent_events WHERE methodology_version = 'v0.3' AND ${where} ORDER BY tx_hash, log_index, agent_id`,
+        params,
+      )
+    ).rows as {
+      agent_id: string;
+      kind: string;
+      amount: string;
+      token_address: string;
+      tx_hash: string;
+      log_index: number;
+      counterparty_address: string;
+      routed_to_address: string;
+      routed_fingerprint: string | null;
+      attribution: string | null;
+      client_fingerprint: string | null;
+      channel_id: string | null;
     }[];
 
   beforeAll(async () => {
@@ -51,15 +87,23 @@ describe("MPP charges and sessions paid with mppx, indexed by methodology v0.3",
     const client = createDevnetClient({ url: anvil.url });
     await setupMppDemo({ client, keys, sender: createSenderPool(client) });
     await loadRegistry(db.url, buildDemoRegistry(keys), "registry:demo.json");
-    for (const s of demoMppServers(keys)) servers.push(await startMppServer({ rpcUrl: anvil.url, realms: s.realms, escrowContract: keys.sessionEscrowAddress }));
-    for (const a of keys.agents) agentsById.set(a.id, createMppAgent({ rpcUrl: anvil.url, privateKey: a.privateKey, clientId: a.clientId, escrowContract: keys.sessionEscrowAddress }));
+    for (const s of demoMppServers(keys))
+      servers.push(await startMppServer({ rpcUrl: anvil.url, realms: s.realms, escrowContract: keys.sessionEscrowAddress }));
+    for (const a of keys.agents)
+      agentsById.set(a.id, createMppAgent({ rpcUrl: anvil.url, privateKey: a.privateKey, clientId: a.clientId, escrowContract: keys.sessionEscrowAddress }));
 
-    const charge = async (agent: DemoAgent, realmId: string) => charges.push({ agent, realmId, paid: await agentsById.get(agent.id)!.charge(realm(realmId).chargeUrl!) });
+    const charge = async (agent: DemoAgent, realmId: string) =>
+      charges.push({ agent, realmId, paid: await agentsById.get(agent.id)!.charge(realm(realmId).chargeUrl!) });
     for (const id of ["weather-api", "weather-api", "search-api", "llm-inference", "image-generation", "web-scraping"]) await charge(alpha, id);
     for (const id of ["speech-to-text", "weather-api", "llm-inference", "image-generation"]) await charge(beta, id);
     for (const id of ["search-api", "search-api", "speech-to-text", "web-scraping"]) await charge(gamma, id);
 
-    const session = async (name: string, agent: DemoAgent, realmId: string, script: (s: ReturnType<MppAgent["session"]>, r: MppServerRealm) => Promise<bigint>) => {
+    const session = async (
+      name: string,
+      agent: DemoAgent,
+      realmId: string,
+      script: (s: ReturnType<MppAgent["session"]>, r: MppServerRealm) => Promise<bigint>,
+    ) => {
       const r = realm(realmId);
       const s = agentsById.get(agent.id)!.session(r.sessionUrl!);
       const deposits = units(r.session!.suggestedDeposit) + (await script(s, r));
@@ -110,16 +154,41 @@ describe("MPP charges and sessions paid with mppx, indexed by methodology v0.3",
       const service = SERVICE_OF_REALM[realmId]!;
       const splitTotal = paid.splits.reduce((s, x) => s + x.amount, 0n);
       const attribution = service === "tempo-gateway-mpp" ? "recipient_wallet" : "server_id_host";
-      const routing = { routed_to_address: "", routed_fingerprint: paid.serverId, client_fingerprint: mppFingerprint(agent.clientId), attribution, channel_id: null };
+      const routing = {
+        routed_to_address: "",
+        routed_fingerprint: paid.serverId,
+        client_fingerprint: mppFingerprint(agent.clientId),
+        attribution,
+        channel_id: null,
+      };
       expect(paid.serverId).toBe(mppFingerprint(realm(realmId).realm));
       const expected = [
         { agent_id: agent.id, kind: "payment_sent", amount: (paid.amount - splitTotal).toString(), counterparty_address: lower(paid.recipient), ...routing },
         { agent_id: service, kind: "payment_received", amount: (paid.amount - splitTotal).toString(), counterparty_address: agent.address, ...routing },
-        ...paid.splits.map((s) => ({ agent_id: agent.id, kind: "payment_sent", amount: s.amount.toString(), counterparty_address: lower(s.recipient), ...routing })),
+        ...paid.splits.map((s) => ({
+          agent_id: agent.id,
+          kind: "payment_sent",
+          amount: s.amount.toString(),
+          counterparty_address: lower(s.recipient),
+          ...routing,
+        })),
       ];
-      const pick = (r: Record<string, unknown>) => ({ agent_id: r.agent_id, kind: r.kind, amount: r.amount, counterparty_address: r.counterparty_address, routed_to_address: r.routed_to_address, routed_fingerprint: r.routed_fingerprint, client_fingerprint: r.client_fingerprint, attribution: r.attribution, channel_id: r.channel_id });
+      const pick = (r: Record<string, unknown>) => ({
+        agent_id: r.agent_id,
+        kind: r.kind,
+        amount: r.amount,
+        counterparty_address: r.counterparty_address,
+        routed_to_address: r.routed_to_address,
+        routed_fingerprint: r.routed_fingerprint,
+        client_fingerprint: r.client_fingerprint,
+        attribution: r.attribution,
+        channel_id: r.channel_id,
+      });
       const sortKey = (r: { agent_id: unknown; kind: unknown; amount: unknown }) => `${r.agent_id}:${r.kind}:${r.amount}`;
-      expect(got.map(pick).sort((a, b) => sortKey(a).localeCompare(sortKey(b))), `${agent.id} → ${realmId}`).toEqual(expected.sort((a, b) => sortKey(a).localeCompare(sortKey(b))));
+      expect(
+        got.map(pick).sort((a, b) => sortKey(a).localeCompare(sortKey(b))),
+        `${agent.id} → ${realmId}`,
+      ).toEqual(expected.sort((a, b) => sortKey(a).localeCompare(sortKey(b))));
       expect(new Set(got.map((r) => r.token_address))).toEqual(new Set([lower(paid.currency)]));
       // the gateway collects for image-generation and speech-to-text but the charge is theirs: no gateway row
       if (realmId === "image-generation" || realmId === "speech-to-text") expect(got.some((r) => r.agent_id === "tempo-gateway-mpp")).toBe(false);
@@ -145,7 +214,10 @@ describe("MPP charges and sessions paid with mppx, indexed by methodology v0.3",
       add(byToken, PATH_USD, s.spent);
     }
     const totals = new Map(
-      (await sql.query("SELECT entity_id, sent_sum_wei::text AS sent, received_sum_wei::text AS received FROM entity_activity_total")).rows.map((r) => [r.entity_id as string, r]),
+      (await sql.query("SELECT entity_id, sent_sum_wei::text AS sent, received_sum_wei::text AS received FROM entity_activity_total")).rows.map((r) => [
+        r.entity_id as string,
+        r,
+      ]),
     );
     for (const e of buildDemoRegistry(keys).entities) {
       expect(totals.get(e.id)?.sent ?? "0", `${e.id} sent`).toBe((sent.get(e.id) ?? 0n).toString());
@@ -153,13 +225,18 @@ describe("MPP charges and sessions paid with mppx, indexed by methodology v0.3",
     }
     // the session escrow is an entity (its flows are funding), never a payer or payee
     expect(totals.get("demo-session-escrow") ?? { sent: "0", received: "0" }).toMatchObject({ sent: "0", received: "0" });
-    const clients = (await sql.query(`SELECT client_fingerprint, sum(amount_wei)::text AS s FROM
+    const clients = (
+      await sql.query(`SELECT client_fingerprint, sum(amount_wei)::text AS s FROM
         (SELECT DISTINCT ON (tx_hash, log_index) client_fingerprint, amount_wei FROM agent_events
          WHERE methodology_version = 'v0.3' AND kind IN ('payment_sent', 'payment_received') AND client_fingerprint IS NOT NULL ORDER BY tx_hash, log_index) p
-       GROUP BY 1`)).rows;
+       GROUP BY 1`)
+    ).rows;
     expect(Object.fromEntries(clients.map((r) => [r.client_fingerprint, r.s]))).toEqual(Object.fromEntries([...byClient].map(([k, v]) => [k, v.toString()])));
     const tokens = (await sql.query("SELECT token_address, sum(amount_sum_wei)::text AS s FROM ledger_token_activity_daily GROUP BY 1")).rows;
-    expect(Object.fromEntries(tokens.map((r) => [r.token_address, r.s]))).toEqual({ [PATH_USD]: byToken.get(PATH_USD)!.toString(), [ALPHA_USD]: byToken.get(ALPHA_USD)!.toString() });
+    expect(Object.fromEntries(tokens.map((r) => [r.token_address, r.s]))).toEqual({
+      [PATH_USD]: byToken.get(PATH_USD)!.toString(),
+      [ALPHA_USD]: byToken.get(ALPHA_USD)!.toString(),
+    });
     const ledger = (await sql.query("SELECT sum(payments_count)::text AS n, sum(amount_sum_wei)::text AS s FROM ledger_activity_daily")).rows[0];
     const payouts = await rows("attribution = 'session_escrow' AND kind = 'payment_received'");
     const chargeLegs = charges.reduce((n, c) => n + 1 + c.paid.splits.length, 0);
@@ -178,19 +255,36 @@ describe("MPP charges and sessions paid with mppx, indexed by methodology v0.3",
       const payeeAddress = lower(realm(s.realmId).session!.payee.address);
       const paid = await rows("channel_id = $1 AND kind IN ('payment_sent', 'payment_received')", [lower(s.channelId)]);
       const received = paid.filter((r) => r.kind === "payment_received");
-      expect(received.every((r) => r.agent_id === payee && r.counterparty_address === s.agent.address && r.attribution === "session_escrow" && r.routed_to_address === payeeAddress), s.name).toBe(true);
-      expect(received.reduce((a, r) => a + BigInt(r.amount), 0n), s.name).toBe(s.spent);
+      expect(
+        received.every(
+          (r) =>
+            r.agent_id === payee && r.counterparty_address === s.agent.address && r.attribution === "session_escrow" && r.routed_to_address === payeeAddress,
+        ),
+        s.name,
+      ).toBe(true);
+      expect(
+        received.reduce((a, r) => a + BigInt(r.amount), 0n),
+        s.name,
+      ).toBe(s.spent);
       // each payout appears once per side: the agent's payment_sent mirrors the service's payment_received
-      expect(paid.filter((r) => r.kind === "payment_sent").map((r) => [r.agent_id, r.tx_hash, r.amount]), s.name).toEqual(received.map((r) => [s.agent.id, r.tx_hash, r.amount]));
+      expect(
+        paid.filter((r) => r.kind === "payment_sent").map((r) => [r.agent_id, r.tx_hash, r.amount]),
+        s.name,
+      ).toEqual(received.map((r) => [s.agent.id, r.tx_hash, r.amount]));
       const funding = await rows("channel_id = $1 AND kind IN ('funding_sent', 'funding_received') AND agent_id = $2", [lower(s.channelId), s.agent.id]);
       const fundedIn = funding.filter((r) => r.kind === "funding_sent").reduce((a, r) => a + BigInt(r.amount), 0n);
       const refunded = funding.filter((r) => r.kind === "funding_received").reduce((a, r) => a + BigInt(r.amount), 0n);
       expect([fundedIn, refunded], s.name).toEqual([s.deposits, s.deposits - s.spent]);
-      expect(funding.every((r) => r.counterparty_address === keys.sessionEscrowAddress), s.name).toBe(true);
+      expect(
+        funding.every((r) => r.counterparty_address === keys.sessionEscrowAddress),
+        s.name,
+      ).toBe(true);
     }
     const [a, b, , d] = sessions as [SessionRecord, SessionRecord, SessionRecord, SessionRecord];
     // A's payouts: the settle of three vouchers, then the close's two
-    expect((await rows("channel_id = $1 AND kind = 'payment_received'", [lower(a.channelId)])).map((r) => r.amount)).toEqual(expect.arrayContaining([units("0.006").toString(), units("0.004").toString()]));
+    expect((await rows("channel_id = $1 AND kind = 'payment_received'", [lower(a.channelId)])).map((r) => r.amount)).toEqual(
+      expect.arrayContaining([units("0.006").toString(), units("0.004").toString()]),
+    );
     expect(await rows("channel_id = $1 AND kind LIKE 'payment_%'", [lower(b.channelId)])).toEqual([]);
     expect(await rows("tx_hash = $1 AND kind LIKE 'payment_%'", [lower(d.closeTx)])).toEqual([]);
   });

@@ -26,11 +26,22 @@ let tx = 0;
 
 function row(over: Partial<EventDraft> & Pick<EventDraft, "ts" | "kind" | "amountWei" | "txHash" | "logIndex">): EventDraft {
   return {
-    agentId: GATEWAY.id, agentLabel: GATEWAY.label, agentCategory: GATEWAY.category,
-    counterpartyAddress: "0x000000000000000000000000000000000000c0de", counterpartyLabel: "", counterpartyCategory: null,
-    tokenAddress: "0x20c0000000000000000000000000000000000000", sourceBlock: block, methodologyVersion: "v0.1",
-    routedToAddress: "", routedToLabel: "", routedFingerprint: null, explorerUrl: "https://explore.test/tx/x",
-    attribution: null, clientFingerprint: null, channelId: null,
+    agentId: GATEWAY.id,
+    agentLabel: GATEWAY.label,
+    agentCategory: GATEWAY.category,
+    counterpartyAddress: "0x000000000000000000000000000000000000c0de",
+    counterpartyLabel: "",
+    counterpartyCategory: null,
+    tokenAddress: "0x20c0000000000000000000000000000000000000",
+    sourceBlock: block,
+    methodologyVersion: "v0.1",
+    routedToAddress: "",
+    routedToLabel: "",
+    routedFingerprint: null,
+    explorerUrl: "https://explore.test/tx/x",
+    attribution: null,
+    clientFingerprint: null,
+    channelId: null,
     ...over,
   };
 }
@@ -41,7 +52,20 @@ function routedPayment(atMs: number, key: string, amount: bigint, opts: { twoSid
   const routing = key.length === 42 ? { routedToAddress: key, routedToLabel: "" } : { routedFingerprint: key };
   const ts = new Date(atMs);
   const rows = [row({ ts, kind: "payment_received", amountWei: amount, txHash, logIndex: 0, ...routing })];
-  if (opts.twoSided) rows.push(row({ ts, kind: "payment_sent", amountWei: amount, txHash, logIndex: 0, agentId: AGENT.id, agentLabel: AGENT.label, agentCategory: AGENT.category, ...routing }));
+  if (opts.twoSided)
+    rows.push(
+      row({
+        ts,
+        kind: "payment_sent",
+        amountWei: amount,
+        txHash,
+        logIndex: 0,
+        agentId: AGENT.id,
+        agentLabel: AGENT.label,
+        agentCategory: AGENT.category,
+        ...routing,
+      }),
+    );
   if (opts.fee) rows.push(row({ ts, kind: "fee_paid", amountWei: 7n, txHash, logIndex: 1, ...routing }));
   return rows;
 }
@@ -50,15 +74,25 @@ async function write(rows: EventDraft[]) {
   const previousBlock = block;
   block += 1n;
   await writeBatch(client, {
-    streamId: "provider-totals-test", chainId: 31337, startBlock: 1n, previousBlock, toBlock: block, toBlockHash: null,
-    prepared: prepareBatch([], rows.map((r) => ({ ...r, sourceBlock: block }))),
+    streamId: "provider-totals-test",
+    chainId: 31337,
+    startBlock: 1n,
+    previousBlock,
+    toBlock: block,
+    toBlockHash: null,
+    prepared: prepareBatch(
+      [],
+      rows.map((r) => ({ ...r, sourceBlock: block })),
+    ),
   });
 }
 
 async function expectTotalsMatchRows() {
   const rollups = await compareRollups(db.url);
   for (const [name, { stored, brute }] of Object.entries(rollups)) expect(stored, name).toEqual(brute);
-  return rollups.provider_total!.stored.map((s) => JSON.parse(s) as { provider_key: string; payments_count: number; amount_sum_wei: string; first_seen: string; last_seen: string });
+  return rollups.provider_total!.stored.map(
+    (s) => JSON.parse(s) as { provider_key: string; payments_count: number; amount_sum_wei: string; first_seen: string; last_seen: string },
+  );
 }
 
 async function rebuild(fromMs: number, toMs: number) {
@@ -95,8 +129,12 @@ describe("provider_activity_total", () => {
 
     const totals = await expectTotalsMatchRows();
     expect(totals.find((t) => t.provider_key === ADDR[0])).toEqual({
-      provider_key: ADDR[0], pattern: "address", payments_count: 5, amount_sum_wei: (2n * BIG + 6n).toString(),
-      first_seen: new Date(T0 + 2 * DAY).toISOString(), last_seen: new Date(T0 + 20 * DAY + 23 * HOUR).toISOString(),
+      provider_key: ADDR[0],
+      pattern: "address",
+      payments_count: 5,
+      amount_sum_wei: (2n * BIG + 6n).toString(),
+      first_seen: new Date(T0 + 2 * DAY).toISOString(),
+      last_seen: new Date(T0 + 20 * DAY + 23 * HOUR).toISOString(),
     });
     expect(totals.find((t) => t.provider_key === FP[0])).toMatchObject({ pattern: "fingerprint", payments_count: 1, amount_sum_wei: "1" });
     expect(totals.map((t) => t.provider_key).sort()).toEqual([...ADDR, ...FP].sort());
@@ -118,10 +156,15 @@ describe("provider_activity_total", () => {
     const totals = await expectTotalsMatchRows();
     expect(totals.map((t) => t.provider_key).sort()).toEqual([ADDR[0], ADDR[1], FP[0]].sort());
     expect(totals.find((t) => t.provider_key === ADDR[0])).toMatchObject({
-      payments_count: 4, amount_sum_wei: (BIG + 6n).toString(), first_seen: new Date(T0 + 10 * DAY + 5 * HOUR).toISOString(),
+      payments_count: 4,
+      amount_sum_wei: (BIG + 6n).toString(),
+      first_seen: new Date(T0 + 10 * DAY + 5 * HOUR).toISOString(),
     });
     expect(totals.find((t) => t.provider_key === ADDR[1])).toMatchObject({
-      payments_count: 2, amount_sum_wei: "50", first_seen: new Date(T0 + 2 * DAY + 4 * HOUR).toISOString(), last_seen: new Date(T0 + 15 * DAY).toISOString(),
+      payments_count: 2,
+      amount_sum_wei: "50",
+      first_seen: new Date(T0 + 2 * DAY + 4 * HOUR).toISOString(),
+      last_seen: new Date(T0 + 15 * DAY).toISOString(),
     });
   });
 

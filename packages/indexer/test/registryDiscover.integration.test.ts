@@ -28,16 +28,25 @@ async function listen(handler: Handler): Promise<{ url: string; close: () => Pro
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
 /** The CLI as `npm run registry` runs it (sources, tsx), in the repository root; never throws. */
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ["--conditions=agent-ledger-source", "--import", "tsx", "packages/indexer/src/registryMain.ts", ...args], { cwd: ROOT, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ["--conditions=agent-ledger-source", "--import", "tsx", "packages/indexer/src/registryMain.ts", ...args],
+      { cwd: ROOT, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -62,7 +71,10 @@ describe("registry discover against a real mppx server on loopback", () => {
     });
     bad = await listen((req, res) => {
       res.statusCode = 402;
-      res.setHeader("www-authenticate", req.url === "/bearer" ? 'Bearer realm="x"' : 'Payment id="1", realm="r", method="tempo", intent="charge", request="%%%not-base64%%%"');
+      res.setHeader(
+        "www-authenticate",
+        req.url === "/bearer" ? 'Bearer realm="x"' : 'Payment id="1", realm="r", method="tempo", intent="charge", request="%%%not-base64%%%"',
+      );
       res.end();
     });
     dir = await fs.mkdtemp(path.join(os.tmpdir(), "ledger-discover-"));
@@ -75,8 +87,16 @@ describe("registry discover against a real mppx server on loopback", () => {
   it("readPaymentChallenge reads recipient, currency, chain id and realm (→ serverId) from mppx's own challenge", async () => {
     const now = new Date("2026-11-27T12:00:00.000Z");
     expect(await readPaymentChallenge(`${mppx.url}/v1/thing`, { now: () => now })).toEqual({
-      url: `${mppx.url}/v1/thing`, at: "2026-11-27T12:00:00.000Z", method: "tempo", intent: "charge", realm: REALM, server_id: mppFingerprint(REALM),
-      recipient: RECIPIENT, currency: USDC, chain_id: 4217, escrow_contract: null,
+      url: `${mppx.url}/v1/thing`,
+      at: "2026-11-27T12:00:00.000Z",
+      method: "tempo",
+      intent: "charge",
+      realm: REALM,
+      server_id: mppFingerprint(REALM),
+      recipient: RECIPIENT,
+      currency: USDC,
+      chain_id: 4217,
+      escrow_contract: null,
     });
   });
 
@@ -96,27 +116,45 @@ describe("registry discover against a real mppx server on loopback", () => {
     await closed.close();
     expect(await reason(`${closed.url}/`)).toBe(`GET ${closed.url}/ failed: ECONNREFUSED`);
     expect(await reason(`${plain.url}/`)).toBe(`GET ${plain.url}/ answered HTTP 200, not 402 Payment Required: there is no payment challenge to read`);
-    expect(await reason(`${bad.url}/bearer`)).toBe(`${bad.url}/bearer answered 402, but its WWW-Authenticate header is not a valid MPP Payment challenge: No Payment schemes found.`);
-    expect(await reason(`${bad.url}/garbled`)).toMatch(new RegExp(`^${bad.url}/garbled answered 402, but its WWW-Authenticate header is not a valid MPP Payment challenge: \\S`));
+    expect(await reason(`${bad.url}/bearer`)).toBe(
+      `${bad.url}/bearer answered 402, but its WWW-Authenticate header is not a valid MPP Payment challenge: No Payment schemes found.`,
+    );
+    expect(await reason(`${bad.url}/garbled`)).toMatch(
+      new RegExp(`^${bad.url}/garbled answered 402, but its WWW-Authenticate header is not a valid MPP Payment challenge: \\S`),
+    );
     for (const url of [`${bad.url}/garbled`, `${plain.url}/`]) expect(await reason(url)).not.toMatch(/\n/);
   });
 
   it("the CLI prints the discovery as JSON, and --write records it on the matching entity with its source", async () => {
     const file = path.join(dir, "registry.json");
-    await fs.writeFile(file, JSON.stringify({
-      registry_version: 3, network: "devnet", chain_id: 4217,
-      tokens: [{ address: USDC, symbol: "USDC.e", decimals: 6, currency: "USD" }],
-      entities: [{ id: "probe-mpp", label: "Probe", category: "service", service_url: mppx.url }],
-    }));
+    await fs.writeFile(
+      file,
+      JSON.stringify({
+        registry_version: 3,
+        network: "devnet",
+        chain_id: 4217,
+        tokens: [{ address: USDC, symbol: "USDC.e", decimals: 6, currency: "USD" }],
+        entities: [{ id: "probe-mpp", label: "Probe", category: "service", service_url: mppx.url }],
+      }),
+    );
     const run = await cli(["discover", `${mppx.url}/v1/thing`, "--write", file]);
     expect(run.code, run.stderr).toBe(0);
     const printed = JSON.parse(run.stdout);
-    expect(printed).toMatchObject({ url: `${mppx.url}/v1/thing`, realm: REALM, server_id: mppFingerprint(REALM), recipient: RECIPIENT, currency: USDC, chain_id: 4217 });
+    expect(printed).toMatchObject({
+      url: `${mppx.url}/v1/thing`,
+      realm: REALM,
+      server_id: mppFingerprint(REALM),
+      recipient: RECIPIENT,
+      currency: USDC,
+      chain_id: 4217,
+    });
     expect(printed.source).toBe(`discovered ${mppx.url}/v1/thing ${printed.at}`);
     expect(Date.now() - Date.parse(printed.at)).toBeLessThan(60_000);
     const written = parseRegistry(JSON.parse(await fs.readFile(file, "utf8")));
     expect(written.entities[0]).toMatchObject({
-      id: "probe-mpp", wallets: [RECIPIENT], walletSources: { [RECIPIENT]: printed.source },
+      id: "probe-mpp",
+      wallets: [RECIPIENT],
+      walletSources: { [RECIPIENT]: printed.source },
       serverIds: [{ fingerprint: mppFingerprint(REALM), from: "realm", value: REALM, source: printed.source }],
     });
     expect(run.stderr).toContain(`${file}: discovery recorded`);

@@ -48,7 +48,11 @@ function startFaultyProxy(upstream: string) {
       resolve({
         url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
         stats,
-        close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
+        close: () =>
+          new Promise((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
       });
     });
   });
@@ -115,7 +119,11 @@ describe("indexer against an unreliable, range-limited RPC", () => {
     const proxy = await startFaultyProxy(anvil.url);
     const batches: [bigint, bigint][] = [];
     try {
-      await indexUntil(ahead.url, proxy.url, head, { chunk: { initial: 8, min: 1, max: 8 }, fetchAhead: 3, onBatch: (b) => batches.push([b.fromBlock, b.toBlock]) });
+      await indexUntil(ahead.url, proxy.url, head, {
+        chunk: { initial: 8, min: 1, max: 8 },
+        fetchAhead: 3,
+        onBatch: (b) => batches.push([b.fromBlock, b.toBlock]),
+      });
     } finally {
       await proxy.close();
     }

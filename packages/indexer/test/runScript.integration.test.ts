@@ -29,26 +29,24 @@ describe("runScript", () => {
   };
 
   it("feeds each COPY its own data, in order, and returns the rows of every statement", async () => {
-    const rows = await runScript(client, [
-      "BEGIN",
-      "COPY a (n, s) FROM STDIN",
-      "SELECT count(*)::int AS n FROM a",
-      "COPY b (n, s) FROM STDIN",
-      "SELECT max(n), min(s) FROM b",
-      "COMMIT",
-    ].join(";\n"), [lines(1, 500, "a"), [lines(1, 3, "b").join("")]]);
+    const rows = await runScript(
+      client,
+      ["BEGIN", "COPY a (n, s) FROM STDIN", "SELECT count(*)::int AS n FROM a", "COPY b (n, s) FROM STDIN", "SELECT max(n), min(s) FROM b", "COMMIT"].join(
+        ";\n",
+      ),
+      [lines(1, 500, "a"), [lines(1, 3, "b").join("")]],
+    );
     expect(rows).toEqual([["500"], ["3", "b1"]]);
     expect((await client.query("SELECT count(*)::int AS n, max(s) AS s FROM a")).rows[0]).toEqual({ n: 500, s: "a99" });
   });
 
   it("a failing COPY rejects with PostgreSQL's error; its data and the next COPY's are dropped; the connection works on", async () => {
     const script = ["BEGIN", "COPY b (n, s) FROM STDIN", "COPY a (n, s) FROM STDIN", "COPY b (n, s) FROM STDIN", "COMMIT"].join(";\n");
-    await expect(runScript(client, script, [lines(1000, 1002, "x"), lines(499, 510, "dup"), lines(2000, 2001, "y")]))
-      .rejects.toMatchObject({ code: "23505" });
+    await expect(runScript(client, script, [lines(1000, 1002, "x"), lines(499, 510, "dup"), lines(2000, 2001, "y")])).rejects.toMatchObject({ code: "23505" });
     await client.query("ROLLBACK");
     const counts = (await client.query("SELECT (SELECT count(*) FROM a)::int AS a, (SELECT count(*) FROM b)::int AS b")).rows[0];
     expect(counts).toEqual({ a: 500, b: 3 });
-    expect((await runScript(client, "SELECT 1; SELECT 'ok'"))).toEqual([["1"], ["ok"]]);
+    expect(await runScript(client, "SELECT 1; SELECT 'ok'")).toEqual([["1"], ["ok"]]);
   });
 
   it("an error before any COPY is reported the same way, and the queued COPY data never reaches a table", async () => {
@@ -69,6 +67,6 @@ describe("runScript", () => {
     await client.query("ROLLBACK");
     const counts = (await client.query("SELECT (SELECT count(*) FROM a WHERE n >= 800)::int AS a, (SELECT count(*) FROM b WHERE n >= 3000)::int AS b")).rows[0];
     expect(counts).toEqual({ a: 0, b: 0 });
-    expect((await runScript(client, "SELECT 'still here'"))).toEqual([["still here"]]);
+    expect(await runScript(client, "SELECT 'still here'")).toEqual([["still here"]]);
   });
 });

@@ -15,19 +15,40 @@ const SHOP = "0x00000000000000000000000000000000000000b2";
 
 function log(block: number, logIndex: number): RawLog {
   return {
-    blockNumber: BigInt(block), blockHash: hex(0xb0000 + block, 32).toUpperCase().replace("0X", "0x"), blockTimestamp: 1_767_225_600 + block * 3600,
-    txHash: hex(0x70000 + block * 100 + logIndex, 32), txIndex: 0, logIndex, address: "0x20C0000000000000000000000000000000000000",
-    topics: ["0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef", hex(0xa1, 32), hex(0xb2, 32)], data: hex(1_000_000 + block, 32),
+    blockNumber: BigInt(block),
+    blockHash: hex(0xb0000 + block, 32)
+      .toUpperCase()
+      .replace("0X", "0x"),
+    blockTimestamp: 1_767_225_600 + block * 3600,
+    txHash: hex(0x70000 + block * 100 + logIndex, 32),
+    txIndex: 0,
+    logIndex,
+    address: "0x20C0000000000000000000000000000000000000",
+    topics: ["0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef", hex(0xa1, 32), hex(0xb2, 32)],
+    data: hex(1_000_000 + block, 32),
   };
 }
 
 function row(l: RawLog, kind: "payment_sent" | "payment_received", label: string): EventDraft {
   return {
-    ts: new Date(l.blockTimestamp * 1000), agentId: kind === "payment_sent" ? "agent-a" : "shop-mpp", agentLabel: label, agentCategory: "cat\\egory",
-    counterpartyAddress: kind === "payment_sent" ? SHOP : AGENT, counterpartyLabel: kind === "payment_sent" ? "" : "tab\there", counterpartyCategory: null,
-    kind, amountWei: 123456789012345678901234567890n + BigInt(l.logIndex), tokenAddress: "0x20c0000000000000000000000000000000000000",
-    txHash: l.txHash, logIndex: l.logIndex, sourceBlock: l.blockNumber, methodologyVersion: "v0.1", routedToAddress: "", routedToLabel: "",
-    routedFingerprint: l.logIndex === 1 ? "0a0b0c0d0e0f10111213" : null, explorerUrl: `https://explore.test/tx/${l.txHash}`,
+    ts: new Date(l.blockTimestamp * 1000),
+    agentId: kind === "payment_sent" ? "agent-a" : "shop-mpp",
+    agentLabel: label,
+    agentCategory: "cat\\egory",
+    counterpartyAddress: kind === "payment_sent" ? SHOP : AGENT,
+    counterpartyLabel: kind === "payment_sent" ? "" : "tab\there",
+    counterpartyCategory: null,
+    kind,
+    amountWei: 123456789012345678901234567890n + BigInt(l.logIndex),
+    tokenAddress: "0x20c0000000000000000000000000000000000000",
+    txHash: l.txHash,
+    logIndex: l.logIndex,
+    sourceBlock: l.blockNumber,
+    methodologyVersion: "v0.1",
+    routedToAddress: "",
+    routedToLabel: "",
+    routedFingerprint: l.logIndex === 1 ? "0a0b0c0d0e0f10111213" : null,
+    explorerUrl: `https://explore.test/tx/${l.txHash}`,
     // methodology v0.3 fields: set on some rows (one of each attribution over the batch), null on others (v0.1/v0.2 rows)
     ...v03(l),
   };
@@ -74,10 +95,22 @@ describe.each([
       `SELECT block_number::text, block_hash, extract(epoch FROM block_timestamp)::int AS ts, tx_hash, tx_index, log_index, address, topic0, topic1, topic2, topic3, data
        FROM raw_logs ORDER BY block_number, log_index`,
     );
-    expect(raw).toEqual(logs.map((l) => ({
-      block_number: l.blockNumber.toString(), block_hash: l.blockHash.toLowerCase(), ts: l.blockTimestamp, tx_hash: l.txHash, tx_index: l.txIndex,
-      log_index: l.logIndex, address: l.address.toLowerCase(), topic0: l.topics[0], topic1: l.topics[1], topic2: l.topics[2], topic3: null, data: l.data,
-    })));
+    expect(raw).toEqual(
+      logs.map((l) => ({
+        block_number: l.blockNumber.toString(),
+        block_hash: l.blockHash.toLowerCase(),
+        ts: l.blockTimestamp,
+        tx_hash: l.txHash,
+        tx_index: l.txIndex,
+        log_index: l.logIndex,
+        address: l.address.toLowerCase(),
+        topic0: l.topics[0],
+        topic1: l.topics[1],
+        topic2: l.topics[2],
+        topic3: null,
+        data: l.data,
+      })),
+    );
 
     const { rows: stored } = await client.query(
       `SELECT id::text, ts, agent_id, agent_label, agent_category, counterparty_address, counterparty_label, counterparty_category, kind, amount_wei::text,
@@ -86,13 +119,31 @@ describe.each([
        FROM agent_events ORDER BY id`,
     );
     expect(stored.map((s) => BigInt(s.id))).toEqual(Array.from({ length: 8 }, (_, i) => result.firstEventId! + BigInt(i)));
-    expect(stored.map(({ id: _id, ...s }) => s)).toEqual(rows.map((r) => ({
-      ts: r.ts, agent_id: r.agentId, agent_label: r.agentLabel, agent_category: r.agentCategory, counterparty_address: r.counterpartyAddress,
-      counterparty_label: r.counterpartyLabel, counterparty_category: r.counterpartyCategory, kind: r.kind, amount_wei: r.amountWei.toString(),
-      token_address: r.tokenAddress, tx_hash: r.txHash, log_index: r.logIndex, source_block: r.sourceBlock.toString(), methodology_version: r.methodologyVersion,
-      routed_to_address: r.routedToAddress, routed_to_label: r.routedToLabel, routed_fingerprint: r.routedFingerprint, explorer_url: r.explorerUrl,
-      attribution: r.attribution, client_fingerprint: r.clientFingerprint, channel_id: r.channelId,
-    })));
+    expect(stored.map(({ id: _id, ...s }) => s)).toEqual(
+      rows.map((r) => ({
+        ts: r.ts,
+        agent_id: r.agentId,
+        agent_label: r.agentLabel,
+        agent_category: r.agentCategory,
+        counterparty_address: r.counterpartyAddress,
+        counterparty_label: r.counterpartyLabel,
+        counterparty_category: r.counterpartyCategory,
+        kind: r.kind,
+        amount_wei: r.amountWei.toString(),
+        token_address: r.tokenAddress,
+        tx_hash: r.txHash,
+        log_index: r.logIndex,
+        source_block: r.sourceBlock.toString(),
+        methodology_version: r.methodologyVersion,
+        routed_to_address: r.routedToAddress,
+        routed_to_label: r.routedToLabel,
+        routed_fingerprint: r.routedFingerprint,
+        explorer_url: r.explorerUrl,
+        attribution: r.attribution,
+        client_fingerprint: r.clientFingerprint,
+        channel_id: r.channelId,
+      })),
+    );
     // every kind of v0.3 value went through (and the NULLs of older rows stayed NULL, not "" or "\\N")
     expect(new Set(stored.map((s) => s.attribution))).toEqual(new Set(["server_id_host", "server_id_realm", "session_escrow", null]));
     expect(stored.filter((s) => s.channel_id !== null && s.client_fingerprint !== null)).toEqual([]);
@@ -108,7 +159,11 @@ describe.each([
     const result = await writeBatch(client, { ...base, previousBlock: 1n, toBlock: 3n, toBlockHash: null, prepared: prepareBatch(logs, rows, { bulk }) });
     expect(result.rawLogsInserted).toBe(2);
     expect(result.eventsInserted).toBe(4);
-    const counts = (await client.query("SELECT (SELECT count(*) FROM raw_logs)::int AS raw, (SELECT count(*) FROM agent_events)::int AS ev, (SELECT last_block::int FROM indexer_checkpoints) AS cp")).rows[0];
+    const counts = (
+      await client.query(
+        "SELECT (SELECT count(*) FROM raw_logs)::int AS raw, (SELECT count(*) FROM agent_events)::int AS ev, (SELECT last_block::int FROM indexer_checkpoints) AS cp",
+      )
+    ).rows[0];
     expect(counts).toEqual({ raw: 7, ev: 12, cp: 3 });
     for (const [, pair] of Object.entries(await compareRollups(db.url))) expect(pair.stored).toEqual(pair.brute);
   });
@@ -116,7 +171,9 @@ describe.each([
   it("a checkpoint conflict writes nothing, and the same connection writes the next batch", async () => {
     const logs = [log(4, 0)];
     const rows = [row(logs[0]!, "payment_sent", "Agent A")];
-    await expect(writeBatch(client, { ...base, previousBlock: 2n, toBlock: 4n, toBlockHash: null, prepared: prepareBatch(logs, rows, { bulk }) })).rejects.toBeInstanceOf(CheckpointConflictError);
+    await expect(
+      writeBatch(client, { ...base, previousBlock: 2n, toBlock: 4n, toBlockHash: null, prepared: prepareBatch(logs, rows, { bulk }) }),
+    ).rejects.toBeInstanceOf(CheckpointConflictError);
     expect((await client.query("SELECT count(*)::int AS n FROM raw_logs WHERE block_number = 4")).rows[0].n).toBe(0);
     expect((await client.query("SELECT count(*)::int AS n FROM agent_events WHERE source_block = 4")).rows[0].n).toBe(0);
     const ok = await writeBatch(client, { ...base, previousBlock: 3n, toBlock: 4n, toBlockHash: null, prepared: prepareBatch(logs, rows, { bulk }) });
@@ -162,11 +219,30 @@ describe("writeBatch, COPY path, with outside text in the checkpoint", () => {
       const hash = "0x'$claim$ $claim0$); DROP TABLE raw_logs; --";
       const logs = [log(1, 0)];
       const rows = [row(logs[0]!, "payment_sent", "Agent A")];
-      const result = await writeBatch(client, { streamId, chainId: 1, startBlock: 1n, previousBlock: 0n, toBlock: 1n, toBlockHash: hash, prepared: prepareBatch(logs, rows, { bulk: true }) });
+      const result = await writeBatch(client, {
+        streamId,
+        chainId: 1,
+        startBlock: 1n,
+        previousBlock: 0n,
+        toBlock: 1n,
+        toBlockHash: hash,
+        prepared: prepareBatch(logs, rows, { bulk: true }),
+      });
       expect(result).toMatchObject({ rawLogsInserted: 1, eventsInserted: 1 });
-      expect((await client.query("SELECT id, last_block::int, last_block_hash FROM indexer_checkpoints")).rows).toEqual([{ id: streamId, last_block: 1, last_block_hash: hash }]);
-      await expect(writeBatch(client, { streamId, chainId: 1, startBlock: 1n, previousBlock: 0n, toBlock: 2n, toBlockHash: hash, prepared: prepareBatch([log(2, 0)], [], { bulk: true }) }))
-        .rejects.toBeInstanceOf(CheckpointConflictError);
+      expect((await client.query("SELECT id, last_block::int, last_block_hash FROM indexer_checkpoints")).rows).toEqual([
+        { id: streamId, last_block: 1, last_block_hash: hash },
+      ]);
+      await expect(
+        writeBatch(client, {
+          streamId,
+          chainId: 1,
+          startBlock: 1n,
+          previousBlock: 0n,
+          toBlock: 2n,
+          toBlockHash: hash,
+          prepared: prepareBatch([log(2, 0)], [], { bulk: true }),
+        }),
+      ).rejects.toBeInstanceOf(CheckpointConflictError);
       expect((await client.query("SELECT count(*)::int AS n FROM raw_logs")).rows[0].n).toBe(1);
     } finally {
       await client.end();

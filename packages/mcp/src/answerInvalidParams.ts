@@ -5,7 +5,10 @@ type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
 
 /** A schema error's issues in one short line: where and what, never the schema dump. */
 function describeIssues(issues: readonly { path?: readonly PropertyKey[]; message?: string }[]): string {
-  return issues.slice(0, 3).map((i) => `${i.path?.length ? i.path.map(String).join(".") : "params"}: ${i.message ?? "invalid"}`).join("; ");
+  return issues
+    .slice(0, 3)
+    .map((i) => `${i.path?.length ? i.path.map(String).join(".") : "params"}: ${i.message ?? "invalid"}`)
+    .join("; ");
 }
 
 /**

@@ -44,8 +44,8 @@ export function createApiCaller(options: ApiCallerOptions): ApiCaller {
   return {
     baseUrl: client.baseUrl,
     hasBearer: Boolean(bearer),
-    rest: <T,>(method: "GET" | "POST" | "DELETE", path: string, call: RestCall = {}) =>
+    rest: <T>(method: "GET" | "POST" | "DELETE", path: string, call: RestCall = {}) =>
       client.request<T>(method, path, { query: call.query, body: call.body, headers: call.headers, bearer: call.auth ? bearer : null }),
-    graphql: <T,>(query: string, variables: Record<string, unknown> = {}) => client.graphql<T>(query, variables, { bearer: null }),
+    graphql: <T>(query: string, variables: Record<string, unknown> = {}) => client.graphql<T>(query, variables, { bearer: null }),
   };
 }

@@ -19,7 +19,8 @@ const RESOURCE_NOT_FOUND = -32002;
  * are (an McpError's message would carry an "MCP error …:" prefix).
  */
 function resourceError(error: unknown, uri: string): Error {
-  if (!(error instanceof ApiCallError)) return Object.assign(new Error(error instanceof Error ? error.message : String(error)), { code: ErrorCode.InternalError });
+  if (!(error instanceof ApiCallError))
+    return Object.assign(new Error(error instanceof Error ? error.message : String(error)), { code: ErrorCode.InternalError });
   const status = statusOf(error.code, error.status) ?? error.status;
   const rpc = status === 404 ? RESOURCE_NOT_FOUND : status >= 400 && status < 500 ? ErrorCode.InvalidParams : ErrorCode.InternalError;
   return Object.assign(new Error(error.message), { code: rpc, data: { uri, code: error.code, status } });
@@ -46,56 +47,79 @@ export function readMethodology(): Promise<string> {
  * one entity (service or agent, as get_service / get_agent answer it) and one ledger row (as get_event answers it).
  */
 export function registerResources(server: McpServer, api: ApiCaller): void {
-  server.registerResource("methodology", METHODOLOGY_URI, {
-    title: "Ledger methodology",
-    description: "How the ledger rows are derived from Tempo chain logs: which transfers count, payment kinds, gateway attribution (Pattern A escrow settlements, Pattern B memo fingerprints), fees, versions. Read it before interpreting amounts or counts.",
-    mimeType: "text/markdown",
-  }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/markdown", text: await readMethodology() }] }));
+  server.registerResource(
+    "methodology",
+    METHODOLOGY_URI,
+    {
+      title: "Ledger methodology",
+      description:
+        "How the ledger rows are derived from Tempo chain logs: which transfers count, payment kinds, gateway attribution (Pattern A escrow settlements, Pattern B memo fingerprints), fees, versions. Read it before interpreting amounts or counts.",
+      mimeType: "text/markdown",
+    },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/markdown", text: await readMethodology() }] }),
+  );
 
-  server.registerResource("registry", REGISTRY_URI, {
-    title: "Watched entities",
-    description: "Every watched service (id ends in -mpp) and agent of the ledger: id, label, category, kind, active, wallets — as the API serves them now.",
-    mimeType: "application/json",
-  }, async (uri) => {
-    try {
-      const data = await api.graphql<{ services: unknown[]; agents: unknown[] }>(REGISTRY);
-      return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify({ services: data.services, agents: data.agents }, null, 2) }] };
-    } catch (error) {
-      throw resourceError(error, uri.href);
-    }
-  });
+  server.registerResource(
+    "registry",
+    REGISTRY_URI,
+    {
+      title: "Watched entities",
+      description: "Every watched service (id ends in -mpp) and agent of the ledger: id, label, category, kind, active, wallets — as the API serves them now.",
+      mimeType: "application/json",
+    },
+    async (uri) => {
+      try {
+        const data = await api.graphql<{ services: unknown[]; agents: unknown[] }>(REGISTRY);
+        return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify({ services: data.services, agents: data.agents }, null, 2) }] };
+      } catch (error) {
+        throw resourceError(error, uri.href);
+      }
+    },
+  );
 
   const json = (uri: URL, value: unknown) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(value, null, 2) }] });
   const one = (variables: Record<string, string | string[]>) => String(Array.isArray(variables.id) ? variables.id[0] : variables.id);
 
-  server.registerResource("entity", new ResourceTemplate(ENTITY_URI_TEMPLATE, { list: undefined }), {
-    title: "A watched service or agent",
-    description: "One watched service or agent by id (agent-ledger://entities/weather-api-mpp): as get_service / get_agent answer it, with its 20 newest rows. Ids: the registry resource.",
-    mimeType: "application/json",
-  }, async (uri, variables) => {
-    const id = decodeURIComponent(one(variables));
-    try {
-      const data = await api.graphql<{ service: unknown; agent: unknown }>(ENTITY, { id, events: 20, providers: 20 });
-      const entity = data.service ?? data.agent;
-      if (!entity) throw new ApiCallError(404, "not_found", `no service or agent with id "${id}"`);
-      return json(uri, entity);
-    } catch (error) {
-      throw resourceError(error, uri.href);
-    }
-  });
+  server.registerResource(
+    "entity",
+    new ResourceTemplate(ENTITY_URI_TEMPLATE, { list: undefined }),
+    {
+      title: "A watched service or agent",
+      description:
+        "One watched service or agent by id (agent-ledger://entities/weather-api-mpp): as get_service / get_agent answer it, with its 20 newest rows. Ids: the registry resource.",
+      mimeType: "application/json",
+    },
+    async (uri, variables) => {
+      const id = decodeURIComponent(one(variables));
+      try {
+        const data = await api.graphql<{ service: unknown; agent: unknown }>(ENTITY, { id, events: 20, providers: 20 });
+        const entity = data.service ?? data.agent;
+        if (!entity) throw new ApiCallError(404, "not_found", `no service or agent with id "${id}"`);
+        return json(uri, entity);
+      } catch (error) {
+        throw resourceError(error, uri.href);
+      }
+    },
+  );
 
-  server.registerResource("event", new ResourceTemplate(EVENT_URI_TEMPLATE, { list: undefined }), {
-    title: "A ledger row",
-    description: "One ledger row by id (agent-ledger://events/4128): as get_event answers it, with the other rows of its transaction and a session row's channel.",
-    mimeType: "application/json",
-  }, async (uri, variables) => {
-    const id = decodeURIComponent(one(variables));
-    try {
-      const data = await api.graphql<{ event: unknown }>(EVENT, { id });
-      if (!data.event) throw new ApiCallError(404, "not_found", `no ledger row with id ${id}`);
-      return json(uri, data.event);
-    } catch (error) {
-      throw resourceError(error, uri.href);
-    }
-  });
+  server.registerResource(
+    "event",
+    new ResourceTemplate(EVENT_URI_TEMPLATE, { list: undefined }),
+    {
+      title: "A ledger row",
+      description:
+        "One ledger row by id (agent-ledger://events/4128): as get_event answers it, with the other rows of its transaction and a session row's channel.",
+      mimeType: "application/json",
+    },
+    async (uri, variables) => {
+      const id = decodeURIComponent(one(variables));
+      try {
+        const data = await api.graphql<{ event: unknown }>(EVENT, { id });
+        if (!data.event) throw new ApiCallError(404, "not_found", `no ledger row with id ${id}`);
+        return json(uri, data.event);
+      } catch (error) {
+        throw resourceError(error, uri.href);
+      }
+    },
+  );
 }

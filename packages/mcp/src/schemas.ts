@@ -3,7 +3,7 @@ import { z } from "zod";
 // Output schemas of the tools (structured content). The ledger reads are GraphQL answers, camelCase as GraphQL
 // serves them; the wallet and webhook answers are the REST bodies, snake_case as REST serves them.
 
-const uint = z.string().describe("uint256 as a decimal string of base units (the token has 6 decimals: \"1250000\" = 1.25)");
+const uint = z.string().describe('uint256 as a decimal string of base units (the token has 6 decimals: "1250000" = 1.25)');
 const iso = z.string().describe("ISO 8601 UTC time");
 const nullable = <T extends z.ZodType>(t: T) => t.nullable();
 
@@ -23,13 +23,14 @@ export const eventShape = {
   logIndex: z.number().int(),
   sourceBlock: z.number().int(),
   methodologyVersion: z.string(),
-  routedToAddress: z.string().describe("gateway Pattern A provider address, or \"\""),
+  routedToAddress: z.string().describe('gateway Pattern A provider address, or ""'),
   routedToLabel: z.string(),
   routedFingerprint: nullable(z.string()).describe("gateway Pattern B memo fingerprint"),
   explorerUrl: z.string(),
   // methodology v0.3 (null on older rows)
-  attribution: nullable(z.enum(["recipient_wallet", "server_id_host", "server_id_realm", "session_escrow"]))
-    .describe("which rule attributed the row: the recipient's registered wallet, the MPP memo's serverId (service host or directory realm), or a session escrow's event"),
+  attribution: nullable(z.enum(["recipient_wallet", "server_id_host", "server_id_realm", "session_escrow"])).describe(
+    "which rule attributed the row: the recipient's registered wallet, the MPP memo's serverId (service host or directory realm), or a session escrow's event",
+  ),
   clientFingerprint: nullable(z.string()).describe("the MPP memo's clientId (0x + 20 hex); null for an anonymous client"),
   clientLabel: nullable(z.string()).describe("the registry's label of clientFingerprint"),
   channelId: nullable(z.string()).describe("a session row's payment channel (0x + 64 hex)"),
@@ -75,14 +76,19 @@ export const Dashboard = z.object({
   recentEvents: z.array(Event).describe("the 20 newest rows"),
 });
 
-const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: nullable(z.string()).describe("pass back as `cursor` for the next page; null at the end") });
+const page = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), nextCursor: nullable(z.string()).describe("pass back as `cursor` for the next page; null at the end") });
 
 const notAsked = "absent when another list is being paged (a cursor of another list was given)";
 export const SearchResult = z.object({
   q: z.string(),
   events: page(Event).optional().describe(`rows by transaction hash or counterparty; ${notAsked}`),
-  entities: page(z.object({ id: z.string(), label: z.string(), category: z.string(), kind: z.string(), wallets: z.array(z.string()) })).optional().describe(`services and agents; ${notAsked}`),
-  addresses: page(z.object({ address: z.string(), label: z.string(), category: nullable(z.string()), source: z.string() })).optional().describe(`labelled addresses; ${notAsked}`),
+  entities: page(z.object({ id: z.string(), label: z.string(), category: z.string(), kind: z.string(), wallets: z.array(z.string()) }))
+    .optional()
+    .describe(`services and agents; ${notAsked}`),
+  addresses: page(z.object({ address: z.string(), label: z.string(), category: nullable(z.string()), source: z.string() }))
+    .optional()
+    .describe(`labelled addresses; ${notAsked}`),
 });
 
 export const EntityDetail = z.object({
@@ -99,7 +105,8 @@ export const EntityDetail = z.object({
   amountSumWei7d: uint,
   byToken7d: byToken,
   lastEventAt: nullable(iso),
-  totals: z.object({ txCount: z.number().int(), amountSumWei: uint, feeCount: z.number().int(), feeSumWei: uint, byToken, feesByToken: byToken })
+  totals: z
+    .object({ txCount: z.number().int(), amountSumWei: uint, feeCount: z.number().int(), feeSumWei: uint, byToken, feesByToken: byToken })
     .describe("all time: payments sent + received, fees paid"),
   trend: z.array(z.object({ day: z.string(), txCount: z.number().int(), amountSumWei: uint, byToken })).describe("the 30 UTC days ending today, oldest first"),
   recentEvents: page(Event),
@@ -149,7 +156,7 @@ export const Registry = z.object({
 });
 
 // Wallet (REST bodies, snake_case).
-const human = z.string().describe("the same amount in tokens, e.g. \"1.25\"");
+const human = z.string().describe('the same amount in tokens, e.g. "1.25"');
 
 export const WalletStatus = z.looseObject({
   session_id: z.string(),
@@ -168,7 +175,9 @@ export const WalletStatus = z.looseObject({
 });
 
 export const PayResult = z.object({
-  status: z.enum(["sent", "pending"]).describe("sent: mined; pending: broadcast, outcome not known yet — call pay again with the same idempotency_key to learn it"),
+  status: z
+    .enum(["sent", "pending"])
+    .describe("sent: mined; pending: broadcast, outcome not known yet — call pay again with the same idempotency_key to learn it"),
   idempotency_key: z.string().describe("re-use it (with the same to, amount and memo) to retry this payment: it is never made twice"),
   replayed: z.boolean().describe("true when this answer is the stored outcome of an earlier call with the same key"),
   tx_hash: nullable(z.string()),
@@ -186,10 +195,21 @@ export const PayResult = z.object({
 
 export const PaymentList = z.object({
   session_id: z.string(),
-  items: z.array(z.object({
-    id: z.string(), status: z.string().describe("reserved | sent | failed"), to: z.string(), amount_wei: uint, amount: human, token: z.string(),
-    memo: nullable(z.string()), tx_hash: nullable(z.string()), error: nullable(z.string()), created_at: iso, updated_at: iso,
-  })),
+  items: z.array(
+    z.object({
+      id: z.string(),
+      status: z.string().describe("reserved | sent | failed"),
+      to: z.string(),
+      amount_wei: uint,
+      amount: human,
+      token: z.string(),
+      memo: nullable(z.string()),
+      tx_hash: nullable(z.string()),
+      error: nullable(z.string()),
+      created_at: iso,
+      updated_at: iso,
+    }),
+  ),
 });
 
 // Webhooks (REST bodies).

@@ -38,7 +38,8 @@ export function failFrom(error: unknown, ctx: FailContext, extra: Record<string,
   if (error instanceof ApiCallError) {
     const details: Record<string, unknown> = { status: error.status, ...extra };
     if (error.retryAfterSeconds !== null) details.retry_after_seconds = error.retryAfterSeconds;
-    if (statusOf(error.code, error.status) === 401) details.hint = ctx.hasBearer ? `the access token was refused; ${ctx.authHint}` : `this tool needs a paired wallet session; ${ctx.authHint}`;
+    if (statusOf(error.code, error.status) === 401)
+      details.hint = ctx.hasBearer ? `the access token was refused; ${ctx.authHint}` : `this tool needs a paired wallet session; ${ctx.authHint}`;
     return fail(error.code, error.message, details);
   }
   if (error instanceof RangeError) return fail("bad_request", error.message, extra);

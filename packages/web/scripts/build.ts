@@ -72,7 +72,10 @@ async function writeHashed(outDir: string, name: string, ext: string, content: s
 async function graphiql(outDir: string): Promise<{ js: string; css: string }> {
   // The package exports only renderGraphiQL (one HTML string with everything inline); its parts live in graphiql.js.
   const entry = createRequire(import.meta.url).resolve("@graphql-yoga/render-graphiql");
-  const g = (await import(pathToFileURL(path.join(path.dirname(entry), "..", "esm", "graphiql.js")).href)) as Record<"js" | "css" | "editorWorkerService" | "jsonWorker" | "graphqlWorker", string>;
+  const g = (await import(pathToFileURL(path.join(path.dirname(entry), "..", "esm", "graphiql.js")).href)) as Record<
+    "js" | "css" | "editorWorkerService" | "jsonWorker" | "graphqlWorker",
+    string
+  >;
   const workers = {
     editorWorkerService: await writeHashed(outDir, "graphiql-editor-worker", "js", g.editorWorkerService),
     json: await writeHashed(outDir, "graphiql-json-worker", "js", g.jsonWorker),

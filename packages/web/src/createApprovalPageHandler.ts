@@ -50,7 +50,13 @@ export function createApprovalPageHandler(options: ApprovalPageHandlerOptions = 
       res.end(JSON.stringify({ error: { code: "web_not_built", message: error instanceof Error ? error.message : "run npm run build" } }));
       return true;
     }
-    res.writeHead(200, { ...common, "content-type": "text/html; charset=utf-8", "cache-control": "no-store", etag, "content-length": String(Buffer.byteLength(html)) });
+    res.writeHead(200, {
+      ...common,
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      etag,
+      "content-length": String(Buffer.byteLength(html)),
+    });
     res.end(req.method === "HEAD" ? undefined : html);
     return true;
   };

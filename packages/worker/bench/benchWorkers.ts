@@ -84,7 +84,9 @@ export function spawnLogged(name: string, command: string, args: readonly string
     lines
       .map((l) => {
         const p = parseLine(l);
-        return p && typeof p.msg === "string" ? `${LEVEL_NAMES[p.level as number] ?? p.level}: ${p.msg}${p.err ? ` (${JSON.stringify(p.err).slice(0, 300)})` : ""}` : l;
+        return p && typeof p.msg === "string"
+          ? `${LEVEL_NAMES[p.level as number] ?? p.level}: ${p.msg}${p.err ? ` (${JSON.stringify(p.err).slice(0, 300)})` : ""}`
+          : l;
       })
       .join("\n  ") || "(no output)";
 
@@ -93,7 +95,8 @@ export function spawnLogged(name: string, command: string, args: readonly string
     closed = true;
     for (const wake of waiters) wake();
   });
-  const how = () => (child.signalCode ? `was killed by ${child.signalCode}` : child.exitCode !== null ? `exited with code ${child.exitCode}` : "could not be started");
+  const how = () =>
+    child.signalCode ? `was killed by ${child.signalCode}` : child.exitCode !== null ? `exited with code ${child.exitCode}` : "could not be started";
 
   return {
     name,
@@ -153,9 +156,19 @@ export function spawnBenchWorker(options: BenchWorkerOptions): LoggedChild {
     {
       cwd: options.repoRoot,
       env: {
-        ...process.env, DATABASE_URL: options.databaseUrl, REDIS_URL: options.redisUrl, QUEUE_PREFIX: options.prefix, SECRETS_MASTER_KEY: options.masterKey,
-        NODE_ENV: "development", WORKER_CONCURRENCY: String(options.concurrency), WORKER_METRICS_PORT: "-1", LOG_LEVEL: "info",
-        DISPATCH_POLL_MS: "1000", DISPATCH_PAGE_SIZE: "2000", METHODOLOGY_VERSION: BENCH_METHODOLOGY_VERSION, ...options.env,
+        ...process.env,
+        DATABASE_URL: options.databaseUrl,
+        REDIS_URL: options.redisUrl,
+        QUEUE_PREFIX: options.prefix,
+        SECRETS_MASTER_KEY: options.masterKey,
+        NODE_ENV: "development",
+        WORKER_CONCURRENCY: String(options.concurrency),
+        WORKER_METRICS_PORT: "-1",
+        LOG_LEVEL: "info",
+        DISPATCH_POLL_MS: "1000",
+        DISPATCH_PAGE_SIZE: "2000",
+        METHODOLOGY_VERSION: BENCH_METHODOLOGY_VERSION,
+        ...options.env,
       },
     },
   );
@@ -165,7 +178,12 @@ export function spawnBenchWorker(options: BenchWorkerOptions): LoggedChild {
  * Polls `check` every `everyMs` until it returns true; after `timeoutMs`, throws "gave up after N s waiting for
  * <what>" with `detail()` (the state that was seen) appended.
  */
-export async function waitUntil(what: string, timeoutMs: number, check: () => boolean | Promise<boolean>, options: { everyMs?: number; detail?: () => string | Promise<string> } = {}): Promise<void> {
+export async function waitUntil(
+  what: string,
+  timeoutMs: number,
+  check: () => boolean | Promise<boolean>,
+  options: { everyMs?: number; detail?: () => string | Promise<string> } = {},
+): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (!(await check())) {
     if (performance.now() > deadline) {
@@ -210,7 +228,10 @@ export async function stopChildren(children: readonly LoggedChild[], graceMs: nu
  * `cleanup` (at most `graceMs` more) and exits with 130 / 143; on any exit of this process (an uncaught error
  * included), SIGKILLs the children still running. `children` is read when a signal comes (add to it after the call).
  */
-export function stopChildrenOnExit(children: readonly LoggedChild[], options: { graceMs: number; cleanup?: () => Promise<void>; log?: (line: string) => void }): () => void {
+export function stopChildrenOnExit(
+  children: readonly LoggedChild[],
+  options: { graceMs: number; cleanup?: () => Promise<void>; log?: (line: string) => void },
+): () => void {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -225,7 +246,9 @@ export function stopChildrenOnExit(children: readonly LoggedChild[], options: { 
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([
           options.cleanup().catch((e: unknown) => log(`  cleanup failed: ${String(e)}`)),
-          new Promise<void>((r) => (timer = setTimeout(() => (log(`  cleanup did not finish within ${options.graceMs} ms; leaving it`), r()), options.graceMs))),
+          new Promise<void>(
+            (r) => (timer = setTimeout(() => (log(`  cleanup did not finish within ${options.graceMs} ms; leaving it`), r()), options.graceMs)),
+          ),
         ]);
         clearTimeout(timer);
       }

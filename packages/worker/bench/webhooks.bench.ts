@@ -25,7 +25,15 @@ import { createPgPool, resetDatabase } from "@agent-ledger/db";
 import { prepareBatch, writeBatch } from "@agent-ledger/indexer";
 import { Redis } from "ioredis";
 import { encodeAbiParameters, encodeEventTopics, parseAbiItem, type Address } from "viem";
-import { BENCH_METHODOLOGY_VERSION, WORKER_READY_MSG, spawnBenchWorker, stopChildren, stopChildrenOnExit, waitUntil, type LoggedChild } from "./benchWorkers.ts";
+import {
+  BENCH_METHODOLOGY_VERSION,
+  WORKER_READY_MSG,
+  spawnBenchWorker,
+  stopChildren,
+  stopChildrenOnExit,
+  waitUntil,
+  type LoggedChild,
+} from "./benchWorkers.ts";
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const BENCH_DB = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/agent_ledger_webhooks_bench";
@@ -51,7 +59,10 @@ const nowMs = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function loadAverage(): string {
-  return os.loadavg().map((n) => n.toFixed(2)).join(", ");
+  return os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(", ");
 }
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
@@ -69,8 +80,12 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}; load average at start: ${loadAverage()}`);
-console.log(`config: ${WORKERS} worker process(es) × concurrency ${CONCURRENCY}, ${AGENTS * SUBS_PER_AGENT} subscriptions, latency phase ${LATENCY_RATE}/s × ${LATENCY_SECONDS}s, throughput phase offered ${OFFER}/s × ${SECONDS}s, methodology ${BENCH_METHODOLOGY_VERSION}`);
+console.log(
+  `machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}; load average at start: ${loadAverage()}`,
+);
+console.log(
+  `config: ${WORKERS} worker process(es) × concurrency ${CONCURRENCY}, ${AGENTS * SUBS_PER_AGENT} subscriptions, latency phase ${LATENCY_RATE}/s × ${LATENCY_SECONDS}s, throughput phase offered ${OFFER}/s × ${SECONDS}s, methodology ${BENCH_METHODOLOGY_VERSION}`,
+);
 
 // ── Cleanup, whatever happens from here on: the worker processes, then this run's Redis keys ─────────────────────
 const prefix = `bench-${process.pid}-${randomBytes(3).toString("hex")}`;
@@ -94,7 +109,9 @@ stopChildrenOnExit(children, { graceMs: SIGNAL_GRACE_MS, cleanup: deleteQueueKey
 await resetDatabase(BENCH_DB);
 const pool = createPgPool(BENCH_DB, { max: 4, applicationName: "webhooks-bench" });
 const masterKey = randomBytes(32);
-const { rows: [owner] } = await pool.query(
+const {
+  rows: [owner],
+} = await pool.query(
   "INSERT INTO wallet_users (id, credential_id, cose_public_key, public_key_hex, managed_address) VALUES (gen_random_uuid(), 'bench', '\\x00', '0x04', $1) RETURNING id",
   [`0x${randomBytes(20).toString("hex")}`],
 );
@@ -103,7 +120,9 @@ const secrets = new Map<string, string>();
 
 // ── Receiver: verifies every signature from the raw body, records arrival per delivery ─────────────
 const arrivals = new Map<string, { at: number; eventId: string }>();
-let received = 0, verifyFailures = 0, duplicates = 0;
+let received = 0,
+  verifyFailures = 0,
+  duplicates = 0;
 const receiver = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on("data", (c: Buffer) => chunks.push(c));
@@ -147,7 +166,10 @@ for (const a of agents) {
 const transfer = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 amount)");
 const context: MatchContext = {
   wallets: new Map(agents.map((a) => [a.wallet, { id: a.id, label: a.id, category: "agent", trackFees: false }])),
-  addressLabels: new Map(), fingerprintLabels: new Map(), settlementContracts: new Set(), explorerBaseUrl: "https://explore.test",
+  addressLabels: new Map(),
+  fingerprintLabels: new Map(),
+  settlementContracts: new Set(),
+  explorerBaseUrl: "https://explore.test",
 };
 const commitAt = new Map<string, number>();
 const writer = await pool.connect();
@@ -160,14 +182,31 @@ async function writeEvents(n: number): Promise<void> {
   const logs: RawLog[] = Array.from({ length: n }, (_, i) => {
     const a = agents[(eventsWritten + i) % AGENTS]!;
     return {
-      blockNumber: block, blockHash: `0x${randomBytes(32).toString("hex")}`, blockTimestamp: Math.floor(Date.now() / 1000), txHash, txIndex: 0, logIndex: i,
+      blockNumber: block,
+      blockHash: `0x${randomBytes(32).toString("hex")}`,
+      blockTimestamp: Math.floor(Date.now() / 1000),
+      txHash,
+      txIndex: 0,
+      logIndex: i,
       address: "0x20c0000000000000000000000000000000000000",
-      topics: encodeEventTopics({ abi: [transfer], eventName: "Transfer", args: { from: a.wallet as Address, to: `0x${"0".repeat(39)}1` as Address } }) as string[],
+      topics: encodeEventTopics({
+        abi: [transfer],
+        eventName: "Transfer",
+        args: { from: a.wallet as Address, to: `0x${"0".repeat(39)}1` as Address },
+      }) as string[],
       data: encodeAbiParameters([{ type: "uint256" }], [BigInt(1_000 + i)]),
     };
   });
   const rows = matchLogs(logs, context, BENCH_METHODOLOGY_VERSION);
-  const r = await writeBatch(writer, { streamId: "bench", chainId: 31337, startBlock: 1n, previousBlock: previous, toBlock: block, toBlockHash: null, prepared: prepareBatch(logs, rows) });
+  const r = await writeBatch(writer, {
+    streamId: "bench",
+    chainId: 31337,
+    startBlock: 1n,
+    previousBlock: previous,
+    toBlock: block,
+    toBlockHash: null,
+    prepared: prepareBatch(logs, rows),
+  });
   const at = nowMs();
   if (r.firstEventId !== null) for (let id = r.firstEventId; id <= r.lastEventId!; id++) commitAt.set(id.toString(), at);
   eventsWritten += n;
@@ -194,22 +233,34 @@ async function offer(deliveriesPerSecond: number, seconds: number): Promise<{ ev
 const redisInfo = new Redis(REDIS_URL); // CPU accounting (below)
 const startedAt = performance.now();
 for (let i = 0; i < WORKERS; i++) {
-  children.push(spawnBenchWorker({
-    name: `worker ${i + 1}`, repoRoot, databaseUrl: BENCH_DB, redisUrl: REDIS_URL, prefix, masterKey: masterKey.toString("base64"), concurrency: CONCURRENCY,
-    nodeArgs: process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(" ") : [],
-  }));
+  children.push(
+    spawnBenchWorker({
+      name: `worker ${i + 1}`,
+      repoRoot,
+      databaseUrl: BENCH_DB,
+      redisUrl: REDIS_URL,
+      prefix,
+      masterKey: masterKey.toString("base64"),
+      concurrency: CONCURRENCY,
+      nodeArgs: process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(" ") : [],
+    }),
+  );
 }
 let warm = 0;
 try {
   await Promise.all(children.map((c) => c.waitForLog(WORKER_READY_MSG, READY_TIMEOUT_MS)));
-  const { rows: [cursor] } = await pool.query("SELECT last_event_id::text AS id FROM event_cursors WHERE id = 'webhook-dispatch'");
+  const {
+    rows: [cursor],
+  } = await pool.query("SELECT last_event_id::text AS id FROM event_cursors WHERE id = 'webhook-dispatch'");
   if (!cursor) throw new Error("the workers logged ready but there is no dispatch cursor (event_cursors 'webhook-dispatch')");
   console.log(`workers ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s (dispatch cursor at ${cursor.id})`);
   // Warm-up: one event, one delivery per subscription of its agent.
   await writeEvents(1);
   await waitUntil(`the warm-up event's ${SUBS_PER_AGENT} deliveries at the receiver`, WARMUP_TIMEOUT_MS, () => received >= SUBS_PER_AGENT, {
     detail: async () => {
-      const { rows: [state] } = await pool.query(
+      const {
+        rows: [state],
+      } = await pool.query(
         `SELECT (SELECT last_event_id::text FROM event_cursors WHERE id = 'webhook-dispatch') AS cursor, (SELECT max(id)::text FROM agent_events) AS max_event,
                 (SELECT string_agg(status || ' ' || n, ', ') FROM (SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status) s) AS deliveries`,
       );
@@ -250,7 +301,9 @@ async function drain(what: string, expected: number, timeoutMs: number): Promise
   const before = arrivals.size;
   while (arrivals.size < expected && performance.now() - start < timeoutMs) await sleep(50);
   if (arrivals.size < expected) {
-    console.log(`  gave up after ${(timeoutMs / 1000).toFixed(0)} s waiting for ${what}: ${expected - arrivals.size} of them had not arrived (${arrivals.size - before} arrived while waiting)`);
+    console.log(
+      `  gave up after ${(timeoutMs / 1000).toFixed(0)} s waiting for ${what}: ${expected - arrivals.size} of them had not arrived (${arrivals.size - before} arrived while waiting)`,
+    );
   }
   return arrivals.size;
 }
@@ -259,9 +312,12 @@ async function drain(what: string, expected: number, timeoutMs: number): Promise
 async function cpuSnapshot(): Promise<Record<string, number>> {
   const info = await redisInfo.info("cpu");
   const redisCpu = Number(/used_cpu_sys:([\d.]+)/.exec(info)?.[1] ?? 0) + Number(/used_cpu_user:([\d.]+)/.exec(info)?.[1] ?? 0);
-  const { rows } = await pool.query("SELECT pid, application_name, backend_type FROM pg_stat_activity WHERE datname = current_database() OR backend_type <> 'client backend'");
+  const { rows } = await pool.query(
+    "SELECT pid, application_name, backend_type FROM pg_stat_activity WHERE datname = current_database() OR backend_type <> 'client backend'",
+  );
   const bench = process.cpuUsage();
-  const pgBy = (pred: (r: { application_name: string; backend_type: string }) => boolean) => rows.filter(pred).reduce((n, r) => n + processCpu(r.pid as number), 0);
+  const pgBy = (pred: (r: { application_name: string; backend_type: string }) => boolean) =>
+    rows.filter(pred).reduce((n, r) => n + processCpu(r.pid as number), 0);
   return {
     worker: children.reduce((n, c) => n + processCpu(c.child.pid!), 0),
     "postgres (worker sessions)": pgBy((r) => r.application_name.startsWith("agent-ledger-worker")),
@@ -279,9 +335,13 @@ try {
   await drain("the latency phase's deliveries", warm + p1.events * SUBS_PER_AGENT, 30_000);
   const lat = latencies(p1Start);
   console.log(`\nlatency phase: ${p1.events} events → ${lat.length} deliveries at ${LATENCY_RATE}/s offered; load average ${loadAverage()}`);
-  console.log(`  event-to-receiver latency: p50 ${percentile(lat, 50).toFixed(1)} ms, p95 ${percentile(lat, 95).toFixed(1)} ms, p99 ${percentile(lat, 99).toFixed(1)} ms, max ${lat.at(-1)?.toFixed(1)} ms (target p99 ≤ 250 ms)`);
+  console.log(
+    `  event-to-receiver latency: p50 ${percentile(lat, 50).toFixed(1)} ms, p95 ${percentile(lat, 95).toFixed(1)} ms, p99 ${percentile(lat, 99).toFixed(1)} ms, max ${lat.at(-1)?.toFixed(1)} ms (target p99 ≤ 250 ms)`,
+  );
   // Where the time goes (database clock): event row written → delivery row created (dispatch) → attempt claimed (queue).
-  const { rows: [stages] } = await pool.query(
+  const {
+    rows: [stages],
+  } = await pool.query(
     `SELECT percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP (ORDER BY extract(epoch FROM d.created_at - e.created_at) * 1000) AS dispatch,
             percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP (ORDER BY extract(epoch FROM d.last_attempt_at - d.created_at) * 1000) AS queue,
             percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP (ORDER BY d.last_response_ms) AS post
@@ -310,15 +370,27 @@ try {
   const steady = inWindow.length >= 2 ? (inWindow.at(-1)!.n - inWindow[0]!.n) / ((inWindow.at(-1)!.t - inWindow[0]!.t) / 1000) : NaN;
   const total = arrivals.size - p2Start;
   const perSecond = samples.slice(1).map((s, i) => s.n - samples[i]!.n);
-  console.log(`\nthroughput phase: offered ${OFFER}/s for ${SECONDS}s (${p2.events} events → ${p2.events * SUBS_PER_AGENT} deliveries); load average ${loadEnd}`);
+  console.log(
+    `\nthroughput phase: offered ${OFFER}/s for ${SECONDS}s (${p2.events} events → ${p2.events * SUBS_PER_AGENT} deliveries); load average ${loadEnd}`,
+  );
   console.log(`  sustained (steady window while backlogged): ${steady.toFixed(0)} deliveries/s (target ≥ 2,000)`);
-  console.log(`  overall: ${total} deliveries in ${((drainedAt - p2t0) / 1000).toFixed(1)} s = ${(total / ((drainedAt - p2t0) / 1000)).toFixed(0)} deliveries/s; per-second samples: ${perSecond.join(" ")}`);
+  console.log(
+    `  overall: ${total} deliveries in ${((drainedAt - p2t0) / 1000).toFixed(1)} s = ${(total / ((drainedAt - p2t0) / 1000)).toFixed(0)} deliveries/s; per-second samples: ${perSecond.join(" ")}`,
+  );
   const cpuPer = Object.fromEntries(Object.keys(cpuAfter).map((k) => [k, ((cpuAfter[k]! - cpuBefore[k]!) * 1000) / total]));
   const cpuTotal = Object.values(cpuPer).reduce((a, b) => a + b, 0);
-  console.log(`  CPU per delivery: ${Object.entries(cpuPer).map(([k, v]) => `${k} ${v.toFixed(3)} ms`).join(", ")}; total ${cpuTotal.toFixed(3)} ms`);
+  console.log(
+    `  CPU per delivery: ${Object.entries(cpuPer)
+      .map(([k, v]) => `${k} ${v.toFixed(3)} ms`)
+      .join(", ")}; total ${cpuTotal.toFixed(3)} ms`,
+  );
   console.log(`  → on ${os.cpus().length} otherwise idle cores that is a ceiling of ~${((os.cpus().length * 1000) / cpuTotal).toFixed(0)} deliveries/s`);
-  const { rows: [db] } = await pool.query("SELECT count(*) FILTER (WHERE status = 'succeeded')::int AS ok, count(*)::int AS all FROM webhook_deliveries");
-  console.log(`\nchecks: received ${received} POSTs, ${arrivals.size} distinct Svc-Delivery, ${duplicates} duplicates, ${verifyFailures} signature failures; database: ${db.ok}/${db.all} succeeded`);
+  const {
+    rows: [db],
+  } = await pool.query("SELECT count(*) FILTER (WHERE status = 'succeeded')::int AS ok, count(*)::int AS all FROM webhook_deliveries");
+  console.log(
+    `\nchecks: received ${received} POSTs, ${arrivals.size} distinct Svc-Delivery, ${duplicates} duplicates, ${verifyFailures} signature failures; database: ${db.ok}/${db.all} succeeded`,
+  );
 } finally {
   await shutDown();
 }

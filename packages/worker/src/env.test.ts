@@ -10,8 +10,15 @@ describe("worker configuration", () => {
     expect(() => parseWorkerEnv({ SECRETS_MASTER_KEY: "c2hvcnQ=" })).toThrow(/32 bytes/);
     const env = parseWorkerEnv({ SECRETS_MASTER_KEY: key, NODE_ENV: "production" });
     expect(env).toMatchObject({
-      production: true, METHODOLOGY_VERSION: "v0.3", WORKER_METRICS_PORT: 9464, WORKER_METRICS_HOST: "127.0.0.1", DELIVERY_TIMEOUT_MS: 10_000, DELIVERY_LEASE_MS: 30_000,
-      MAINTENANCE_INTERVAL_MS: 60_000, DISPATCH_ENABLED: true, WORKER_CONCURRENCY: 32,
+      production: true,
+      METHODOLOGY_VERSION: "v0.3",
+      WORKER_METRICS_PORT: 9464,
+      WORKER_METRICS_HOST: "127.0.0.1",
+      DELIVERY_TIMEOUT_MS: 10_000,
+      DELIVERY_LEASE_MS: 30_000,
+      MAINTENANCE_INTERVAL_MS: 60_000,
+      DISPATCH_ENABLED: true,
+      WORKER_CONCURRENCY: 32,
     });
     expect(env.masterKey).toHaveLength(32);
     expect(parseWorkerEnv({ SECRETS_MASTER_KEY: "07".repeat(32), DISPATCH_ENABLED: "false" }).DISPATCH_ENABLED).toBe(false);

@@ -2,7 +2,11 @@ import { DEFAULT_METHODOLOGY_VERSION, parseMasterKey } from "@agent-ledger/core"
 import { z } from "zod";
 
 const ms = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
-const flag = (fallback: boolean) => z.enum(["true", "false", "1", "0"]).default(fallback ? "true" : "false").transform((v) => v === "true" || v === "1");
+const flag = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0"])
+    .default(fallback ? "true" : "false")
+    .transform((v) => v === "true" || v === "1");
 
 export const workerEnvSchema = z.object({
   DATABASE_URL: z.string().url().default("postgresql://postgres@127.0.0.1:5432/agent_ledger"),
@@ -19,7 +23,10 @@ export const workerEnvSchema = z.object({
   /** 32-byte key (base64 or 64 hex) that sealed the signing secrets and verify tokens. Required, no default. */
   SECRETS_MASTER_KEY: z.string({ error: "SECRETS_MASTER_KEY is required (32 bytes, base64 or hex)" }).min(1, "SECRETS_MASTER_KEY is required"),
   /** Only agent_events rows of this methodology version are dispatched. */
-  METHODOLOGY_VERSION: z.string().regex(/^v\d+\.\d+$/, "must look like v0.N").default(DEFAULT_METHODOLOGY_VERSION), // the indexer's default, from core (docs/methodology.md)
+  METHODOLOGY_VERSION: z
+    .string()
+    .regex(/^v\d+\.\d+$/, "must look like v0.N")
+    .default(DEFAULT_METHODOLOGY_VERSION), // the indexer's default, from core (docs/methodology.md)
   /** Prometheus metrics on http://<WORKER_METRICS_HOST>:<port>/metrics; 0 picks a free port; -1 disables the server. */
   WORKER_METRICS_PORT: z.coerce.number().int().min(-1).max(65535).default(9464),
   /** Address the metrics server binds: loopback by default (the metrics are not public); `0.0.0.0` for a remote scraper. */

@@ -98,7 +98,14 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
 
   const deliveryWorker: Worker<DeliveryJobData> | null = deliver
     ? startDeliveryWorker(
-        { connection, log, processDelivery: createDeliveryProcessor({ pool, queue: deliveryQueue, client, masterKey: options.masterKey, log, metrics, now, random, onAttempt: options.onAttempt }, { leaseMs, delayScale }) },
+        {
+          connection,
+          log,
+          processDelivery: createDeliveryProcessor(
+            { pool, queue: deliveryQueue, client, masterKey: options.masterKey, log, metrics, now, random, onAttempt: options.onAttempt },
+            { leaseMs, delayScale },
+          ),
+        },
         { prefix: options.prefix, concurrency: options.concurrency, timeoutMs },
       )
     : null;
@@ -110,8 +117,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     ? createDispatcher(
         { pool, queue: deliveryQueue, log, metrics, now },
         {
-          cursorId: options.dispatch?.cursorId ?? DISPATCH_CURSOR_ID, methodologyVersion: options.methodologyVersion,
-          pageSize: options.dispatch?.pageSize ?? 1_000, pollMs: options.dispatch?.pollMs ?? 1_000,
+          cursorId: options.dispatch?.cursorId ?? DISPATCH_CURSOR_ID,
+          methodologyVersion: options.methodologyVersion,
+          pageSize: options.dispatch?.pageSize ?? 1_000,
+          pollMs: options.dispatch?.pollMs ?? 1_000,
         },
       )
     : null;
@@ -121,13 +130,26 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   // events inserted after the ready line are dispatched even when the first pass is slow (a loaded machine).
   await dispatcher?.idle();
 
-  const metricsServer = options.metricsPort !== undefined && options.metricsPort >= 0
-    ? await startOpsServer({ port: options.metricsPort, host: options.metricsHost ?? "127.0.0.1", metrics: () => metrics.registry.metrics(), contentType: metrics.registry.contentType })
-    : null;
+  const metricsServer =
+    options.metricsPort !== undefined && options.metricsPort >= 0
+      ? await startOpsServer({
+          port: options.metricsPort,
+          host: options.metricsHost ?? "127.0.0.1",
+          metrics: () => metrics.registry.metrics(),
+          contentType: metrics.registry.contentType,
+        })
+      : null;
 
   if (deliveryWorker) await deliveryWorker.waitUntilReady();
   log.info(
-    { prefix: options.prefix, concurrency: options.concurrency, dispatch: dispatchEnabled, deliver, production: options.production, metricsPort: metricsServer?.port ?? null },
+    {
+      prefix: options.prefix,
+      concurrency: options.concurrency,
+      dispatch: dispatchEnabled,
+      deliver,
+      production: options.production,
+      metricsPort: metricsServer?.port ?? null,
+    },
     "webhook worker ready",
   );
 

@@ -5,11 +5,27 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  BENCH_METHODOLOGY_VERSION, WORKER_READY_MSG, spawnBenchWorker, spawnLogged, stopChildren, waitUntil, type LoggedChild,
+  BENCH_METHODOLOGY_VERSION,
+  WORKER_READY_MSG,
+  spawnBenchWorker,
+  spawnLogged,
+  stopChildren,
+  waitUntil,
+  type LoggedChild,
 } from "../bench/benchWorkers.ts";
 import {
-  REDIS_URL, createEventSeeder, createOwner, createSubscription, deletePrefixKeys, masterKey, randomAddress, setupDb, startReceiver, uniquePrefix,
-  type Receiver, type TestDb,
+  REDIS_URL,
+  createEventSeeder,
+  createOwner,
+  createSubscription,
+  deletePrefixKeys,
+  masterKey,
+  randomAddress,
+  setupDb,
+  startReceiver,
+  uniquePrefix,
+  type Receiver,
+  type TestDb,
 } from "./helpers.ts";
 
 // `npm run bench:webhooks` (bench/webhooks.bench.ts) once printed its config and then nothing: it wrote its warm-up
@@ -61,7 +77,9 @@ describe("waiting for a child's ready line", () => {
   it("gives up as soon as the child exits without the line, with its exit code and output", async () => {
     const c = node(`console.error(JSON.stringify({ level: 60, msg: "invalid worker configuration" })); process.exit(3);`);
     const t0 = performance.now();
-    await expect(c.waitForLog(WORKER_READY_MSG, 30_000)).rejects.toThrow(/it exited with code 3 first; its last output:\n {2}fatal: invalid worker configuration/);
+    await expect(c.waitForLog(WORKER_READY_MSG, 30_000)).rejects.toThrow(
+      /it exited with code 3 first; its last output:\n {2}fatal: invalid worker configuration/,
+    );
     expect(performance.now() - t0).toBeLessThan(10_000);
   });
 
@@ -124,14 +142,18 @@ describe("stopping the children", () => {
   it.each([
     ["SIGTERM", 143],
     ["SIGINT", 130],
-  ] as const)("%s to the bench stops its child, then the bench exits with %i", async (signal, code) => {
-    const run = parent("setInterval(() => {}, 1000);");
-    const pid = await run.childPid();
-    expect(alive(pid)).toBe(true);
-    run.p.kill(signal);
-    expect(await run.exited).toEqual({ code });
-    await waitUntil(`child ${pid} gone`, 5_000, () => !alive(pid));
-  }, 60_000);
+  ] as const)(
+    "%s to the bench stops its child, then the bench exits with %i",
+    async (signal, code) => {
+      const run = parent("setInterval(() => {}, 1000);");
+      const pid = await run.childPid();
+      expect(alive(pid)).toBe(true);
+      run.p.kill(signal);
+      expect(await run.exited).toEqual({ code });
+      await waitUntil(`child ${pid} gone`, 5_000, () => !alive(pid));
+    },
+    60_000,
+  );
 
   it("an error in the bench kills its child too", async () => {
     const run = parent(`setTimeout(() => { throw new Error("boom"); }, 100);`);
@@ -167,13 +189,17 @@ describe("the bench's worker process, on a real database and Redis", () => {
     started.push(worker);
     await worker.waitForLog(WORKER_READY_MSG, 90_000);
     // No other wait: "ready" means the dispatch cursor exists, so this event is past it.
-    const { ids } = await createEventSeeder(db.pool, [agent]).insert([{ from: agent.wallet, to: randomAddress(), amount: 1_000n }], { version: BENCH_METHODOLOGY_VERSION });
+    const { ids } = await createEventSeeder(db.pool, [agent]).insert([{ from: agent.wallet, to: randomAddress(), amount: 1_000n }], {
+      version: BENCH_METHODOLOGY_VERSION,
+    });
     expect(ids).toHaveLength(1);
     await waitUntil("3 deliveries of the event", 20_000, () => receiver.requests.length >= 3, {
       detail: async () => `${receiver.requests.length} received; worker output:\n  ${worker.tail()}`,
     });
     expect(receiver.requests.map((r) => r.headers["svc-event-id"])).toEqual(Array(3).fill(String(ids[0])));
-    expect(receiver.requests.map((r) => (r.body.data as { methodology_version?: string }).methodology_version)).toEqual(Array(3).fill(BENCH_METHODOLOGY_VERSION));
+    expect(receiver.requests.map((r) => (r.body.data as { methodology_version?: string }).methodology_version)).toEqual(
+      Array(3).fill(BENCH_METHODOLOGY_VERSION),
+    );
     expect(await stopChildren([worker], 20_000)).toEqual([]); // stops on SIGTERM
     expect(worker.child.exitCode).toBe(0);
   }, 120_000);

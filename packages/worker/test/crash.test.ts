@@ -3,8 +3,22 @@ import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  REDIS_URL, createEventSeeder, createOwner, createSubscription, deletePrefixKeys, deliveryRows, masterKey, randomAddress, setupDb, sleep, startReceiver,
-  startTestWorker, uniquePrefix, waitFor, type Receiver, type TestDb,
+  REDIS_URL,
+  createEventSeeder,
+  createOwner,
+  createSubscription,
+  deletePrefixKeys,
+  deliveryRows,
+  masterKey,
+  randomAddress,
+  setupDb,
+  sleep,
+  startReceiver,
+  startTestWorker,
+  uniquePrefix,
+  waitFor,
+  type Receiver,
+  type TestDb,
 } from "./helpers.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
@@ -13,9 +27,22 @@ function spawnWorker(db: TestDb, prefix: string, extraEnv: Record<string, string
   const child = spawn(process.execPath, ["--import", "tsx", "packages/worker/src/main.ts"], {
     cwd: repoRoot,
     env: {
-      ...process.env, DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix, SECRETS_MASTER_KEY: masterKey.toString("hex"), NODE_ENV: "test",
-      WORKER_METRICS_PORT: "-1", WORKER_CONCURRENCY: "4", DELIVERY_TIMEOUT_MS: "3000", DELIVERY_LEASE_MS: "4000", MAINTENANCE_INTERVAL_MS: "500",
-      DISPATCH_POLL_MS: "200", WORKER_SHUTDOWN_GRACE_MS: "5000", LOG_LEVEL: "info", METHODOLOGY_VERSION: "v0.1", ...extraEnv, // the seeded rows are v0.1 (the default is v0.2)
+      ...process.env,
+      DATABASE_URL: db.url,
+      REDIS_URL,
+      QUEUE_PREFIX: prefix,
+      SECRETS_MASTER_KEY: masterKey.toString("hex"),
+      NODE_ENV: "test",
+      WORKER_METRICS_PORT: "-1",
+      WORKER_CONCURRENCY: "4",
+      DELIVERY_TIMEOUT_MS: "3000",
+      DELIVERY_LEASE_MS: "4000",
+      MAINTENANCE_INTERVAL_MS: "500",
+      DISPATCH_POLL_MS: "200",
+      WORKER_SHUTDOWN_GRACE_MS: "5000",
+      LOG_LEVEL: "info",
+      METHODOLOGY_VERSION: "v0.1",
+      ...extraEnv, // the seeded rows are v0.1 (the default is v0.2)
     },
     stdio: ["ignore", "pipe", "pipe"],
   }) as ChildProcess & { output: string[] };
@@ -58,8 +85,15 @@ describe("crash safety: nothing is lost when the worker dies or Redis forgets", 
     let hold = true;
     const held: (() => void)[] = [];
     receiver.overrides.set("slow", (_r, res) => {
-      if (hold) held.push(() => { res.writeHead(200); res.end(); });
-      else { res.writeHead(200); res.end(); }
+      if (hold)
+        held.push(() => {
+          res.writeHead(200);
+          res.end();
+        });
+      else {
+        res.writeHead(200);
+        res.end();
+      }
     });
     const agent = { id: "kill-agent", wallet: randomAddress() };
     const sub = await createSubscription(db.pool, { owner, callbackUrl: receiver.url("slow"), agentId: agent.id });
@@ -67,7 +101,9 @@ describe("crash safety: nothing is lost when the worker dies or Redis forgets", 
     const first = spawnWorker(db, prefix);
     children.push(first);
     await ready(first);
-    await createEventSeeder(db.pool, [agent]).insert(Array.from({ length: 10 }, (_, i) => ({ from: agent.wallet, to: randomAddress(), amount: BigInt(i + 1) })));
+    await createEventSeeder(db.pool, [agent]).insert(
+      Array.from({ length: 10 }, (_, i) => ({ from: agent.wallet, to: randomAddress(), amount: BigInt(i + 1) })),
+    );
     // concurrency 4: all slots busy. Generous: other test files (the indexer's backfill crash test, browsers) may keep
     // both cores busy while this worker child warms up; speed is not what this test is about.
     await waitFor(() => held.length >= 4, { timeoutMs: 90_000, what: "4 deliveries in flight" }).catch((error: Error) => {
@@ -86,10 +122,13 @@ describe("crash safety: nothing is lost when the worker dies or Redis forgets", 
     const second = spawnWorker(db, prefix);
     children.push(second);
     await ready(second);
-    const after = await waitFor(async () => {
-      const rows = await deliveryRows(db.pool, sub.id);
-      return rows.every((d) => d.status === "succeeded") ? rows : null;
-    }, { timeoutMs: 40_000, what: "all deliveries succeeded after restart" });
+    const after = await waitFor(
+      async () => {
+        const rows = await deliveryRows(db.pool, sub.id);
+        return rows.every((d) => d.status === "succeeded") ? rows : null;
+      },
+      { timeoutMs: 40_000, what: "all deliveries succeeded after restart" },
+    );
     // The attempts interrupted by the kill count as attempts; the others went out once.
     for (const d of after) expect(d.attempts).toBe(claimed.some((c) => c.id === d.id) ? 2 : 1);
     // Every delivery reached the receiver (the interrupted ones twice, with the same Svc-Delivery: dedupe on it).
@@ -98,7 +137,12 @@ describe("crash safety: nothing is lost when the worker dies or Redis forgets", 
     expect([...seen.keys()].sort()).toEqual(after.map((d) => d.id).sort());
 
     // SIGTERM is graceful: the in-flight POST finishes and is recorded before the process exits.
-    receiver.overrides.set("slow", (_r, res) => setTimeout(() => { res.writeHead(200); res.end(); }, 700));
+    receiver.overrides.set("slow", (_r, res) =>
+      setTimeout(() => {
+        res.writeHead(200);
+        res.end();
+      }, 700),
+    );
     await createEventSeeder(db.pool, [agent], { streamId: "tempo-test-2" }).insert([{ from: agent.wallet, to: randomAddress(), amount: 77n }]);
     await waitFor(() => receiver.forSubscription(sub.id).length === seen.size + claimed.length + 1, { what: "the last delivery in flight" });
     second.kill("SIGTERM");
@@ -118,16 +162,25 @@ describe("crash safety: nothing is lost when the worker dies or Redis forgets", 
       await worker.dispatcher!.idle();
       let throttle = true;
       receiver.overrides.set("later", (_r, res) => {
-        if (throttle) { res.writeHead(429, { "Retry-After": "3600" }); res.end(); }
-        else { res.writeHead(200); res.end(); }
+        if (throttle) {
+          res.writeHead(429, { "Retry-After": "3600" });
+          res.end();
+        } else {
+          res.writeHead(200);
+          res.end();
+        }
       });
       const a = { id: "flush-retrying", wallet: randomAddress() };
       const b = { id: "flush-pending", wallet: randomAddress() };
       const retrying = await createSubscription(db.pool, { owner, callbackUrl: receiver.url("later"), agentId: a.id });
       const pending = await createSubscription(db.pool, { owner, callbackUrl: receiver.url("ok"), agentId: b.id });
       // Four (a fifth consecutive failure would disable the subscription).
-      await createEventSeeder(db.pool, [a], { streamId: "flush-a" }).insert(Array.from({ length: 4 }, (_, i) => ({ from: a.wallet, to: randomAddress(), amount: BigInt(i + 1) })));
-      await waitFor(async () => (await deliveryRows(db.pool, retrying.id)).filter((d) => d.status === "retrying").length === 4, { what: "4 retries scheduled in 1 h" });
+      await createEventSeeder(db.pool, [a], { streamId: "flush-a" }).insert(
+        Array.from({ length: 4 }, (_, i) => ({ from: a.wallet, to: randomAddress(), amount: BigInt(i + 1) })),
+      );
+      await waitFor(async () => (await deliveryRows(db.pool, retrying.id)).filter((d) => d.status === "retrying").length === 4, {
+        what: "4 retries scheduled in 1 h",
+      });
 
       // Deliveries whose enqueue never happened (Redis down at dispatch time): rows only, due now.
       const { rows: evs } = await db.pool.query("SELECT id FROM agent_events ORDER BY id DESC LIMIT 5");
@@ -148,10 +201,13 @@ describe("crash safety: nothing is lost when the worker dies or Redis forgets", 
       // worker itself, finds every due delivery and re-enqueues it.
       throttle = false;
       offsetMs = 2 * 3600_000;
-      const done = await waitFor(async () => {
-        const rows = [...(await deliveryRows(db.pool, retrying.id)), ...(await deliveryRows(db.pool, pending.id))];
-        return rows.length === 9 && rows.every((d) => d.status === "succeeded") ? rows : null;
-      }, { timeoutMs: 15_000, what: "every due delivery restored and sent" });
+      const done = await waitFor(
+        async () => {
+          const rows = [...(await deliveryRows(db.pool, retrying.id)), ...(await deliveryRows(db.pool, pending.id))];
+          return rows.length === 9 && rows.every((d) => d.status === "succeeded") ? rows : null;
+        },
+        { timeoutMs: 15_000, what: "every due delivery restored and sent" },
+      );
       expect(done.filter((d) => d.attempts === 2)).toHaveLength(4); // the 429 ones: second attempt
       expect(done.filter((d) => d.attempts === 1)).toHaveLength(5); // never enqueued before
       expect(await worker.maintenanceQueue.getJobScheduler("requeue-due-deliveries")).toMatchObject({ every: 300 });

@@ -5,8 +5,23 @@ import { DELIVERY_QUEUE } from "../src/constants.ts";
 import { createDispatcher } from "../src/dispatch/createDispatcher.ts";
 import type { DeliveryJobData } from "../src/queue/deliveryJob.ts";
 import {
-  ALPHA_USD, PATH_USD, REDIS_URL, createEventSeeder, createOwner, createSubscription, deletePrefixKeys, deliveryRows, randomAddress, setupDb, silentLog,
-  sleep, startReceiver, startTestWorker, uniquePrefix, waitFor, type TestDb,
+  ALPHA_USD,
+  PATH_USD,
+  REDIS_URL,
+  createEventSeeder,
+  createOwner,
+  createSubscription,
+  deletePrefixKeys,
+  deliveryRows,
+  randomAddress,
+  setupDb,
+  silentLog,
+  sleep,
+  startReceiver,
+  startTestWorker,
+  uniquePrefix,
+  waitFor,
+  type TestDb,
 } from "./helpers.ts";
 import { createPgPool } from "@agent-ledger/db";
 
@@ -46,14 +61,24 @@ describe("dispatcher: durable cursor, filters, exactly one delivery per (subscri
     // Same cursor (they take turns: SKIP LOCKED) and a second cursor over the same rows (they really
     // collide, and the unique (subscription_id, event_id) decides).
     const dispatchers = [
-      createDispatcher({ pool: pools[0]!, queue, log: silentLog, now: () => new Date() }, { cursorId: "race-a", methodologyVersion: "v0.1", pageSize: 37, pollMs: 0 }),
-      createDispatcher({ pool: pools[1]!, queue, log: silentLog, now: () => new Date() }, { cursorId: "race-a", methodologyVersion: "v0.1", pageSize: 37, pollMs: 0 }),
-      createDispatcher({ pool: pools[2]!, queue, log: silentLog, now: () => new Date() }, { cursorId: "race-b", methodologyVersion: "v0.1", pageSize: 53, pollMs: 0 }),
+      createDispatcher(
+        { pool: pools[0]!, queue, log: silentLog, now: () => new Date() },
+        { cursorId: "race-a", methodologyVersion: "v0.1", pageSize: 37, pollMs: 0 },
+      ),
+      createDispatcher(
+        { pool: pools[1]!, queue, log: silentLog, now: () => new Date() },
+        { cursorId: "race-a", methodologyVersion: "v0.1", pageSize: 37, pollMs: 0 },
+      ),
+      createDispatcher(
+        { pool: pools[2]!, queue, log: silentLog, now: () => new Date() },
+        { cursorId: "race-b", methodologyVersion: "v0.1", pageSize: 53, pollMs: 0 },
+      ),
     ];
     await Promise.all(dispatchers.map((d) => d.runOnce())); // initialise the cursors at "now"
     const seeder = createEventSeeder(db.pool, [agent]);
     const writes = (async () => {
-      for (let i = 0; i < 10; i++) await seeder.insert(Array.from({ length: 30 }, (_, j) => ({ from: agent.wallet, to: randomAddress(), amount: BigInt(i * 100 + j) })));
+      for (let i = 0; i < 10; i++)
+        await seeder.insert(Array.from({ length: 30 }, (_, j) => ({ from: agent.wallet, to: randomAddress(), amount: BigInt(i * 100 + j) })));
     })();
     let created = 0;
     const racing = dispatchers.map(async (d) => {
@@ -80,7 +105,9 @@ describe("dispatcher: durable cursor, filters, exactly one delivery per (subscri
     const counts = await queue.getJobCounts("waiting", "delayed", "prioritized");
     expect(counts.waiting! + counts.delayed! + counts.prioritized!).toBe(900);
     const cursors = await db.pool.query("SELECT id, last_event_id::text AS v FROM event_cursors WHERE id IN ('race-a', 'race-b') ORDER BY id");
-    const { rows: [{ max }] } = await db.pool.query("SELECT max(id)::text AS max FROM agent_events");
+    const {
+      rows: [{ max }],
+    } = await db.pool.query("SELECT max(id)::text AS max FROM agent_events");
     expect(cursors.rows.map((r) => r.v)).toEqual([max, max]);
   });
 
@@ -100,7 +127,10 @@ describe("dispatcher: durable cursor, filters, exactly one delivery per (subscri
     const pending = await mk({ status: "pending_verify" });
 
     const { queue } = queueFor("filters");
-    const dispatcher = createDispatcher({ pool: db.pool, queue, log: silentLog, now: () => new Date() }, { cursorId: "filters", methodologyVersion: "v0.1", pageSize: 1000, pollMs: 0 });
+    const dispatcher = createDispatcher(
+      { pool: db.pool, queue, log: silentLog, now: () => new Date() },
+      { cursorId: "filters", methodologyVersion: "v0.1", pageSize: 1000, pollMs: 0 },
+    );
     await dispatcher.runOnce();
     const seeder = createEventSeeder(db.pool, [agent]);
     const { ids } = await seeder.insert([
@@ -127,17 +157,21 @@ describe("dispatcher: durable cursor, filters, exactly one delivery per (subscri
     const agent = { id: "gap-agent", wallet: randomAddress() };
     const sub = await createSubscription(db.pool, { owner, callbackUrl: "http://127.0.0.1:9/x", agentId: agent.id });
     const { queue } = queueFor("gap");
-    const dispatcher = createDispatcher({ pool: db.pool, queue, log: silentLog, now: () => new Date() }, { cursorId: "gap", methodologyVersion: "v0.1", pageSize: 1000, pollMs: 0 });
+    const dispatcher = createDispatcher(
+      { pool: db.pool, queue, log: silentLog, now: () => new Date() },
+      { cursorId: "gap", methodologyVersion: "v0.1", pageSize: 1000, pollMs: 0 },
+    );
     await dispatcher.runOnce();
     // Writer A takes an id and holds its transaction open; writer B takes a higher id and commits.
     const a = await db.pool.connect();
     await a.query("BEGIN");
-    const insertRow = (client: { query: typeof a.query }, n: number) => client.query(
-      `INSERT INTO agent_events (ts, agent_id, agent_label, agent_category, counterparty_address, counterparty_label, kind, amount_wei, token_address,
+    const insertRow = (client: { query: typeof a.query }, n: number) =>
+      client.query(
+        `INSERT INTO agent_events (ts, agent_id, agent_label, agent_category, counterparty_address, counterparty_label, kind, amount_wei, token_address,
          tx_hash, log_index, source_block, methodology_version, explorer_url)
        VALUES (now(), $1, 'Gap', 'agent', $2, '', 'payment_sent', $3, $4, $5, 0, 1, 'v0.1', 'https://explore.test') RETURNING id::text`,
-      [agent.id, randomAddress(), n, PATH_USD, `0x${n.toString(16).padStart(64, "0")}`],
-    );
+        [agent.id, randomAddress(), n, PATH_USD, `0x${n.toString(16).padStart(64, "0")}`],
+      );
     const low = (await insertRow(a, 1)).rows[0].id as string;
     const high = (await insertRow(db.pool as never, 2)).rows[0].id as string;
     expect(BigInt(high)).toBeGreaterThan(BigInt(low));
@@ -168,9 +202,16 @@ describe("dispatcher: durable cursor, filters, exactly one delivery per (subscri
     // The second subscription becomes active now: it gets the events dispatched from here on only.
     await db.pool.query("UPDATE webhook_subscriptions SET status = 'active', verified_at = now() WHERE id = $1", [late.id]);
     const second = await seeder.insert([{ from: agent.wallet, to: randomAddress(), amount: 4n }]);
-    await waitFor(() => receiver.forSubscription(late.id).length === 1 && receiver.forSubscription(early.id).length === 4, { what: "new event delivered to both" });
+    await waitFor(() => receiver.forSubscription(late.id).length === 1 && receiver.forSubscription(early.id).length === 4, {
+      what: "new event delivered to both",
+    });
     // All of the backlog, then the new one (no ordering guarantee between concurrent deliveries: sorted).
-    expect(receiver.forSubscription(early.id).map((r) => Number(r.headers["svc-event-id"])).sort((x, y) => x - y)).toEqual([...first.ids, ...second.ids].map(Number));
+    expect(
+      receiver
+        .forSubscription(early.id)
+        .map((r) => Number(r.headers["svc-event-id"]))
+        .sort((x, y) => x - y),
+    ).toEqual([...first.ids, ...second.ids].map(Number));
     expect(receiver.forSubscription(late.id).map((r) => r.headers["svc-event-id"])).toEqual(second.ids.map(String));
     await worker.stop();
     await receiver.close();
@@ -203,14 +244,16 @@ describe("dispatcher: durable cursor, filters, exactly one delivery per (subscri
     }
   });
 
-  it("startWorker resolves only after the first dispatch pass: the cursor exists, so events written after \"ready\" are never skipped", async () => {
+  it('startWorker resolves only after the first dispatch pass: the cursor exists, so events written after "ready" are never skipped', async () => {
     // Hold agent_events so the first pass is slow (as on a loaded machine). Before the fix, "ready" came first and a
     // cursor created later started past the events written in between: they were never delivered.
     const blocker = await db.pool.connect();
     await blocker.query("BEGIN; LOCK TABLE agent_events IN ACCESS EXCLUSIVE MODE");
     const prefix = uniquePrefix("ready");
     prefixes.push(prefix);
-    const released = sleep(1_500).then(() => blocker.query("COMMIT")).finally(() => blocker.release());
+    const released = sleep(1_500)
+      .then(() => blocker.query("COMMIT"))
+      .finally(() => blocker.release());
     const started = Date.now();
     const worker = await startTestWorker(db, { prefix, deliver: false, dispatch: { cursorId: "ready-cursor", pollMs: 60_000 } });
     try {

@@ -1,7 +1,17 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { randomBytes } from "node:crypto";
-import { CURRENT_METHODOLOGY_VERSION, generateToken, hashToken, matchLogs, sealSecret, verifyWebhook, type EventDraft, type MatchContext, type RawLog } from "@agent-ledger/core";
+import {
+  CURRENT_METHODOLOGY_VERSION,
+  generateToken,
+  hashToken,
+  matchLogs,
+  sealSecret,
+  verifyWebhook,
+  type EventDraft,
+  type MatchContext,
+  type RawLog,
+} from "@agent-ledger/core";
 import { createPgPool } from "@agent-ledger/db";
 import { createTestDatabase } from "@agent-ledger/db/testing";
 import { prepareBatch, writeBatch } from "@agent-ledger/indexer";
@@ -37,7 +47,10 @@ export async function deletePrefixKeys(prefix: string, redisUrl = REDIS_URL): Pr
   return deleted;
 }
 
-export async function waitFor<T>(fn: () => Promise<T | null | undefined | false> | T | null | undefined | false, options: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<T> {
+export async function waitFor<T>(
+  fn: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  options: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<T> {
   const deadline = Date.now() + (options.timeoutMs ?? 15_000);
   let last: unknown;
   for (;;) {
@@ -70,7 +83,14 @@ export async function setupDb(): Promise<TestDb> {
   const db = await createTestDatabase();
   const pool = createPgPool(db.url, { max: 6, applicationName: "worker-test" });
   pool.on("error", () => {}); // idle clients die when the database is dropped at the end
-  return { url: db.url, pool, drop: async () => { await pool.end().catch(() => {}); await db.drop(); } };
+  return {
+    url: db.url,
+    pool,
+    drop: async () => {
+      await pool.end().catch(() => {});
+      await db.drop();
+    },
+  };
 }
 
 export const masterKey = randomBytes(32);
@@ -85,15 +105,27 @@ export async function createOwner(pool: pg.Pool): Promise<string> {
   return rows[0].id as string;
 }
 
-export interface TestSubscription { id: string; secret: string; verifyToken: string }
+export interface TestSubscription {
+  id: string;
+  secret: string;
+  verifyToken: string;
+}
 
 /** A subscription row exactly as the API stores it (sealed secret and verify token). */
 export async function createSubscription(
   pool: pg.Pool,
   input: {
-    owner: string; callbackUrl: string; agentId: string; status?: string; consecutiveFailures?: number;
-    recipient?: string | null; routedTo?: string | null; minAmountWei?: bigint | null; token?: string | null;
-    verifyExpiresAt?: Date; key?: Buffer;
+    owner: string;
+    callbackUrl: string;
+    agentId: string;
+    status?: string;
+    consecutiveFailures?: number;
+    recipient?: string | null;
+    routedTo?: string | null;
+    minAmountWei?: bigint | null;
+    token?: string | null;
+    verifyExpiresAt?: Date;
+    key?: Buffer;
   },
 ): Promise<TestSubscription> {
   const id = `whs_${randomBytes(9).toString("base64url")}`;
@@ -106,9 +138,21 @@ export async function createSubscription(
        verify_token_ciphertext, verify_token_expires_at, verified_at, consecutive_failures)
      VALUES ($1, $2, $3, $4, 'test', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
     [
-      id, input.owner, input.status ?? "active", input.callbackUrl, input.agentId, input.recipient ?? null, input.routedTo ?? null,
-      input.minAmountWei?.toString() ?? null, input.token ?? null, sealSecret(secret, key, id), hashToken(verifyToken), sealSecret(verifyToken, key, id),
-      input.verifyExpiresAt ?? new Date(Date.now() + 24 * 3600_000), (input.status ?? "active") === "pending_verify" ? null : new Date(), input.consecutiveFailures ?? 0,
+      id,
+      input.owner,
+      input.status ?? "active",
+      input.callbackUrl,
+      input.agentId,
+      input.recipient ?? null,
+      input.routedTo ?? null,
+      input.minAmountWei?.toString() ?? null,
+      input.token ?? null,
+      sealSecret(secret, key, id),
+      hashToken(verifyToken),
+      sealSecret(verifyToken, key, id),
+      input.verifyExpiresAt ?? new Date(Date.now() + 24 * 3600_000),
+      (input.status ?? "active") === "pending_verify" ? null : new Date(),
+      input.consecutiveFailures ?? 0,
     ],
   );
   return { id, secret, verifyToken };
@@ -141,8 +185,17 @@ export async function deliveryRows(pool: pg.Pool, subscriptionId: string) {
     [subscriptionId],
   );
   return rows as {
-    id: string; event_id: string | null; type: string; status: string; attempts: number; last_http_status: number | null; last_error: string | null;
-    last_response_ms: number | null; last_attempt_at: Date | null; next_attempt_at: Date | null; completed_at: Date | null;
+    id: string;
+    event_id: string | null;
+    type: string;
+    status: string;
+    attempts: number;
+    last_http_status: number | null;
+    last_error: string | null;
+    last_response_ms: number | null;
+    last_attempt_at: Date | null;
+    next_attempt_at: Date | null;
+    completed_at: Date | null;
   }[];
 }
 
@@ -161,7 +214,12 @@ export function randomAddress(): string {
   return `0x${randomBytes(20).toString("hex")}`;
 }
 
-export interface Payment { from: string; to: string; amount: bigint; token?: string }
+export interface Payment {
+  from: string;
+  to: string;
+  amount: bigint;
+  token?: string;
+}
 
 /**
  * Writes agent_events the way the indexer does: viem-encoded TIP-20 Transfer logs → core matchLogs →
@@ -186,14 +244,27 @@ export function createEventSeeder(pool: pg.Pool, agents: { id: string; wallet: s
         const block = previous + 1n;
         const txHash = `0x${randomBytes(32).toString("hex")}`;
         const logs: RawLog[] = payments.map((p, i) => ({
-          blockNumber: block, blockHash: `0x${randomBytes(32).toString("hex")}`, blockTimestamp: Math.floor(Date.now() / 1000),
-          txHash, txIndex: 0, logIndex: i, address: p.token ?? PATH_USD,
+          blockNumber: block,
+          blockHash: `0x${randomBytes(32).toString("hex")}`,
+          blockTimestamp: Math.floor(Date.now() / 1000),
+          txHash,
+          txIndex: 0,
+          logIndex: i,
+          address: p.token ?? PATH_USD,
           topics: encodeEventTopics({ abi: [transferEvent], eventName: "Transfer", args: { from: p.from as Address, to: p.to as Address } }) as string[],
           data: encodeAbiParameters([{ type: "uint256" }], [p.amount]),
         }));
         let rows = matchLogs(logs, context, CURRENT_METHODOLOGY_VERSION);
         if (opts.version) rows = rows.map((r) => ({ ...r, methodologyVersion: opts.version! }));
-        const result = await writeBatch(client, { streamId, chainId: 31337, startBlock: 1n, previousBlock: previous, toBlock: block, toBlockHash: null, prepared: prepareBatch(logs, rows) });
+        const result = await writeBatch(client, {
+          streamId,
+          chainId: 31337,
+          startBlock: 1n,
+          previousBlock: previous,
+          toBlock: block,
+          toBlockHash: null,
+          prepared: prepareBatch(logs, rows),
+        });
         const ids: bigint[] = [];
         if (result.firstEventId !== null) for (let id = result.firstEventId; id <= result.lastEventId!; id++) ids.push(id);
         return { ids, rows };
@@ -224,13 +295,31 @@ export interface ReceivedRequest {
 export type Behavior = (req: ReceivedRequest, res: ServerResponse) => void;
 
 export const behaviors: Record<string, Behavior> = {
-  ok: (_req, res) => { res.writeHead(200); res.end("ok"); },
-  gone: (_req, res) => { res.writeHead(410); res.end("gone"); },
-  bad: (_req, res) => { res.writeHead(400); res.end("bad request"); },
-  throttled: (_req, res) => { res.writeHead(429, { "Retry-After": "3600" }); res.end("slow down"); },
-  fail: (_req, res) => { res.writeHead(500); res.end("boom"); },
+  ok: (_req, res) => {
+    res.writeHead(200);
+    res.end("ok");
+  },
+  gone: (_req, res) => {
+    res.writeHead(410);
+    res.end("gone");
+  },
+  bad: (_req, res) => {
+    res.writeHead(400);
+    res.end("bad request");
+  },
+  throttled: (_req, res) => {
+    res.writeHead(429, { "Retry-After": "3600" });
+    res.end("slow down");
+  },
+  fail: (_req, res) => {
+    res.writeHead(500);
+    res.end("boom");
+  },
   hang: () => {},
-  redirect: (_req, res) => { res.writeHead(302, { Location: "/ok" }); res.end(); },
+  redirect: (_req, res) => {
+    res.writeHead(302, { Location: "/ok" });
+    res.end();
+  },
 };
 
 /**
@@ -261,7 +350,11 @@ export async function startReceiver(options: { secrets?: Map<string, string>; no
         }
       }
       let body: Record<string, unknown> = {};
-      try { body = JSON.parse(rawBody.toString("utf8")); } catch { /* recorded raw */ }
+      try {
+        body = JSON.parse(rawBody.toString("utf8"));
+      } catch {
+        /* recorded raw */
+      }
       const r: ReceivedRequest = { path, headers: req.headers, rawBody, body, at: performance.now(), verified };
       requests.push(r);
       const name = path.slice(1);
@@ -282,12 +375,15 @@ export async function startReceiver(options: { secrets?: Map<string, string>; no
     requests,
     secrets,
     overrides,
-    get connections() { return connections; },
+    get connections() {
+      return connections;
+    },
     forSubscription: (id: string) => requests.filter((r) => r.headers["svc-subscription"] === id),
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;

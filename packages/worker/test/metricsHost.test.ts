@@ -23,7 +23,13 @@ describe.runIf(process.platform === "linux")("worker metrics server address", ()
   const start = async (metricsHost?: string) => {
     const prefix = uniquePrefix("metrics-host");
     prefixes.push(prefix);
-    const worker = await startTestWorker(db, { prefix, metricsPort: 0, ...(metricsHost === undefined ? {} : { metricsHost }), dispatch: { enabled: false }, deliver: false });
+    const worker = await startTestWorker(db, {
+      prefix,
+      metricsPort: 0,
+      ...(metricsHost === undefined ? {} : { metricsHost }),
+      dispatch: { enabled: false },
+      deliver: false,
+    });
     workers.push(worker);
     return worker.metricsPort!;
   };

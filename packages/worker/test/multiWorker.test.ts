@@ -1,8 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningWorker } from "../src/startWorker.ts";
 import {
-  createEventSeeder, createOwner, createSubscription, deletePrefixKeys, deliveryRows, randomAddress, setupDb, startReceiver, startTestWorker,
-  uniquePrefix, waitFor, type Receiver, type TestDb,
+  createEventSeeder,
+  createOwner,
+  createSubscription,
+  deletePrefixKeys,
+  deliveryRows,
+  randomAddress,
+  setupDb,
+  startReceiver,
+  startTestWorker,
+  uniquePrefix,
+  waitFor,
+  type Receiver,
+  type TestDb,
 } from "./helpers.ts";
 
 async function attemptsOf(worker: RunningWorker): Promise<number> {
@@ -31,19 +42,32 @@ describe("several workers on one Redis and one database", () => {
   it("share the work without double sends: every delivery reaches its receiver exactly once", async () => {
     const owner = await createOwner(db.pool);
     const agents = [0, 1].map((i) => ({ id: `multi-${i}`, wallet: randomAddress() }));
-    receiver.overrides.set("slowish", (_r, res) => setTimeout(() => { res.writeHead(200); res.end(); }, 5));
+    receiver.overrides.set("slowish", (_r, res) =>
+      setTimeout(() => {
+        res.writeHead(200);
+        res.end();
+      }, 5),
+    );
     const subs: { id: string }[] = [];
-    for (const a of agents) for (let k = 0; k < 3; k++) subs.push(await createSubscription(db.pool, { owner, callbackUrl: receiver.url("slowish"), agentId: a.id }));
+    for (const a of agents)
+      for (let k = 0; k < 3; k++) subs.push(await createSubscription(db.pool, { owner, callbackUrl: receiver.url("slowish"), agentId: a.id }));
     const seeder = createEventSeeder(db.pool, agents);
-    for (let b = 0; b < 10; b++) await seeder.insert(agents.flatMap((a) => Array.from({ length: 5 }, (_, i) => ({ from: a.wallet, to: randomAddress(), amount: BigInt(b * 10 + i + 1) }))));
+    for (let b = 0; b < 10; b++)
+      await seeder.insert(
+        agents.flatMap((a) => Array.from({ length: 5 }, (_, i) => ({ from: a.wallet, to: randomAddress(), amount: BigInt(b * 10 + i + 1) }))),
+      );
     const expected = 2 * 50 * 3;
-    await waitFor(async () => {
-      const { rows } = await db.pool.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'succeeded'");
-      return rows[0].n === expected;
-    }, { timeoutMs: 30_000, what: `${expected} deliveries succeeded` });
+    await waitFor(
+      async () => {
+        const { rows } = await db.pool.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'succeeded'");
+        return rows[0].n === expected;
+      },
+      { timeoutMs: 30_000, what: `${expected} deliveries succeeded` },
+    );
 
     const bySvcDelivery = new Map<string, number>();
-    for (const r of receiver.requests.filter((x) => x.path === "/slowish")) bySvcDelivery.set(r.headers["svc-delivery"] as string, (bySvcDelivery.get(r.headers["svc-delivery"] as string) ?? 0) + 1);
+    for (const r of receiver.requests.filter((x) => x.path === "/slowish"))
+      bySvcDelivery.set(r.headers["svc-delivery"] as string, (bySvcDelivery.get(r.headers["svc-delivery"] as string) ?? 0) + 1);
     expect(bySvcDelivery.size).toBe(expected);
     expect([...bySvcDelivery.values()].every((n) => n === 1)).toBe(true);
     const rows = (await Promise.all(subs.map((s) => deliveryRows(db.pool, s.id)))).flat();

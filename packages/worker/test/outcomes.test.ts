@@ -2,17 +2,46 @@ import { verifyWebhook } from "@agent-ledger/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningWorker } from "../src/startWorker.ts";
 import {
-  createEventSeeder, createOwner, createSubscription, createVerifyPing, deletePrefixKeys, deliveryRows, randomAddress, resumeSubscription, setupDb,
-  startReceiver, startTestWorker, subscriptionRow, uniquePrefix, waitFor, type Receiver, type TestDb,
+  createEventSeeder,
+  createOwner,
+  createSubscription,
+  createVerifyPing,
+  deletePrefixKeys,
+  deliveryRows,
+  randomAddress,
+  resumeSubscription,
+  setupDb,
+  startReceiver,
+  startTestWorker,
+  subscriptionRow,
+  uniquePrefix,
+  waitFor,
+  type Receiver,
+  type TestDb,
 } from "./helpers.ts";
 
 // The outcome table and the subscription state machine, end to end: real PostgreSQL, real Redis,
 // real HTTP receivers on loopback, events written through the indexer's write path.
 
 const SPEC_EVENT_FIELDS = [
-  "id", "ts", "agent_id", "agent_label", "agent_category", "counterparty_address", "counterparty_label", "counterparty_category", "kind",
-  "amount_wei", "token_address", "tx_hash", "source_block", "methodology_version", "routed_to_address", "routed_to_label",
-  "routed_fingerprint", "explorer_url",
+  "id",
+  "ts",
+  "agent_id",
+  "agent_label",
+  "agent_category",
+  "counterparty_address",
+  "counterparty_label",
+  "counterparty_category",
+  "kind",
+  "amount_wei",
+  "token_address",
+  "tx_hash",
+  "source_block",
+  "methodology_version",
+  "routed_to_address",
+  "routed_to_label",
+  "routed_fingerprint",
+  "explorer_url",
 ];
 
 describe("delivery outcomes (spec §6) with real Redis, PostgreSQL and receivers", () => {
@@ -21,7 +50,11 @@ describe("delivery outcomes (spec §6) with real Redis, PostgreSQL and receivers
   let worker: RunningWorker;
   let owner: string;
   const prefix = uniquePrefix("outcomes");
-  const agents = ["ok", "gone", "bad", "throttled", "fail", "hang", "redirect", "flaky", "pausing"].map((b) => ({ id: `agent-${b}`, wallet: randomAddress(), behavior: b }));
+  const agents = ["ok", "gone", "bad", "throttled", "fail", "hang", "redirect", "flaky", "pausing"].map((b) => ({
+    id: `agent-${b}`,
+    wallet: randomAddress(),
+    behavior: b,
+  }));
   let seeder: ReturnType<typeof createEventSeeder>;
 
   beforeAll(async () => {
@@ -59,10 +92,13 @@ describe("delivery outcomes (spec §6) with real Redis, PostgreSQL and receivers
     };
     for (const [behavior, exp] of Object.entries(expected)) {
       const sub = subs.get(behavior)!;
-      const [d] = await waitFor(async () => {
-        const rows = await deliveryRows(db.pool, sub.id);
-        return rows.length === 1 && rows[0]!.attempts === 1 && rows[0]!.status !== "pending" ? rows : null;
-      }, { what: `${behavior} delivery recorded` });
+      const [d] = await waitFor(
+        async () => {
+          const rows = await deliveryRows(db.pool, sub.id);
+          return rows.length === 1 && rows[0]!.attempts === 1 && rows[0]!.status !== "pending" ? rows : null;
+        },
+        { what: `${behavior} delivery recorded` },
+      );
       expect(d!.status, behavior).toBe(exp.status);
       expect(d!.last_http_status, behavior).toBe(exp.http);
       if (exp.error) expect(d!.last_error, behavior).toMatch(exp.error);
@@ -72,7 +108,8 @@ describe("delivery outcomes (spec §6) with real Redis, PostgreSQL and receivers
       if (exp.status === "retrying") {
         expect(d!.completed_at).toBeNull();
         const gap = d!.next_attempt_at!.getTime() - d!.last_attempt_at!.getTime();
-        if (behavior === "throttled") expect(gap).toBeGreaterThanOrEqual(3_600_000); // Retry-After: 3600 beats 30 s ± 20 %
+        if (behavior === "throttled")
+          expect(gap).toBeGreaterThanOrEqual(3_600_000); // Retry-After: 3600 beats 30 s ± 20 %
         else {
           expect(gap).toBeGreaterThanOrEqual(24_000); // 30 s − 20 %
           expect(gap).toBeLessThanOrEqual(36_000 + 1_000); // 30 s + 20 % (+ the attempt's own duration)
@@ -107,7 +144,9 @@ describe("delivery outcomes (spec §6) with real Redis, PostgreSQL and receivers
     const [subscriptionId, secret] = sub;
     const req = await waitFor(() => receiver.forSubscription(subscriptionId)[0]);
     const [row] = await deliveryRows(db.pool, subscriptionId);
-    const { rows: [event] } = await db.pool.query(
+    const {
+      rows: [event],
+    } = await db.pool.query(
       `SELECT id::text, ts, agent_id, agent_label, agent_category, counterparty_address, counterparty_label, counterparty_category, kind,
               amount_wei::text, token_address, tx_hash, source_block::text, methodology_version, routed_to_address, routed_to_label,
               routed_fingerprint, explorer_url FROM agent_events WHERE id = $1`,
@@ -124,7 +163,10 @@ describe("delivery outcomes (spec §6) with real Redis, PostgreSQL and receivers
     expect(Object.keys(data)).toEqual(SPEC_EVENT_FIELDS);
     expect(data).not.toHaveProperty("memo");
     expect(data).toEqual({
-      ...event, id: Number(event.id), ts: (event.ts as Date).toISOString(), source_block: Number(event.source_block),
+      ...event,
+      id: Number(event.id),
+      ts: (event.ts as Date).toISOString(),
+      source_block: Number(event.source_block),
     });
     expect(data.agent_id).toBe(a.id);
     expect(data.amount_wei).toBe("1000000");
@@ -151,13 +193,20 @@ describe("delivery outcomes (spec §6) with real Redis, PostgreSQL and receivers
 
   it("5 consecutive failures disable the subscription; dispatch stops; resume re-arms and the same Svc-Delivery ids are retried", async () => {
     const a = agents.find((x) => x.behavior === "flaky")!;
-    receiver.overrides.set("flaky", (_r, res) => { res.writeHead(503); res.end(); });
+    receiver.overrides.set("flaky", (_r, res) => {
+      res.writeHead(503);
+      res.end();
+    });
     const sub = await createSubscription(db.pool, { owner, callbackUrl: receiver.url("flaky"), agentId: a.id });
     receiver.secrets.set(sub.id, sub.secret);
     // Five events → five deliveries failing concurrently: the counter is exact under concurrency.
     await seeder.insert(Array.from({ length: 5 }, (_, i) => ({ from: a.wallet, to: randomAddress(), amount: BigInt(i + 1) })));
     await waitFor(async () => (await subscriptionRow(db.pool, sub.id)).status === "disabled_by_failures", { what: "disabled_by_failures" });
-    expect(await subscriptionRow(db.pool, sub.id)).toEqual({ status: "disabled_by_failures", consecutive_failures: 5, status_reason: "disabled after 5 consecutive failed deliveries" });
+    expect(await subscriptionRow(db.pool, sub.id)).toEqual({
+      status: "disabled_by_failures",
+      consecutive_failures: 5,
+      status_reason: "disabled after 5 consecutive failed deliveries",
+    });
     const failed = await deliveryRows(db.pool, sub.id);
     expect(failed.map((d) => [d.status, d.attempts, d.last_http_status])).toEqual(Array(5).fill(["retrying", 1, 503]));
 
@@ -167,12 +216,18 @@ describe("delivery outcomes (spec §6) with real Redis, PostgreSQL and receivers
     expect(await deliveryRows(db.pool, sub.id)).toHaveLength(5);
 
     // Resume (what the API does): the held deliveries go out again with the same delivery ids.
-    receiver.overrides.set("flaky", (_r, res) => { res.writeHead(204); res.end(); });
+    receiver.overrides.set("flaky", (_r, res) => {
+      res.writeHead(204);
+      res.end();
+    });
     await resumeSubscription(db.pool, sub.id);
-    const done = await waitFor(async () => {
-      const rows = await deliveryRows(db.pool, sub.id);
-      return rows.every((d) => d.status === "succeeded") ? rows : null;
-    }, { what: "resumed deliveries succeed" });
+    const done = await waitFor(
+      async () => {
+        const rows = await deliveryRows(db.pool, sub.id);
+        return rows.every((d) => d.status === "succeeded") ? rows : null;
+      },
+      { what: "resumed deliveries succeed" },
+    );
     expect(done.map((d) => d.attempts)).toEqual([2, 2, 2, 2, 2]);
     expect(await subscriptionRow(db.pool, sub.id)).toMatchObject({ status: "active", consecutive_failures: 0 });
     for (const d of done) {
@@ -189,8 +244,13 @@ describe("delivery outcomes (spec §6) with real Redis, PostgreSQL and receivers
     let inFlight = 0;
     receiver.overrides.set("pausing", (_r, res) => {
       inFlight++;
-      if (gone) { res.writeHead(410); res.end(); return; }
-      res.writeHead(200); res.end();
+      if (gone) {
+        res.writeHead(410);
+        res.end();
+        return;
+      }
+      res.writeHead(200);
+      res.end();
     });
     const sub = await createSubscription(db.pool, { owner, callbackUrl: receiver.url("pausing"), agentId: a.id });
     // Worker concurrency 8 and one event per batch so the first answer pauses before the rest go out.
@@ -203,8 +263,12 @@ describe("delivery outcomes (spec §6) with real Redis, PostgreSQL and receivers
     expect(inFlight).toBe(1);
 
     // A delivery created before the pause but not yet sent is held: make one by hand, due now.
-    const { rows: [{ id: eventId }] } = await db.pool.query("SELECT max(id)::text AS id FROM agent_events WHERE agent_id = $1", [a.id]);
-    const { rows: [held] } = await db.pool.query(
+    const {
+      rows: [{ id: eventId }],
+    } = await db.pool.query("SELECT max(id)::text AS id FROM agent_events WHERE agent_id = $1", [a.id]);
+    const {
+      rows: [held],
+    } = await db.pool.query(
       "INSERT INTO webhook_deliveries (id, subscription_id, event_id, type, status, next_attempt_at) VALUES (gen_random_uuid(), $1, $2, 'event', 'pending', now()) RETURNING id",
       [sub.id, eventId],
     );
@@ -216,7 +280,9 @@ describe("delivery outcomes (spec §6) with real Redis, PostgreSQL and receivers
 
     gone = false;
     await resumeSubscription(db.pool, sub.id);
-    await waitFor(async () => (await deliveryRows(db.pool, sub.id)).find((d) => d.id === held.id)?.status === "succeeded", { what: "held delivery sent after resume" });
+    await waitFor(async () => (await deliveryRows(db.pool, sub.id)).find((d) => d.id === held.id)?.status === "succeeded", {
+      what: "held delivery sent after resume",
+    });
     expect(inFlight).toBe(2);
   });
 

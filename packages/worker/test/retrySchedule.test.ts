@@ -3,8 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AttemptInfo } from "../src/delivery/createDeliveryProcessor.ts";
 import type { RunningWorker } from "../src/startWorker.ts";
 import {
-  createEventSeeder, createOwner, createSubscription, createVerifyPing, deletePrefixKeys, deliveryRows, randomAddress, scaledClock, setupDb,
-  startReceiver, startTestWorker, subscriptionRow, uniquePrefix, waitFor, type Receiver, type TestDb,
+  createEventSeeder,
+  createOwner,
+  createSubscription,
+  createVerifyPing,
+  deletePrefixKeys,
+  deliveryRows,
+  randomAddress,
+  scaledClock,
+  setupDb,
+  startReceiver,
+  startTestWorker,
+  subscriptionRow,
+  uniquePrefix,
+  waitFor,
+  type Receiver,
+  type TestDb,
 } from "./helpers.ts";
 
 // Retry timing without sleeping hours: the worker runs on a clock SCALE times faster than real time and
@@ -34,13 +48,22 @@ describe("retry schedule under a scaled clock", () => {
 
   it("a failing verification ping is retried on the spec's schedule, 8 attempts, then dead (pending_verify failures do not count)", async () => {
     const owner = await createOwner(db.pool);
-    const sub = await createSubscription(db.pool, { owner, callbackUrl: receiver.url("fail"), agentId: "agent-x", status: "pending_verify", verifyExpiresAt: new Date(clock().getTime() + 48 * 3600_000) });
+    const sub = await createSubscription(db.pool, {
+      owner,
+      callbackUrl: receiver.url("fail"),
+      agentId: "agent-x",
+      status: "pending_verify",
+      verifyExpiresAt: new Date(clock().getTime() + 48 * 3600_000),
+    });
     receiver.secrets.set(sub.id, sub.secret);
     const deliveryId = await createVerifyPing(db.pool, sub.id, clock());
-    const [row] = await waitFor(async () => {
-      const rows = await deliveryRows(db.pool, sub.id);
-      return rows[0]?.status === "dead" ? rows : null;
-    }, { timeoutMs: 20_000, what: "verify ping dead after 8 attempts" });
+    const [row] = await waitFor(
+      async () => {
+        const rows = await deliveryRows(db.pool, sub.id);
+        return rows[0]?.status === "dead" ? rows : null;
+      },
+      { timeoutMs: 20_000, what: "verify ping dead after 8 attempts" },
+    );
     expect(row).toMatchObject({ id: deliveryId, type: "verify", status: "dead", attempts: MAX_ATTEMPTS, last_http_status: 500, next_attempt_at: null });
 
     const mine = attempts.filter((a) => a.deliveryId === deliveryId);
@@ -72,15 +95,23 @@ describe("retry schedule under a scaled clock", () => {
     let calls = 0;
     receiver.overrides.set("ra", (_r, res) => {
       calls++;
-      if (calls === 1) { res.writeHead(429, { "Retry-After": "7200" }); res.end(); return; }
-      res.writeHead(200); res.end();
+      if (calls === 1) {
+        res.writeHead(429, { "Retry-After": "7200" });
+        res.end();
+        return;
+      }
+      res.writeHead(200);
+      res.end();
     });
     const sub = await createSubscription(db.pool, { owner, callbackUrl: receiver.url("ra"), agentId: agent.id, consecutiveFailures: 2 });
     await createEventSeeder(db.pool, [agent]).insert([{ from: agent.wallet, to: randomAddress(), amount: 5n }]);
-    const [row] = await waitFor(async () => {
-      const rows = await deliveryRows(db.pool, sub.id);
-      return rows[0]?.status === "succeeded" ? rows : null;
-    }, { what: "delivered after Retry-After" });
+    const [row] = await waitFor(
+      async () => {
+        const rows = await deliveryRows(db.pool, sub.id);
+        return rows[0]?.status === "succeeded" ? rows : null;
+      },
+      { what: "delivered after Retry-After" },
+    );
     const mine = attempts.filter((a) => a.deliveryId === row!.id);
     expect(mine[0]!.nextAttemptAt!.getTime() - mine[0]!.finishedAt.getTime()).toBe(7_200_000);
     expect(mine[1]!.claimedAt.getTime()).toBeGreaterThanOrEqual(mine[0]!.nextAttemptAt!.getTime() - 2 * SCALE);
@@ -90,12 +121,21 @@ describe("retry schedule under a scaled clock", () => {
 
   it("an expired verify token kills the ping without any request", async () => {
     const owner = await createOwner(db.pool);
-    const sub = await createSubscription(db.pool, { owner, callbackUrl: receiver.url("ok"), agentId: "agent-y", status: "pending_verify", verifyExpiresAt: new Date(clock().getTime() - 1_000) });
+    const sub = await createSubscription(db.pool, {
+      owner,
+      callbackUrl: receiver.url("ok"),
+      agentId: "agent-y",
+      status: "pending_verify",
+      verifyExpiresAt: new Date(clock().getTime() - 1_000),
+    });
     await createVerifyPing(db.pool, sub.id, clock());
-    const [row] = await waitFor(async () => {
-      const rows = await deliveryRows(db.pool, sub.id);
-      return rows[0]?.status === "dead" ? rows : null;
-    }, { what: "expired ping dead" });
+    const [row] = await waitFor(
+      async () => {
+        const rows = await deliveryRows(db.pool, sub.id);
+        return rows[0]?.status === "dead" ? rows : null;
+      },
+      { what: "expired ping dead" },
+    );
     expect(row).toMatchObject({ attempts: 0, last_error: "verify token expired" });
     expect(receiver.forSubscription(sub.id)).toHaveLength(0);
   });

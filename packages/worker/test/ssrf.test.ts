@@ -3,7 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertCallbackAllowed, type ResolveHost } from "@agent-ledger/runtime";
 import type { RunningWorker } from "../src/startWorker.ts";
 import {
-  createEventSeeder, createOwner, createSubscription, deletePrefixKeys, deliveryRows, randomAddress, setupDb, startTestWorker, uniquePrefix, waitFor,
+  createEventSeeder,
+  createOwner,
+  createSubscription,
+  deletePrefixKeys,
+  deliveryRows,
+  randomAddress,
+  setupDb,
+  startTestWorker,
+  uniquePrefix,
+  waitFor,
   type TestDb,
 } from "./helpers.ts";
 
@@ -66,20 +75,33 @@ describe("SSRF policy at delivery time (production): refused before any connecti
     // The rebinding name passes the create-time check, then resolves to loopback when the worker connects.
     await expect(assertCallbackAllowed(`https://rebind.example:${port}/`, { production: true, lookup: dns })).resolves.toBeTruthy();
     const urls = [
-      `https://127.0.0.1:${port}/`, `https://[::1]:${port}/`, `https://10.0.0.1:${port}/`, `https://172.16.5.5:${port}/`, `https://192.168.0.1:${port}/`,
-      `https://169.254.169.254:${port}/latest/meta-data`, `https://[::ffff:127.0.0.1]:${port}/`, `https://[::ffff:0:7f00:1]:${port}/`,
-      `https://translated.example:${port}/`, `https://nat64.example:${port}/`, `https://loopback.example:${port}/`,
-      `https://internal.example:${port}/`, `https://rebind.example:${port}/`, `http://public.example:${port}/`,
+      `https://127.0.0.1:${port}/`,
+      `https://[::1]:${port}/`,
+      `https://10.0.0.1:${port}/`,
+      `https://172.16.5.5:${port}/`,
+      `https://192.168.0.1:${port}/`,
+      `https://169.254.169.254:${port}/latest/meta-data`,
+      `https://[::ffff:127.0.0.1]:${port}/`,
+      `https://[::ffff:0:7f00:1]:${port}/`,
+      `https://translated.example:${port}/`,
+      `https://nat64.example:${port}/`,
+      `https://loopback.example:${port}/`,
+      `https://internal.example:${port}/`,
+      `https://rebind.example:${port}/`,
+      `http://public.example:${port}/`,
     ];
     const agents = urls.map((_, i) => ({ id: `ssrf-${i}`, wallet: randomAddress() }));
     const subs: { id: string }[] = [];
     for (const [i, url] of urls.entries()) subs.push(await createSubscription(db.pool, { owner, callbackUrl: url, agentId: agents[i]!.id }));
     await createEventSeeder(db.pool, agents).insert(agents.map((a) => ({ from: a.wallet, to: randomAddress(), amount: 1n })));
     for (const [i, sub] of subs.entries()) {
-      const [d] = await waitFor(async () => {
-        const rows = await deliveryRows(db.pool, sub.id);
-        return rows[0]?.attempts === 1 && rows[0].status === "retrying" ? rows : null;
-      }, { what: `refusal of ${urls[i]}` });
+      const [d] = await waitFor(
+        async () => {
+          const rows = await deliveryRows(db.pool, sub.id);
+          return rows[0]?.attempts === 1 && rows[0].status === "retrying" ? rows : null;
+        },
+        { what: `refusal of ${urls[i]}` },
+      );
       expect(d!.last_error, urls[i]).toMatch(/^callback_forbidden/);
       expect(d!.last_http_status).toBeNull();
     }
@@ -89,7 +111,13 @@ describe("SSRF policy at delivery time (production): refused before any connecti
   it("positive control: the same receiver through a non-production worker is reached", async () => {
     const owner = await createOwner(db.pool);
     const devPrefix = uniquePrefix("ssrf-dev");
-    const dev = await startTestWorker(db, { prefix: devPrefix, production: false, resolveHost: dns, timeoutMs: 500, dispatch: { cursorId: "ssrf-dev", pollMs: 100 } });
+    const dev = await startTestWorker(db, {
+      prefix: devPrefix,
+      production: false,
+      resolveHost: dns,
+      timeoutMs: 500,
+      dispatch: { cursorId: "ssrf-dev", pollMs: 100 },
+    });
     try {
       await dev.dispatcher!.idle();
       const agent = { id: "ssrf-dev", wallet: randomAddress() };

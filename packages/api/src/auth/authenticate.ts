@@ -84,7 +84,8 @@ export async function cookieUser(db: pg.Pool, headers: IncomingHttpHeaders, now:
   const token = readCookie(headers, USER_SESSION_COOKIE);
   if (token === undefined || token === "") throw new AuthError("unauthorized", "sign in with your passkey first (no session cookie)");
   const row = (await loadCookie(db, headers, token)) as (CookieUser & { expires_at?: Date }) | undefined;
-  if (!row || new Date(row.expires_at!).getTime() <= now.getTime()) throw new AuthError("unauthorized", "sign in again: the session cookie is unknown or expired");
+  if (!row || new Date(row.expires_at!).getTime() <= now.getTime())
+    throw new AuthError("unauthorized", "sign in again: the session cookie is unknown or expired");
   const { expires_at: _, ...user } = row;
   return user;
 }

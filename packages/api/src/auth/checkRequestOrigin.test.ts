@@ -32,7 +32,15 @@ describe("checkRequestOrigin", () => {
   });
 
   it("an Origin that is present decides alone: opaque, malformed, another port/scheme/path-bearing value are refused", () => {
-    for (const origin of ["null", "", "ledger.example", "https://ledger.example:444", "http://ledger.example", "https://ledger.example, https://evil.example", "https://evil.example/https://ledger.example"]) {
+    for (const origin of [
+      "null",
+      "",
+      "ledger.example",
+      "https://ledger.example:444",
+      "http://ledger.example",
+      "https://ledger.example, https://evil.example",
+      "https://evil.example/https://ledger.example",
+    ]) {
       expect([origin, checkRequestOrigin("POST", { cookie, origin, "sec-fetch-site": "same-origin" }, origins)]).toEqual([origin, expect.any(String)]);
     }
     // the same origin written with a default port or upper case is the same origin
@@ -40,6 +48,7 @@ describe("checkRequestOrigin", () => {
   });
 
   it("without Origin, only Sec-Fetch-Site: same-origin passes", () => {
-    for (const site of ["same-site", "cross-site", "none", "SAME-ORIGIN"]) expect(checkRequestOrigin("POST", { cookie, "sec-fetch-site": site }, origins)).not.toBeNull();
+    for (const site of ["same-site", "cross-site", "none", "SAME-ORIGIN"])
+      expect(checkRequestOrigin("POST", { cookie, "sec-fetch-site": site }, origins)).not.toBeNull();
   });
 });

@@ -48,7 +48,9 @@ export function createFeed(deps: FeedDeps): Feed {
         db,
         version,
         log,
-        listenClient: options.listenClient ?? (() => new pg.Client({ ...deps.pool.options, application_name: `${deps.pool.options.application_name ?? "agent-ledger-api"}-feed` })),
+        listenClient:
+          options.listenClient ??
+          (() => new pg.Client({ ...deps.pool.options, application_name: `${deps.pool.options.application_name ?? "agent-ledger-api"}-feed` })),
         pollMs: options.pollMs,
         pageSize: options.pageSize,
         reconnectMinMs: options.reconnectMinMs,
@@ -63,14 +65,18 @@ export function createFeed(deps: FeedDeps): Feed {
     services: deps.services,
     async resolveFilter(agentId, minAmountWei) {
       const id = checkAgentId(agentId);
-      if (id !== null && !(await deps.services.loadEntities([id]))[0]) throw new FeedError("not_found", `no watched agent or service with id ${JSON.stringify(id)}`);
+      if (id !== null && !(await deps.services.loadEntities([id]))[0])
+        throw new FeedError("not_found", `no watched agent or service with id ${JSON.stringify(id)}`);
       return { agentId: id, minAmountWei };
     },
     async whenReady() {
       if (hub.isReady()) return;
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new FeedError("feed_unavailable", "the live feed is not connected to the database yet; retry shortly")), options.readyTimeoutMs);
+        timer = setTimeout(
+          () => reject(new FeedError("feed_unavailable", "the live feed is not connected to the database yet; retry shortly")),
+          options.readyTimeoutMs,
+        );
       });
       try {
         await Promise.race([hub.ready(), timeout]);

@@ -5,7 +5,15 @@ import { createHandler, TOKEN_HEADER_KEY, TOKEN_QUERY_KEY, type ExecutionResult,
 import type { Logger } from "pino";
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from "../graphql/graphqlLimits.ts";
 import {
-  createSourceEventStream, execute, getOperationAST, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs,
+  createSourceEventStream,
+  execute,
+  getOperationAST,
+  GraphQLError,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type ExecutionArgs,
 } from "../graphql/graphqlJs.ts";
 import { createMaskError } from "../graphql/maskError.ts";
 import { rejectedBy } from "../graphql/rejectedBy.ts";
@@ -56,7 +64,8 @@ function codedRefusal(status: number, body: string | null | undefined): string |
   } catch {
     errors = [{ message: body }];
   }
-  if (!Array.isArray(errors) || errors.length === 0) errors = [{ message: status === 415 ? "send the operation as application/json" : "the request was refused" }];
+  if (!Array.isArray(errors) || errors.length === 0)
+    errors = [{ message: status === 415 ? "send the operation as application/json" : "the request was refused" }];
   if (errors.every((e) => typeof e.extensions?.code === "string")) return null;
   const codeOf = (message: unknown) => (status === 415 ? "unsupported_media_type" : message === "Invalid variables" ? "invalid_variables" : "invalid_request");
   return JSON.stringify({ errors: errors.map((e) => ({ ...e, message: String(e.message), extensions: { code: codeOf(e.message), ...e.extensions } })) });
@@ -119,10 +128,14 @@ export function createGraphqlStreamHandler(core: FeedCore | null, deps: { log: L
   const handler = createHandler<IncomingMessage, StreamRequestContext, StreamContext>({
     schema: buildSchema(),
     validate: (schema, document) =>
-      validate(schema, document, rules).map((e) =>
-        // no "Did you mean …?" hints (as blockFieldSuggestion does on /graphql)
-        // and each with a code, as on /graphql
-        new GraphQLError(e.message.replace(/ Did you mean .+\?$/, ""), { nodes: e.nodes, extensions: { code: "graphql_validation_failed", ...e.extensions } }),
+      validate(schema, document, rules).map(
+        (e) =>
+          // no "Did you mean …?" hints (as blockFieldSuggestion does on /graphql)
+          // and each with a code, as on /graphql
+          new GraphQLError(e.message.replace(/ Did you mean .+\?$/, ""), {
+            nodes: e.nodes,
+            extensions: { code: "graphql_validation_failed", ...e.extensions },
+          }),
       ),
     onSubscribe(req, params) {
       // the bound of every JSON the API reads (http/readBody.ts), before graphql-js coerces the variables
@@ -206,7 +219,10 @@ export function createGraphqlStreamHandler(core: FeedCore | null, deps: { log: L
     if (!body || typeof body === "string") {
       if (req.method === "PUT" && init.status === 201 && typeof body === "string") {
         const token = body;
-        const timer = setTimeout(() => void releaseReservation(token).catch((err) => log.warn({ err }, "releasing a stream reservation failed")), RESERVATION_TTL_MS);
+        const timer = setTimeout(
+          () => void releaseReservation(token).catch((err) => log.warn({ err }, "releasing a stream reservation failed")),
+          RESERVATION_TTL_MS,
+        );
         timer.unref();
         reservations.set(token, timer);
       }

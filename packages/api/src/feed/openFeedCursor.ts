@@ -89,7 +89,10 @@ export function openFeedCursor(o: FeedCursorOptions): FeedCursor {
       for (const row of rows) if (row.id > lastDelivered && matchesFilter(row, o.filter)) queue.push(row);
       flush();
       if (waiting() > o.maxBufferedRows) {
-        o.log.info({ kind: o.kind, waiting: waiting(), limit: o.maxBufferedRows, lastDelivered: lastDelivered.toString() }, "feed subscriber dropped: buffer overflow");
+        o.log.info(
+          { kind: o.kind, waiting: waiting(), limit: o.maxBufferedRows, lastDelivered: lastDelivered.toString() },
+          "feed subscriber dropped: buffer overflow",
+        );
         o.hub.recordDrop(o.kind);
         close("overflow");
       }

@@ -88,7 +88,8 @@ export function createGraphqlHandler(deps: {
           // One authentication per request, whatever the number of fields asking.
           principal ??= deps.authenticate(req.headers, { optional: true });
           return principal.then((p) => {
-            if (!p && !options?.optional) throw new AuthError("unauthorized", "authentication required: a paired session's bearer token or the passkey session cookie");
+            if (!p && !options?.optional)
+              throw new AuthError("unauthorized", "authentication required: a paired session's bearer token or the passkey session cookie");
             return p;
           });
         },
@@ -124,7 +125,10 @@ export function createGraphqlHandler(deps: {
     ],
   });
   const ttlMs = deps.responseCache?.ttlMs ?? 0;
-  const lane = createJsonLane({ yoga, cache: ttlMs > 0 ? createTtlCache<ComputedResponse>(ttlMs, deps.responseCache?.clock, { maxEntries: 1_000, keep: (c) => c.cacheable }) : null });
+  const lane = createJsonLane({
+    yoga,
+    cache: ttlMs > 0 ? createTtlCache<ComputedResponse>(ttlMs, deps.responseCache?.clock, { maxEntries: 1_000, keep: (c) => c.cacheable }) : null,
+  });
 
   const handler = async (req: IncomingMessage, res: ServerResponse) => {
     if (acceptsJsonLane(req, MAX_REQUEST_BODY_BYTES)) {

@@ -55,7 +55,12 @@ export function createJsonLane(deps: { yoga: Yoga; cache: TtlCache<ComputedRespo
   // kept as bytes: an answer served again for a TTL is written without encoding again
   const asBytes = (c: ComputedResponse): ComputedResponse => ({ ...c, response: { ...c.response, body: Buffer.from(c.response.body) } });
 
-  const execute = async (params: JsonGraphqlParams, document: DocumentNode, enveloped: ReturnType<Yoga["getEnveloped"]>, forCache = false): Promise<ComputedResponse> => {
+  const execute = async (
+    params: JsonGraphqlParams,
+    document: DocumentNode,
+    enveloped: ReturnType<Yoga["getEnveloped"]>,
+    forCache = false,
+  ): Promise<ComputedResponse> => {
     const contextValue = await enveloped.contextFactory();
     // An answer that will be kept one TTL is computed from fresh data (not from the services' dashboard cache).
     if (forCache) (contextValue as unknown as GraphqlContext).freshDashboard = true;
@@ -108,7 +113,8 @@ export function createJsonLane(deps: { yoga: Yoga; cache: TtlCache<ComputedRespo
 
     try {
       if (cache && query.cacheable) return await cache.get(key(), () => execute(params, document, envelop(), true).then(asBytes));
-      if (inflight && req.headers.authorization === undefined && req.headers.cookie === undefined) return await inflight.get(key(), () => execute(params, document, envelop()));
+      if (inflight && req.headers.authorization === undefined && req.headers.cookie === undefined)
+        return await inflight.get(key(), () => execute(params, document, envelop()));
       return await execute(params, document, envelop());
     } catch {
       return null; // not expected (errors are results); yoga then answers the request on its own
@@ -155,7 +161,9 @@ function requestView(req: IncomingMessage, yoga: Yoga) {
     method: "POST",
     url: `http://localhost${req.url ?? "/graphql"}`,
     get headers(): Headers {
-      return (headers ??= new yoga.fetchAPI.Headers(Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(", ") : v] as [string, string]]))));
+      return (headers ??= new yoga.fetchAPI.Headers(
+        Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(", ") : v] as [string, string]])),
+      ));
     },
   };
 }

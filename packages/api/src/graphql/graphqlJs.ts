@@ -4,5 +4,15 @@
 export { GraphQLError, GraphQLSchema, Kind, lexicographicSortSchema, print, printSchema, validateSchema } from "graphql/index.js";
 export type { ExecutionResult, GraphQLFormattedError } from "graphql/index.js";
 // The live feed's graphql-sse endpoint (feed/createGraphqlStreamHandler.ts).
-export { createSourceEventStream, execute, getArgumentValues, getOperationAST, getVariableValues, isObjectType, parse, specifiedRules, validate } from "graphql/index.js";
+export {
+  createSourceEventStream,
+  execute,
+  getArgumentValues,
+  getOperationAST,
+  getVariableValues,
+  isObjectType,
+  parse,
+  specifiedRules,
+  validate,
+} from "graphql/index.js";
 export type { DocumentNode, ExecutionArgs, FieldNode, GraphQLResolveInfo, OperationDefinitionNode, SelectionSetNode, ValidationRule } from "graphql/index.js";

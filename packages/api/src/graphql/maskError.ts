@@ -53,7 +53,10 @@ export function withRequestCode(error: GraphQLError): GraphQLError {
   if (!code) return error;
   const http = (error.extensions?.http ?? {}) as Record<string, unknown>;
   return new GraphQLError(error.message, {
-    nodes: error.nodes, source: error.source, positions: error.positions, originalError: error.originalError ?? undefined,
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    originalError: error.originalError ?? undefined,
     extensions: { ...error.extensions, code, http: { ...http, status: (http.status as number | undefined) ?? ERROR_STATUS[code] } },
   });
 }

@@ -35,7 +35,11 @@ export function useRequestErrors(): Plugin {
     },
     onRequestParse({ requestParser, setRequestParser, endResponse, fetchAPI }) {
       if (!requestParser) {
-        const body = JSON.stringify({ errors: [{ message: "send the GraphQL request as application/json (POST) or in the query string (GET)", extensions: { code: "unsupported_media_type" } }] });
+        const body = JSON.stringify({
+          errors: [
+            { message: "send the GraphQL request as application/json (POST) or in the query string (GET)", extensions: { code: "unsupported_media_type" } },
+          ],
+        });
         return endResponse(new fetchAPI.Response(body, { status: ERROR_STATUS.unsupported_media_type, headers: { "content-type": JSON_TYPE } }));
       }
       setRequestParser(async (request) => {

@@ -2,7 +2,12 @@ import type { Duplex } from "node:stream";
 
 /** Node's parser errors (`clientError`) and the project's code for each; anything else is a plain 400. */
 const CLIENT_ERRORS: Record<string, [status: number, reason: string, code: string, message: string]> = {
-  HPE_HEADER_OVERFLOW: [431, "Request Header Fields Too Large", "request_header_too_large", "the request line and headers are larger than the server accepts (16 KiB)"],
+  HPE_HEADER_OVERFLOW: [
+    431,
+    "Request Header Fields Too Large",
+    "request_header_too_large",
+    "the request line and headers are larger than the server accepts (16 KiB)",
+  ],
   ERR_HTTP_REQUEST_TIMEOUT: [408, "Request Timeout", "request_timeout", "the request was not received in time"],
 };
 

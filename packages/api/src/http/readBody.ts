@@ -61,7 +61,8 @@ export function parseJsonText(text: string): unknown {
 export async function readJsonBody(req: IncomingMessage, limitBytes = 64 * 1024): Promise<unknown> {
   const text = (await readBodyText(req, limitBytes)).trim();
   if (text === "") return {};
-  if (!/^application\/(.+\+)?json\b/i.test(req.headers["content-type"] ?? "")) throw new BodyError("unsupported_media_type", "send the body as application/json");
+  if (!/^application\/(.+\+)?json\b/i.test(req.headers["content-type"] ?? ""))
+    throw new BodyError("unsupported_media_type", "send the body as application/json");
   return parseJsonText(text);
 }
 

@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { checkMcpRequestSource } from "./checkMcpRequestSource.ts";
 import { resolveMcpRequestSources } from "./resolveMcpRequestSources.ts";
 
-const sources = resolveMcpRequestSources({ PUBLIC_BASE_URL: "https://ledger.example.com", MCP_ALLOWED_ORIGINS: "https://agents.example.org, not a url", MCP_ALLOWED_HOSTS: "api-internal" });
+const sources = resolveMcpRequestSources({
+  PUBLIC_BASE_URL: "https://ledger.example.com",
+  MCP_ALLOWED_ORIGINS: "https://agents.example.org, not a url",
+  MCP_ALLOWED_HOSTS: "api-internal",
+});
 const check = (headers: Record<string, string>) => checkMcpRequestSource(headers, sources);
 
 describe("checkMcpRequestSource", () => {

@@ -25,14 +25,18 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 describe("createLoopbackRegistry", () => {
   it("delivers the request as the MCP caller: its address, X-Forwarded-For and request id; the answer as a Response", async () => {
     const fetchAs = registry.fetchFor({ remoteAddress: "203.0.113.7", forwardedFor: "198.51.100.1, 203.0.113.7", requestId: "req-1" });
-    const res = await fetchAs("http://ignored.example/api/x?y=1", { method: "POST", headers: { authorization: "Bearer t", "content-type": "application/json" }, body: "{\"a\":\"é\"}" });
+    const res = await fetchAs("http://ignored.example/api/x?y=1", {
+      method: "POST",
+      headers: { authorization: "Bearer t", "content-type": "application/json" },
+      body: '{"a":"é"}',
+    });
     expect(res.status).toBe(201);
     expect(res.headers.get("x-test")).toBe("1");
     expect(await res.json()).toEqual({ ok: true });
     const got = seen.at(-1)!;
     expect(got.remoteAddress).toBe("203.0.113.7");
     expect(got.headers).toMatchObject({ authorization: "Bearer t", "x-forwarded-for": "198.51.100.1, 203.0.113.7", "x-request-id": "req-1" });
-    expect(got.body).toBe("{\"a\":\"é\"}");
+    expect(got.body).toBe('{"a":"é"}');
     const empty = await fetchAs("http://ignored.example/empty", { method: "GET", headers: {} });
     expect(empty.status).toBe(204);
   });

@@ -53,7 +53,12 @@ export function createLoopbackRegistry(getServer: () => Server): LoopbackRegistr
           if (init.body !== undefined) headers["content-length"] = String(Buffer.byteLength(init.body));
           let registered: string | null = null;
           const req = request({
-            host, port, method: init.method, path: u.pathname + u.search, headers, signal: init.signal,
+            host,
+            port,
+            method: init.method,
+            path: u.pathname + u.search,
+            headers,
+            signal: init.signal,
             createConnection: () => {
               const socket: Socket = connect({ host, port });
               socket.once("connect", () => {

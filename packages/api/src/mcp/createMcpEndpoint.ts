@@ -63,7 +63,12 @@ export function createMcpEndpoint(deps: {
         return void res.end();
       }
       if (method !== "POST") {
-        return sendError(res, "method_not_allowed", `${method} is not allowed on ${MCP_PATH}: send MCP messages as POST (stateless Streamable HTTP, no server-initiated stream)`, { allow: "POST, OPTIONS" });
+        return sendError(
+          res,
+          "method_not_allowed",
+          `${method} is not allowed on ${MCP_PATH}: send MCP messages as POST (stateless Streamable HTTP, no server-initiated stream)`,
+          { allow: "POST, OPTIONS" },
+        );
       }
       const accept = String(req.headers.accept ?? "");
       // As the transport requires (a browser's or curl's `*/*` is not an MCP client): both types, named.

@@ -1,6 +1,10 @@
 import type { McpRequestSources } from "./checkMcpRequestSource.ts";
 
-const list = (value: string | undefined) => (value ?? "").split(",").map((v) => v.trim()).filter(Boolean);
+const list = (value: string | undefined) =>
+  (value ?? "")
+    .split(",")
+    .map((v) => v.trim())
+    .filter(Boolean);
 
 /**
  * Who may call /mcp (checkMcpRequestSource.ts), from the API's settings: the origins of `PUBLIC_BASE_URL` (default

@@ -90,7 +90,9 @@ export function createReadiness(db: Pick<pg.Pool, "query">, options: ReadinessOp
       "database",
     );
     const r = rows[0];
-    return r ? { stream: r.id, lastBlock: Number(r.last_block), updatedAt: r.updated_at.toISOString(), ageSeconds: Math.max(0, Math.round(r.age * 10) / 10) } : null;
+    return r
+      ? { stream: r.id, lastBlock: Number(r.last_block), updatedAt: r.updated_at.toISOString(), ageSeconds: Math.max(0, Math.round(r.age * 10) / 10) }
+      : null;
   }
 
   function evaluateIndexer(checkpoint: CheckpointInfo | null, chainHead: ChainHead | null): IndexerCheck {
@@ -114,10 +116,13 @@ export function createReadiness(db: Pick<pg.Pool, "query">, options: ReadinessOp
     } else {
       if (check.head !== null) check.lagBlocks = Math.max(0, check.head - checkpoint.lastBlock);
       if (head && check.head === null) check.problems.push(`chain head unknown (${check.headError})`);
-      if (check.lagBlocks !== null && check.lagBlocks > maxLagBlocks) check.problems.push(`indexer ${check.lagBlocks} blocks behind the head (max ${maxLagBlocks})`);
+      if (check.lagBlocks !== null && check.lagBlocks > maxLagBlocks)
+        check.problems.push(`indexer ${check.lagBlocks} blocks behind the head (max ${maxLagBlocks})`);
       const atHead = check.lagBlocks === 0;
       if (maxAge > 0 && !atHead && checkpoint.ageSeconds > maxAge) {
-        check.problems.push(`checkpoint unchanged for ${checkpoint.ageSeconds} s (max ${maxAge} s) while ${check.lagBlocks === null ? "the head is unknown" : "behind the head"}`);
+        check.problems.push(
+          `checkpoint unchanged for ${checkpoint.ageSeconds} s (max ${maxAge} s) while ${check.lagBlocks === null ? "the head is unknown" : "behind the head"}`,
+        );
       }
     }
     check.ok = check.problems.length === 0;

@@ -62,4 +62,3 @@ export function entityOperations(kind: "service" | "agent", plural: "services" |
     },
   };
 }
-

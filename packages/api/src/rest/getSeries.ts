@@ -19,7 +19,12 @@ export const getSeries: RestHandler = async ({ query, services }) => {
       bucket: s.bucket,
       from: s.from.toISOString(),
       to: s.to.toISOString(),
-      points: s.points.map((p) => ({ t: p.t.toISOString(), txCount: p.txCount, amountSumWei: p.amountSumWei.toString(), byToken: p.byToken.map(tokenAmountJson) })),
+      points: s.points.map((p) => ({
+        t: p.t.toISOString(),
+        txCount: p.txCount,
+        amountSumWei: p.amountSumWei.toString(),
+        byToken: p.byToken.map(tokenAmountJson),
+      })),
     },
   };
 };

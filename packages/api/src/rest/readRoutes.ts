@@ -70,7 +70,10 @@ export const READ_ROUTES: readonly ReadRoute[] = [
     operationId: "search",
     summary: "Events by tx hash or counterparty address; entities by id, label or wallet; labelled addresses",
     parameters: [{ name: "q", in: "query", required: true, schema: { type: "string", minLength: 2, maxLength: 200 } }],
-    responses: { "200": ok(ref("SearchResult")), "400": errorResponse("q shorter than 2 or longer than 200 characters after trimming, or with control characters (invalid_query)") },
+    responses: {
+      "200": ok(ref("SearchResult")),
+      "400": errorResponse("q shorter than 2 or longer than 200 characters after trimming, or with control characters (invalid_query)"),
+    },
   }),
   // The explorer's reads (docs/web.md).
   read("/api/dashboard/previous", getPreviousWindow, {
@@ -84,7 +87,13 @@ export const READ_ROUTES: readonly ReadRoute[] = [
     summary: "Payments count and volume per hour or day over a window, from the rollups: the whole ledger, one entity (entity=) or one provider (provider=)",
     parameters: [
       { name: "w", in: "query", required: false, schema: { type: "string", enum: ["24h", "7d", "30d", "all"], default: "24h" } },
-      { name: "bucket", in: "query", required: false, description: "default: hour for 24h and 7d, day beyond", schema: { type: "string", enum: ["hour", "day"] } },
+      {
+        name: "bucket",
+        in: "query",
+        required: false,
+        description: "default: hour for 24h and 7d, day beyond",
+        schema: { type: "string", enum: ["hour", "day"] },
+      },
       { name: "entity", in: "query", required: false, schema: { type: "string" } },
       { name: "provider", in: "query", required: false, description: "provider address or memo fingerprint", schema: { type: "string" } },
     ],

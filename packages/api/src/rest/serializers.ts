@@ -1,13 +1,33 @@
 // JSON shapes of the REST API. Field names are exact (docs/api.md, openapi.ts); amounts are decimal strings,
 // times ISO 8601. Event rows are the spec's snake_case Event row; everything else is camelCase.
 import type {
-  AddressLabelRecord, Dashboard, EntityDetail, EntityListItem, EntitySearchHit, EventDetail, EventRecord, Page,
-  ProviderDetail, ProviderSummary, SearchResult, SessionLife, SessionStep, TokenAmount, TopEntity,
+  AddressLabelRecord,
+  Dashboard,
+  EntityDetail,
+  EntityListItem,
+  EntitySearchHit,
+  EventDetail,
+  EventRecord,
+  Page,
+  ProviderDetail,
+  ProviderSummary,
+  SearchResult,
+  SessionLife,
+  SessionStep,
+  TokenAmount,
+  TopEntity,
 } from "../services/types.ts";
 
 /** One entry of a `byToken` array (docs/api.md, Per-token breakdowns). */
 export function tokenAmountJson(t: TokenAmount) {
-  return { tokenAddress: t.tokenAddress, symbol: t.symbol, decimals: t.decimals, currency: t.currency, txCount: t.txCount, amountSumWei: t.amountSumWei.toString() };
+  return {
+    tokenAddress: t.tokenAddress,
+    symbol: t.symbol,
+    decimals: t.decimals,
+    currency: t.currency,
+    txCount: t.txCount,
+    amountSumWei: t.amountSumWei.toString(),
+  };
 }
 
 export function eventRowJson(e: EventRecord) {
@@ -55,15 +75,24 @@ export function sessionJson(s: SessionLife) {
     opened: s.opened && { ...stepJson(s.opened), token_address: s.opened.tokenAddress, deposit_wei: s.opened.depositWei.toString() },
     top_ups: s.topUps.map((t) => ({ ...stepJson(t), additional_deposit_wei: t.additionalDepositWei.toString(), new_deposit_wei: t.newDepositWei.toString() })),
     settlements: s.settlements.map((t) => ({
-      ...stepJson(t), cumulative_amount_wei: t.cumulativeAmountWei.toString(), delta_paid_wei: t.deltaPaidWei.toString(), new_settled_wei: t.newSettledWei.toString(),
+      ...stepJson(t),
+      cumulative_amount_wei: t.cumulativeAmountWei.toString(),
+      delta_paid_wei: t.deltaPaidWei.toString(),
+      new_settled_wei: t.newSettledWei.toString(),
     })),
-    closed: s.closed && { ...stepJson(s.closed), settled_to_payee_wei: s.closed.settledToPayeeWei.toString(), refunded_to_payer_wei: s.closed.refundedToPayerWei.toString() },
+    closed: s.closed && {
+      ...stepJson(s.closed),
+      settled_to_payee_wei: s.closed.settledToPayeeWei.toString(),
+      refunded_to_payer_wei: s.closed.refundedToPayerWei.toString(),
+    },
   };
 }
 
 export function eventDetailJson(d: EventDetail) {
   return {
-    ...eventRowJson(d.event), log_index: d.event.logIndex, related_events: d.relatedEvents.map(eventRowJson),
+    ...eventRowJson(d.event),
+    log_index: d.event.logIndex,
+    related_events: d.relatedEvents.map(eventRowJson),
     session: d.session && sessionJson(d.session),
   };
 }
@@ -73,7 +102,14 @@ export function eventPageJson(p: Page<EventRecord>) {
 }
 
 function topEntityJson(t: TopEntity) {
-  return { id: t.id, label: t.label, category: t.category, txCount: t.txCount, amountSumWei: t.amountSumWei.toString(), byToken: t.byToken.map(tokenAmountJson) };
+  return {
+    id: t.id,
+    label: t.label,
+    category: t.category,
+    txCount: t.txCount,
+    amountSumWei: t.amountSumWei.toString(),
+    byToken: t.byToken.map(tokenAmountJson),
+  };
 }
 
 export function providerSummaryJson(p: ProviderSummary) {
@@ -148,7 +184,12 @@ export function entityDetailJson(d: EntityDetail) {
       byToken: d.tokens.byToken.map(tokenAmountJson),
       feesByToken: d.tokens.feesByToken.map(tokenAmountJson),
     },
-    trend: d.trend.map((t, i) => ({ day: t.day, txCount: t.txCount, amountSumWei: t.amountSumWei.toString(), byToken: d.tokens.trend[i]!.map(tokenAmountJson) })),
+    trend: d.trend.map((t, i) => ({
+      day: t.day,
+      txCount: t.txCount,
+      amountSumWei: t.amountSumWei.toString(),
+      byToken: d.tokens.trend[i]!.map(tokenAmountJson),
+    })),
     recentEvents: d.recentEvents.items.map(eventRowJson),
     nextCursor: d.recentEvents.nextCursor,
     ...(d.providers ? { providers: d.providers.map(providerDetailJson) } : {}),

@@ -43,7 +43,9 @@ export const APP_ROUTES: readonly AnyRoute<AppRouteDeps>[] = [
     handle: (req, res, _url, { mcp }) => mcp.handle(req, res),
     openapi: {
       post: {
-        operationId: "mcp", tags: ["mcp"], security: [{ bearer: [] }, {}],
+        operationId: "mcp",
+        tags: ["mcp"],
+        security: [{ bearer: [] }, {}],
         summary: "Model Context Protocol over Streamable HTTP (stateless, JSON answers; docs/mcp.md): ledger, wallet and webhook tools acting as the caller",
         requestBody: jsonBody({ type: "object", description: "a JSON-RPC 2.0 message of MCP" }),
         responses: {
@@ -52,17 +54,30 @@ export const APP_ROUTES: readonly AnyRoute<AppRouteDeps>[] = [
           ...errors(["invalid_body", "method_not_allowed", "not_acceptable", "unsupported_media_type", "payload_too_large"]),
           // A body that is not a message: JSON-RPC's own error, as the MCP transport answers it (docs/mcp.md).
           "400": {
-            description: "invalid_body (the body could not be read), or JSON-RPC's own error with id null: -32700 parse error (not JSON, nested more than 64 levels), -32600 invalid request (not a JSON-RPC 2.0 message)",
+            description:
+              "invalid_body (the body could not be read), or JSON-RPC's own error with id null: -32700 parse error (not JSON, nested more than 64 levels), -32600 invalid request (not a JSON-RPC 2.0 message)",
             // One schema for both shapes: the API's error body, or JSON-RPC's error (jsonrpc "2.0", id null, a numeric code).
-            content: { "application/json": { schema: {
-              type: "object", required: ["error"],
-              properties: {
-                jsonrpc: { type: "string", const: "2.0" }, id: { type: "null" },
-                error: { type: "object", required: ["code", "message"], properties: { code: { enum: ["invalid_body", "duplicate_authorization", -32700, -32600] }, message: str } },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["error"],
+                  properties: {
+                    jsonrpc: { type: "string", const: "2.0" },
+                    id: { type: "null" },
+                    error: {
+                      type: "object",
+                      required: ["code", "message"],
+                      properties: { code: { enum: ["invalid_body", "duplicate_authorization", -32700, -32600] }, message: str },
+                    },
+                  },
+                },
               },
-            } } },
+            },
           },
-          ...errors(["cross_site_request"], { 403: "cross_site_request: a foreign Origin or a Host that is not a name of this API (DNS rebinding protection, docs/mcp.md)" }),
+          ...errors(["cross_site_request"], {
+            403: "cross_site_request: a foreign Origin or a Host that is not a name of this API (DNS rebinding protection, docs/mcp.md)",
+          }),
         },
       },
     },
@@ -75,7 +90,9 @@ export const APP_ROUTES: readonly AnyRoute<AppRouteDeps>[] = [
     handle: (req, res, url, { feed }) => feed.handleSse(req, res, url),
     openapi: {
       get: {
-        operationId: "feed", tags: ["feed"], security: NONE,
+        operationId: "feed",
+        tags: ["feed"],
+        security: NONE,
         summary: "Live feed of new rows as server-sent events (id = row id; resume with Last-Event-ID); needs NEXT_PUBLIC_LIVE_FEED=1",
         parameters: [
           query("agent_id", str, "only this entity's rows"),
@@ -142,7 +159,13 @@ export const APP_ROUTES: readonly AnyRoute<AppRouteDeps>[] = [
     auth: "none",
     surface: OPS_SURFACE,
     handle: async () => ({ body: { ok: true } }),
-    openapi: { operationId: "healthz", tags: ["ops"], security: NONE, summary: "Liveness: the process answers", responses: { "200": ok(obj({ ok: { type: "boolean", const: true } })), ...errors(["method_not_allowed"]) } },
+    openapi: {
+      operationId: "healthz",
+      tags: ["ops"],
+      security: NONE,
+      summary: "Liveness: the process answers",
+      responses: { "200": ok(obj({ ok: { type: "boolean", const: true } })), ...errors(["method_not_allowed"]) },
+    },
   },
   {
     kind: "raw",
@@ -154,7 +177,9 @@ export const APP_ROUTES: readonly AnyRoute<AppRouteDeps>[] = [
     handle: (req, res, _url, { ops }) => ops.readyz(req, res),
     openapi: {
       get: {
-        operationId: "readyz", tags: ["ops"], security: NONE,
+        operationId: "readyz",
+        tags: ["ops"],
+        security: NONE,
         summary: "Readiness: database, Redis, indexer lag and checkpoint age within their limits (docs/api.md § Operations); 503 lists what failed",
         responses: {
           "200": ok({ type: "object", required: ["ok"], properties: { ok: { type: "boolean", const: true } } }),
@@ -174,7 +199,9 @@ export const APP_ROUTES: readonly AnyRoute<AppRouteDeps>[] = [
     handle: (req, res, _url, { ops }) => ops.metricsEndpoint(req, res),
     openapi: {
       get: {
-        operationId: "metrics", tags: ["ops"], security: NONE,
+        operationId: "metrics",
+        tags: ["ops"],
+        security: NONE,
         summary: "Prometheus text exposition (every name starts with agent_ledger_; docs/operations.md). Block it at the edge of a public deployment",
         responses: { "200": { description: "text/plain; version=0.0.4", content: { "text/plain": { schema: str } } }, ...errors(["method_not_allowed"]) },
       },

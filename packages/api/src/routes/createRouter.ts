@@ -74,7 +74,14 @@ export function createRouter(deps: RouterDeps) {
   // Invariant: result objects are never mutated once returned, so one serialization serves every return of one (the cached dashboard).
   const serialized = new WeakMap<RouteResult, Answer>();
 
-  async function runJson(req: IncomingMessage, res: ServerResponse, url: URL, route: JsonRoute, params: Record<string, string>, routeDeps: unknown): Promise<void> {
+  async function runJson(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    route: JsonRoute,
+    params: Record<string, string>,
+    routeDeps: unknown,
+  ): Promise<void> {
     if (route.before) await route.before(req, routeDeps);
     const principal =
       route.auth === "none" || route.authInHandler

@@ -30,10 +30,17 @@ export function errors(codes: readonly ErrorCode[], descriptions: Record<string,
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
-  return Object.fromEntries([...byStatus].sort(([a], [b]) => a - b).map(([status, list]) => [String(status), {
-    description: descriptions[status] ?? list.join(", "),
-    content: { "application/json": { schema: errorSchema(list) } },
-  }]));
+  return Object.fromEntries(
+    [...byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([status, list]) => [
+        String(status),
+        {
+          description: descriptions[status] ?? list.join(", "),
+          content: { "application/json": { schema: errorSchema(list) } },
+        },
+      ]),
+  );
 }
 /**
  * Answers every operation can give whatever its handler: 431 request_header_too_large (Node's parser, before any
@@ -42,7 +49,10 @@ export function errors(codes: readonly ErrorCode[], descriptions: Record<string,
  * session cookie without our Origin: auth/checkRequestOrigin.ts); both checked in buildApp before routing.
  */
 export function addCommonErrors(paths: Record<string, Record<string, { responses: Record<string, unknown> }>>): void {
-  type ErrorResponse = { description: string; content: { "application/json": { schema: { properties?: { error: { properties: { code: { enum: string[] } } } } } } } };
+  type ErrorResponse = {
+    description: string;
+    content: { "application/json": { schema: { properties?: { error: { properties: { code: { enum: string[] } } } } } } };
+  };
   /** `code` added to the operation's response of its status (created when absent; its description kept). */
   const addCode = (op: { responses: Record<string, unknown> }, code: ErrorCode) => {
     const status = String(ERROR_STATUS[code]);
@@ -70,8 +80,20 @@ export const ok = (schema: unknown, description = "OK", headers?: Record<string,
   content: { "application/json": { schema } },
 });
 export const jsonBody = (schema: unknown, required = true) => ({ required, content: { "application/json": { schema } } });
-export const pathParam = (name: string, schema: Record<string, unknown> = str, description?: string) => ({ name, in: "path", required: true, ...(description ? { description } : {}), schema });
-export const query = (name: string, schema: Record<string, unknown>, description?: string, required = false) => ({ name, in: "query", required, ...(description ? { description } : {}), schema });
+export const pathParam = (name: string, schema: Record<string, unknown> = str, description?: string) => ({
+  name,
+  in: "path",
+  required: true,
+  ...(description ? { description } : {}),
+  schema,
+});
+export const query = (name: string, schema: Record<string, unknown>, description?: string, required = false) => ({
+  name,
+  in: "query",
+  required,
+  ...(description ? { description } : {}),
+  schema,
+});
 
 export const BEARER = [{ bearer: [] }];
 export const COOKIE = [{ cookie: [] }];
@@ -172,8 +194,12 @@ const walletSchemas = {
   ChainRevokeSessions: open({ sessions: { type: "array", items: ref("OwnerSession") } }),
 };
 
-export const webauthnCredential = open({ id: str, rawId: str, type: str, response: { type: "object" }, clientExtensionResults: { type: "object" } }, ["id", "rawId", "type", "response"]);
-
+export const webauthnCredential = open({ id: str, rawId: str, type: str, response: { type: "object" }, clientExtensionResults: { type: "object" } }, [
+  "id",
+  "rawId",
+  "type",
+  "response",
+]);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Webhooks (docs/webhooks.md)
@@ -224,15 +250,22 @@ export const webhookSchemas = {
 };
 export const subscriptionWith = (extra: Record<string, unknown>) => ({ allOf: [ref("WebhookSubscription")], ...extra });
 
-
 // ---------------------------------------------------------------------------------------------------------------
 // Live feed, MCP, operations
-
 
 export const extraSchemas = { ...walletSchemas, ...webhookSchemas };
 
 /** bearer: a device token (`alt_…`, from device pairing) or a user session token; cookie: the passkey session. */
 export const securitySchemes = {
-  bearer: { type: "http", scheme: "bearer", description: "Authorization: Bearer <token> — a device session's alt_… token (wallet pay, webhooks, MCP) (docs/wallet.md)" },
-  cookie: { type: "apiKey", in: "cookie", name: "al_session", description: "The passkey session set by webauthn/*/verify; state-changing requests must come from our own origin (403 cross_site_request)" },
+  bearer: {
+    type: "http",
+    scheme: "bearer",
+    description: "Authorization: Bearer <token> — a device session's alt_… token (wallet pay, webhooks, MCP) (docs/wallet.md)",
+  },
+  cookie: {
+    type: "apiKey",
+    in: "cookie",
+    name: "al_session",
+    description: "The passkey session set by webauthn/*/verify; state-changing requests must come from our own origin (403 cross_site_request)",
+  },
 };

@@ -28,7 +28,10 @@ export const DashboardRef = builder.objectRef<Dashboard>("Dashboard").implement(
     txCount: t.exposeInt("txCount", { description: "Payments (a payment between two watched entities counts once; fees excluded)." }),
     agentsActive: t.exposeInt("agentsActive", { description: "Distinct agents (not -mpp) with any activity in the window." }),
     amountSumWei: t.expose("amountSumWei", { type: "Uint256" }),
-    byToken: t.expose("byToken", { type: [TokenAmountRef], description: "txCount / amountSumWei per token, largest amount first (they add up to txCount / amountSumWei)." }),
+    byToken: t.expose("byToken", {
+      type: [TokenAmountRef],
+      description: "txCount / amountSumWei per token, largest amount first (they add up to txCount / amountSumWei).",
+    }),
     providersDetected: t.exposeInt("providersDetected"),
     topServices: t.expose("topServices", { type: [TopEntityRef] }),
     topAgents: t.expose("topAgents", { type: [TopEntityRef] }),

@@ -7,14 +7,25 @@ import type { EntityHead, EntityKind, EntityTotals, Page, TokenAmount, TrendPoin
 import { builder, type GraphqlContext } from "./builder.ts";
 import { EntityRef, EventPageRef, type EntityShape } from "./refs.ts";
 import {
-  entityTokenSummaryLoader, eventPageLoader, lastEventAtLoader, providerPage, totalsLoader, trendLoader, walletsLoader, windowStatsLoader, windowTokenStatsLoader,
+  entityTokenSummaryLoader,
+  eventPageLoader,
+  lastEventAtLoader,
+  providerPage,
+  totalsLoader,
+  trendLoader,
+  walletsLoader,
+  windowStatsLoader,
+  windowTokenStatsLoader,
 } from "./loaders.ts";
 import { pageSize } from "./pageArgs.ts";
 import { ProviderPageRef } from "./Provider.ts";
 import { selectedFields } from "./selectedFields.ts";
 import { TokenAmountRef } from "./TokenAmount.ts";
 
-const eventPageOf = (args: { first?: number | null; after?: string | null }) => ({ limit: pageSize(args.first, DETAIL_RECENT_EVENTS), before: decodeIdCursor(args.after) });
+const eventPageOf = (args: { first?: number | null; after?: string | null }) => ({
+  limit: pageSize(args.first, DETAIL_RECENT_EVENTS),
+  before: decodeIdCursor(args.after),
+});
 const providerPageOf = (args: { first?: number | null; after?: string | null }) => ({ limit: pageSize(args.first, 20), after: args.after ?? null });
 
 // Totals and trend points carry their entity's id (and the point its day index) so that their per-token breakdowns
@@ -32,12 +43,18 @@ const TotalsRef = builder.objectRef<TotalsShape>("EntityTotals").implement({
     byToken: t.field({
       type: [TokenAmountRef],
       description: "txCount / amountSumWei per token, largest amount first (they add up to txCount / amountSumWei).",
-      resolve: (x, _a, ctx) => entityTokenSummaryLoader(ctx).load(x.entityId).then((s) => s.byToken),
+      resolve: (x, _a, ctx) =>
+        entityTokenSummaryLoader(ctx)
+          .load(x.entityId)
+          .then((s) => s.byToken),
     }),
     feesByToken: t.field({
       type: [TokenAmountRef],
       description: "feeCount / feeSumWei per token (txCount = fees), largest amount first.",
-      resolve: (x, _a, ctx) => entityTokenSummaryLoader(ctx).load(x.entityId).then((s) => s.feesByToken),
+      resolve: (x, _a, ctx) =>
+        entityTokenSummaryLoader(ctx)
+          .load(x.entityId)
+          .then((s) => s.feesByToken),
     }),
   }),
 });
@@ -51,16 +68,26 @@ const TrendPointRef = builder.objectRef<TrendPointShape>("TrendPoint").implement
     byToken: t.field({
       type: [TokenAmountRef],
       description: "txCount / amountSumWei of the day per token, largest amount first.",
-      resolve: (p, _a, ctx) => entityTokenSummaryLoader(ctx).load(p.entityId).then((s) => s.trend[p.index] ?? []),
+      resolve: (p, _a, ctx) =>
+        entityTokenSummaryLoader(ctx)
+          .load(p.entityId)
+          .then((s) => s.trend[p.index] ?? []),
     }),
   }),
 });
 
 const tokenStat = (e: EntityShape, key: "byToken24h" | "byToken7d", ctx: GraphqlContext): TokenAmount[] | Promise<TokenAmount[]> =>
-  e[key] ?? windowTokenStatsLoader(ctx).load(e.id).then((s) => s[key]);
+  e[key] ??
+  windowTokenStatsLoader(ctx)
+    .load(e.id)
+    .then((s) => s[key]);
 
 const stat = <K extends "txCount24h" | "txCount7d" | "amountSumWei24h" | "amountSumWei7d">(e: EntityShape, key: K, ctx: GraphqlContext) =>
-  e[key] !== undefined ? e[key] : windowStatsLoader(ctx).load(e.id).then((s) => s[key]);
+  e[key] !== undefined
+    ? e[key]
+    : windowStatsLoader(ctx)
+        .load(e.id)
+        .then((s) => s[key]);
 
 EntityRef.implement({
   description: "A watched entity: a curated service (id ends -mpp) or an agent. Counts and sums are payments sent + received.",
@@ -79,8 +106,16 @@ EntityRef.implement({
     amountSumWei24h: t.field({ type: "Uint256", resolve: (e, _a, ctx) => stat(e, "amountSumWei24h", ctx) }),
     txCount7d: t.int({ resolve: (e, _a, ctx) => stat(e, "txCount7d", ctx) }),
     amountSumWei7d: t.field({ type: "Uint256", resolve: (e, _a, ctx) => stat(e, "amountSumWei7d", ctx) }),
-    byToken24h: t.field({ type: [TokenAmountRef], description: "txCount24h / amountSumWei24h per token, largest amount first.", resolve: (e, _a, ctx) => tokenStat(e, "byToken24h", ctx) }),
-    byToken7d: t.field({ type: [TokenAmountRef], description: "txCount7d / amountSumWei7d per token, largest amount first.", resolve: (e, _a, ctx) => tokenStat(e, "byToken7d", ctx) }),
+    byToken24h: t.field({
+      type: [TokenAmountRef],
+      description: "txCount24h / amountSumWei24h per token, largest amount first.",
+      resolve: (e, _a, ctx) => tokenStat(e, "byToken24h", ctx),
+    }),
+    byToken7d: t.field({
+      type: [TokenAmountRef],
+      description: "txCount7d / amountSumWei7d per token, largest amount first.",
+      resolve: (e, _a, ctx) => tokenStat(e, "byToken7d", ctx),
+    }),
     lastEventAt: t.field({
       type: "DateTime",
       nullable: true,
@@ -89,7 +124,12 @@ EntityRef.implement({
     }),
     totals: t.field({
       type: TotalsRef,
-      resolve: (e, _a, ctx) => (e.totals ? { ...e.totals, entityId: e.id } : totalsLoader(ctx).load(e.id).then((x) => ({ ...x, entityId: e.id }))),
+      resolve: (e, _a, ctx) =>
+        e.totals
+          ? { ...e.totals, entityId: e.id }
+          : totalsLoader(ctx)
+              .load(e.id)
+              .then((x) => ({ ...x, entityId: e.id })),
     }),
     trend: t.field({
       type: [TrendPointRef],

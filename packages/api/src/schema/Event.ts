@@ -16,14 +16,17 @@ EventRef.implement({
     counterpartyAddress: t.exposeString("counterpartyAddress", { description: "Lowercase address of the other side." }),
     counterpartyLabel: t.exposeString("counterpartyLabel"),
     counterpartyCategory: t.exposeString("counterpartyCategory", { nullable: true }),
-    kind: t.exposeString("kind", { description: "payment_sent | payment_received | fee_paid; methodology v0.2 adds settlement_sent | settlement_received | funding_sent | funding_received (rows, not activity: docs/methodology.md)" }),
+    kind: t.exposeString("kind", {
+      description:
+        "payment_sent | payment_received | fee_paid; methodology v0.2 adds settlement_sent | settlement_received | funding_sent | funding_received (rows, not activity: docs/methodology.md)",
+    }),
     amountWei: t.expose("amountWei", { type: "Uint256" }),
     tokenAddress: t.exposeString("tokenAddress"),
     txHash: t.exposeString("txHash"),
     logIndex: t.exposeInt("logIndex", { description: "Log index of the Transfer (of a memo pair)." }),
     sourceBlock: t.int({ resolve: (e) => Number(e.sourceBlock) }),
     methodologyVersion: t.exposeString("methodologyVersion"),
-    routedToAddress: t.exposeString("routedToAddress", { description: "Gateway Pattern A provider address, or \"\"." }),
+    routedToAddress: t.exposeString("routedToAddress", { description: 'Gateway Pattern A provider address, or "".' }),
     routedToLabel: t.exposeString("routedToLabel"),
     routedFingerprint: t.exposeString("routedFingerprint", { nullable: true, description: "Gateway Pattern B memo fingerprint." }),
     explorerUrl: t.exposeString("explorerUrl"),
@@ -33,7 +36,10 @@ EventRef.implement({
       description:
         "Which v0.3 rule attributed the row: recipient_wallet | server_id_host | server_id_realm | session_escrow (the recipient's registered wallet, the MPP memo's serverId of the service host or of its directory realm, a session escrow's event). Null on older rows and on funding and fee rows.",
     }),
-    clientFingerprint: t.exposeString("clientFingerprint", { nullable: true, description: "The MPP memo's clientId (0x + 20 hex); null for an anonymous client or no MPP memo." }),
+    clientFingerprint: t.exposeString("clientFingerprint", {
+      nullable: true,
+      description: "The MPP memo's clientId (0x + 20 hex); null for an anonymous client or no MPP memo.",
+    }),
     clientLabel: t.exposeString("clientLabel", { nullable: true, description: "The registry's label of clientFingerprint; null when it has none." }),
     channelId: t.exposeString("channelId", { nullable: true, description: "A session row's payment channel (0x + 64 hex)." }),
     session: t.field({

@@ -42,7 +42,10 @@ const WindowFiguresRef = builder.objectRef<WindowFigures>("WindowFigures").imple
     to: t.expose("to", { type: "DateTime", description: "Exclusive." }),
     txCount: t.exposeInt("txCount"),
     amountSumWei: t.expose("amountSumWei", { type: "Uint256" }),
-    byToken: t.expose("byToken", { type: [TokenAmountRef], description: "txCount / amountSumWei per token, largest amount first (they add up to txCount / amountSumWei)." }),
+    byToken: t.expose("byToken", {
+      type: [TokenAmountRef],
+      description: "txCount / amountSumWei per token, largest amount first (they add up to txCount / amountSumWei).",
+    }),
     agentsActive: t.exposeInt("agentsActive"),
     providersDetected: t.exposeInt("providersDetected"),
   }),
@@ -82,7 +85,8 @@ builder.queryField("provider", (t) =>
   t.field({
     type: ProviderRef,
     nullable: true,
-    description: "One gateway provider by address (Pattern A, or the address a Pattern B fingerprint label names) or memo fingerprint, all time; null when unknown.",
+    description:
+      "One gateway provider by address (Pattern A, or the address a Pattern B fingerprint label names) or memo fingerprint, all time; null when unknown.",
     args: { key: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => ctx.services.getProvider(args.key),
   }),

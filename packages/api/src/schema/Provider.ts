@@ -32,7 +32,11 @@ export const ProviderRef = builder.objectRef<ProviderShape>("Provider").implemen
     txCount: t.exposeInt("txCount"),
     amountSumWei: t.expose("amountSumWei", { type: "Uint256" }),
     byToken: t.expose("byToken", { type: [TokenAmountRef], description: "txCount / amountSumWei per token over the same span, largest amount first." }),
-    firstSeenAt: t.field({ type: "DateTime", description: "Start of the first UTC hour with a payment.", resolve: (p, _a, ctx) => seen(p, "firstSeenAt", ctx) }),
+    firstSeenAt: t.field({
+      type: "DateTime",
+      description: "Start of the first UTC hour with a payment.",
+      resolve: (p, _a, ctx) => seen(p, "firstSeenAt", ctx),
+    }),
     lastSeenAt: t.field({ type: "DateTime", description: "Start of the last UTC hour with a payment.", resolve: (p, _a, ctx) => seen(p, "lastSeenAt", ctx) }),
   }),
 });

@@ -23,7 +23,6 @@ const AddressLabelPageRef = builder.objectRef<Page<AddressLabelRecord>>("Address
   }),
 });
 
-
 const SearchResultRef = builder.objectRef<{ q: string }>("SearchResult").implement({
   description: "Unified search results; each list is paginated on its own (20 per page by default).",
   fields: (t) => ({

@@ -41,7 +41,10 @@ const SessionCloseRef = builder.objectRef<NonNullable<SessionLife["closed"]>>("S
   description: "The ChannelClosed: the channel's end.",
   interfaces: [SessionStepRef],
   fields: (t) => ({
-    settledToPayeeWei: t.expose("settledToPayeeWei", { type: "Uint256", description: "The channel's cumulative settled total (not only what the close paid)." }),
+    settledToPayeeWei: t.expose("settledToPayeeWei", {
+      type: "Uint256",
+      description: "The channel's cumulative settled total (not only what the close paid).",
+    }),
     refundedToPayerWei: t.expose("refundedToPayerWei", { type: "Uint256" }),
   }),
 });
@@ -56,9 +59,20 @@ export const SessionRef = builder.objectRef<SessionLife>("Session").implement({
     payer: t.exposeString("payer"),
     payee: t.exposeString("payee"),
     tokenAddress: t.exposeString("tokenAddress", { nullable: true, description: "ChannelOpened's token, else the escrow's registry default token." }),
-    depositWei: t.expose("depositWei", { type: "Uint256", nullable: true, description: "What the payer put in: the last TopUp's newDeposit, else the opening deposit; null when neither is stored." }),
-    settledWei: t.expose("settledWei", { type: "Uint256", description: "What the payee was paid in total: the close's settledToPayee, else the last Settled's newSettled, else 0." }),
-    refundedWei: t.expose("refundedWei", { type: "Uint256", nullable: true, description: "What went back to the payer at close; null while the channel is open." }),
+    depositWei: t.expose("depositWei", {
+      type: "Uint256",
+      nullable: true,
+      description: "What the payer put in: the last TopUp's newDeposit, else the opening deposit; null when neither is stored.",
+    }),
+    settledWei: t.expose("settledWei", {
+      type: "Uint256",
+      description: "What the payee was paid in total: the close's settledToPayee, else the last Settled's newSettled, else 0.",
+    }),
+    refundedWei: t.expose("refundedWei", {
+      type: "Uint256",
+      nullable: true,
+      description: "What went back to the payer at close; null while the channel is open.",
+    }),
     opened: t.expose("opened", { type: SessionOpenedRef, nullable: true }),
     topUps: t.expose("topUps", { type: [SessionTopUpRef] }),
     settlements: t.expose("settlements", { type: [SessionSettlementRef] }),

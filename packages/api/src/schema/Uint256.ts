@@ -25,7 +25,7 @@ export const Uint256 = builder.scalarType("Uint256", {
   serialize: serializeUint256,
   parseValue: parseUint256,
   parseLiteral: (ast) => {
-    if (ast.kind !== Kind.STRING) throw invalid("Uint256 literals are strings, e.g. \"1000000\"");
+    if (ast.kind !== Kind.STRING) throw invalid('Uint256 literals are strings, e.g. "1000000"');
     return parseUint256(ast.value);
   },
 });

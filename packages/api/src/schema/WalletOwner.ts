@@ -144,7 +144,12 @@ const WalletRevokeRequestRef = builder.objectRef<RevokeRequest>("WalletChainRevo
 const WalletRevokeRef = builder.objectRef<RevokeAnswer>("WalletRevoke").implement({
   fields: (t) => ({
     sessions: t.field({ type: [WalletSessionRef], resolve: (r) => r.sessions }),
-    chainRevokeRequest: t.field({ type: WalletRevokeRequestRef, nullable: true, description: "null when nothing is left to revoke on chain", resolve: (r) => r.chain_revoke_request }),
+    chainRevokeRequest: t.field({
+      type: WalletRevokeRequestRef,
+      nullable: true,
+      description: "null when nothing is left to revoke on chain",
+      resolve: (r) => r.chain_revoke_request,
+    }),
   }),
 });
 
@@ -212,7 +217,13 @@ builder.mutationFields((t) => ({
     args: { sessionIds: t.arg.idList({ required: true }), txHash: t.arg.string({ required: false }), error: t.arg.string({ required: false }) },
     resolve: async (_root, args, ctx) => {
       const { wallet, user } = await owner(ctx);
-      return (await ownerOps.confirmRevoke(wallet, user, { session_ids: args.sessionIds.map(String), tx_hash: args.txHash ?? undefined, error: args.error ?? undefined })).sessions;
+      return (
+        await ownerOps.confirmRevoke(wallet, user, {
+          session_ids: args.sessionIds.map(String),
+          tx_hash: args.txHash ?? undefined,
+          error: args.error ?? undefined,
+        })
+      ).sessions;
     },
   }),
 }));

@@ -93,12 +93,21 @@ const DeliveryRef = builder.objectRef<DeliveryJson>("WebhookDelivery").implement
     createdAt: t.string({ resolve: (d) => d.created_at }),
     updatedAt: t.string({ resolve: (d) => d.updated_at }),
     completedAt: t.string({ nullable: true, resolve: (d) => d.completed_at }),
-    lastRequestBody: t.string({ nullable: true, description: "The exact JSON body the last attempt sent; null before the first attempt", resolve: (d) => d.last_request_body }),
+    lastRequestBody: t.string({
+      nullable: true,
+      description: "The exact JSON body the last attempt sent; null before the first attempt",
+      resolve: (d) => d.last_request_body,
+    }),
     lastRequestHeaders: t.field({
       type: [HeaderRef],
       nullable: true,
       description: "The headers the last attempt sent (never the signing secret), sorted by name; null before the first attempt",
-      resolve: (d) => (d.last_request_headers ? Object.entries(d.last_request_headers).sort(([a], [b]) => a.localeCompare(b)).map(([name, value]) => ({ name, value })) : null),
+      resolve: (d) =>
+        d.last_request_headers
+          ? Object.entries(d.last_request_headers)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([name, value]) => ({ name, value }))
+          : null,
     }),
   }),
 });

@@ -2,7 +2,17 @@ import DataLoader from "dataloader";
 import { loadEntityTokenSummary } from "../services/loadEntityTokenSummary.ts";
 import { loadWindowTokenStats } from "../services/loadWindowTokenStats.ts";
 import type {
-  EntityHead, EntityTokenSummary, EntityTotals, EventRecord, Page, ProviderDetail, ProviderSeen, SessionLife, TrendPoint, WindowStats, WindowTokenStats,
+  EntityHead,
+  EntityTokenSummary,
+  EntityTotals,
+  EventRecord,
+  Page,
+  ProviderDetail,
+  ProviderSeen,
+  SessionLife,
+  TrendPoint,
+  WindowStats,
+  WindowTokenStats,
 } from "../services/types.ts";
 import type { GraphqlContext } from "./builder.ts";
 import { createRequestCache } from "./requestCache.ts";
@@ -11,21 +21,13 @@ import { createRequestCache } from "./requestCache.ts";
 // context and released when its execution is done (requestCache.ts says why).
 // Single-field relations use the Pothos dataloader plugin (`t.loadable`) next to their field instead.
 
-export const entityLoader = createRequestCache(
-  (ctx: GraphqlContext) => new DataLoader<string, EntityHead | null>((ids) => ctx.services.loadEntities(ids)),
-);
+export const entityLoader = createRequestCache((ctx: GraphqlContext) => new DataLoader<string, EntityHead | null>((ids) => ctx.services.loadEntities(ids)));
 
-export const walletsLoader = createRequestCache(
-  (ctx: GraphqlContext) => new DataLoader<string, string[]>((ids) => ctx.services.loadWallets(ids)),
-);
+export const walletsLoader = createRequestCache((ctx: GraphqlContext) => new DataLoader<string, string[]>((ids) => ctx.services.loadWallets(ids)));
 
-export const lastEventAtLoader = createRequestCache(
-  (ctx: GraphqlContext) => new DataLoader<string, Date | null>((ids) => ctx.services.loadLastEventAt(ids)),
-);
+export const lastEventAtLoader = createRequestCache((ctx: GraphqlContext) => new DataLoader<string, Date | null>((ids) => ctx.services.loadLastEventAt(ids)));
 
-export const windowStatsLoader = createRequestCache(
-  (ctx: GraphqlContext) => new DataLoader<string, WindowStats>((ids) => ctx.services.loadWindowStats(ids)),
-);
+export const windowStatsLoader = createRequestCache((ctx: GraphqlContext) => new DataLoader<string, WindowStats>((ids) => ctx.services.loadWindowStats(ids)));
 
 export const windowTokenStatsLoader = createRequestCache(
   (ctx: GraphqlContext) => new DataLoader<string, WindowTokenStats>((ids) => loadWindowTokenStats(ctx.services.context, ids)),
@@ -53,13 +55,9 @@ export const providerSeenLoader = createRequestCache(
   (ctx: GraphqlContext) => new DataLoader<string, ProviderSeen | null>((keys) => ctx.services.loadProviderSeen(keys)),
 );
 
-export const totalsLoader = createRequestCache(
-  (ctx: GraphqlContext) => new DataLoader<string, EntityTotals>((ids) => ctx.services.loadEntityTotals(ids)),
-);
+export const totalsLoader = createRequestCache((ctx: GraphqlContext) => new DataLoader<string, EntityTotals>((ids) => ctx.services.loadEntityTotals(ids)));
 
-export const trendLoader = createRequestCache(
-  (ctx: GraphqlContext) => new DataLoader<string, TrendPoint[]>((ids) => ctx.services.loadEntityTrend(ids)),
-);
+export const trendLoader = createRequestCache((ctx: GraphqlContext) => new DataLoader<string, TrendPoint[]>((ids) => ctx.services.loadEntityTrend(ids)));
 
 const eventPageLoaders = createRequestCache(() => new Map<string, DataLoader<string, Page<EventRecord>>>());
 

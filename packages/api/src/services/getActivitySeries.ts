@@ -58,11 +58,12 @@ export async function getActivitySeries(ctx: ServiceContext, window: string, buc
   if (entityId !== null && !ENTITY_ID.test(entityId)) throw new ApiError("not_found", "no entity with that id");
   const step = b === "hour" ? HOUR_MS : DAY_MS;
   const grain = b === "hour" ? "hourly" : "daily";
-  const [table, count, sum, keyColumn, key, tokenTable] = entityId !== null
-    ? [`entity_activity_${grain}`, "sent_count + received_count", "sent_sum_wei + received_sum_wei", "entity_id", entityId, `entity_token_activity_${grain}`]
-    : providerKey !== null
-      ? [`provider_activity_${grain}`, "payments_count", "amount_sum_wei", "provider_key", providerKey, `provider_token_activity_${grain}`]
-      : [`ledger_activity_${grain}`, "payments_count", "amount_sum_wei", null, null, `ledger_token_activity_${grain}`];
+  const [table, count, sum, keyColumn, key, tokenTable] =
+    entityId !== null
+      ? [`entity_activity_${grain}`, "sent_count + received_count", "sent_sum_wei + received_sum_wei", "entity_id", entityId, `entity_token_activity_${grain}`]
+      : providerKey !== null
+        ? [`provider_activity_${grain}`, "payments_count", "amount_sum_wei", "provider_key", providerKey, `provider_token_activity_${grain}`]
+        : [`ledger_activity_${grain}`, "payments_count", "amount_sum_wei", null, null, `ledger_token_activity_${grain}`];
   const to = b === "day" ? new Date(floorToDay(new Date(w.to.getTime() - 1)).getTime() + DAY_MS) : w.to;
   let from: Date;
   if (w.from) from = b === "day" ? floorToDay(w.from) : w.from;
@@ -100,7 +101,12 @@ export async function getActivitySeries(ctx: ServiceContext, window: string, buc
   const points: SeriesPoint[] = [];
   for (let t = from.getTime(); t < to.getTime(); t += step) {
     const r = byMs.get(t);
-    points.push({ t: new Date(t), txCount: r ? Number(r.n) : 0, amountSumWei: r ? BigInt(r.s) : 0n, byToken: tokensByMs.get(t)?.sort(byAmountThenToken) ?? [] });
+    points.push({
+      t: new Date(t),
+      txCount: r ? Number(r.n) : 0,
+      amountSumWei: r ? BigInt(r.s) : 0n,
+      byToken: tokensByMs.get(t)?.sort(byAmountThenToken) ?? [],
+    });
   }
   return { window: w.name, bucket: b, from, to, points };
 }

@@ -65,8 +65,20 @@ async function topEntities(ctx: ServiceContext, w: WindowBounds, curated: boolea
      ORDER BY t.s DESC, t.n DESC, t.entity_id`,
     totals ? [curated, DASHBOARD_TOP_N] : [w.from, w.to, curated, DASHBOARD_TOP_N],
   );
-  const tokens = await loadTokenBreakdowns(ctx, "entity", rows.map((r) => r.id), { grain: w.grain, from: w.from, to: w.to });
-  return rows.map((r, i) => ({ id: r.id, label: r.label ?? r.id, category: r.category ?? "", txCount: Number(r.n), amountSumWei: BigInt(r.s), byToken: tokens[i]!.byToken }));
+  const tokens = await loadTokenBreakdowns(
+    ctx,
+    "entity",
+    rows.map((r) => r.id),
+    { grain: w.grain, from: w.from, to: w.to },
+  );
+  return rows.map((r, i) => ({
+    id: r.id,
+    label: r.label ?? r.id,
+    category: r.category ?? "",
+    txCount: Number(r.n),
+    amountSumWei: BigInt(r.s),
+    byToken: tokens[i]!.byToken,
+  }));
 }
 
 async function topProvidersOf(ctx: ServiceContext, w: WindowBounds, totals: boolean) {
@@ -79,8 +91,16 @@ async function topProvidersOf(ctx: ServiceContext, w: WindowBounds, totals: bool
      GROUP BY provider_key ORDER BY sum(amount_sum_wei) DESC, sum(payments_count) DESC, provider_key LIMIT $3`,
     totals ? [DASHBOARD_TOP_N] : [w.from, w.to, DASHBOARD_TOP_N],
   );
-  const tokens = await loadTokenBreakdowns(ctx, "provider", rows.map((r) => r.provider_key), { grain: w.grain, from: w.from, to: w.to });
-  return describeProviders(ctx, rows.map((r, i) => ({ key: r.provider_key, pattern: r.pattern, txCount: Number(r.n), amountSumWei: BigInt(r.s), byToken: tokens[i]!.byToken })));
+  const tokens = await loadTokenBreakdowns(
+    ctx,
+    "provider",
+    rows.map((r) => r.provider_key),
+    { grain: w.grain, from: w.from, to: w.to },
+  );
+  return describeProviders(
+    ctx,
+    rows.map((r, i) => ({ key: r.provider_key, pattern: r.pattern, txCount: Number(r.n), amountSumWei: BigInt(r.s), byToken: tokens[i]!.byToken })),
+  );
 }
 
 /** `all`: hours from the first daily bucket (entity_activity_daily) to now, rounded up; 0 without data. */

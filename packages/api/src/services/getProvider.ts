@@ -13,7 +13,9 @@ import type { ProviderDetail, ProviderPattern, ServiceContext } from "./types.ts
 export async function getProvider(ctx: ServiceContext, key: string): Promise<ProviderDetail | null> {
   const k = normalizeProviderKey(key);
   if (k === null) return null;
-  const { rows } = await ctx.db.query<ProviderLabels & { provider_key: string; pattern: ProviderPattern; n: string; s: string; first_seen: Date; last_seen: Date }>(
+  const { rows } = await ctx.db.query<
+    ProviderLabels & { provider_key: string; pattern: ProviderPattern; n: string; s: string; first_seen: Date; last_seen: Date }
+  >(
     `SELECT t.provider_key, t.pattern, t.payments_count::text AS n, t.amount_sum_wei::text AS s, t.first_seen, t.last_seen,
             e.label AS entity_label, al.label AS address_label, coalesce(fl.label, se.label) AS fp_label, fl.provider_address AS fp_address
      FROM provider_activity_total t
@@ -31,7 +33,10 @@ export async function getProvider(ctx: ServiceContext, key: string): Promise<Pro
   const r = rows[0];
   if (!r) return null;
   const [tokens] = await loadTokenBreakdowns(ctx, "provider", [r.provider_key], { grain: "daily", from: null, to: null });
-  const p = labelProvider({ key: r.provider_key, pattern: r.pattern, txCount: Number(r.n), amountSumWei: BigInt(r.s), byToken: tokens!.byToken }, r) as ProviderDetail;
+  const p = labelProvider(
+    { key: r.provider_key, pattern: r.pattern, txCount: Number(r.n), amountSumWei: BigInt(r.s), byToken: tokens!.byToken },
+    r,
+  ) as ProviderDetail;
   p.firstSeenAt = r.first_seen;
   p.lastSeenAt = r.last_seen;
   return p;

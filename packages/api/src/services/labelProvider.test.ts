@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { labelProvider } from "./labelProvider.ts";
 
-const labels = { entity_label: "Entity", address_label: "Address label", fp_label: "Fingerprint label", fp_address: "0x00000000000000000000000000000000000a11ce" };
+const labels = {
+  entity_label: "Entity",
+  address_label: "Address label",
+  fp_label: "Fingerprint label",
+  fp_address: "0x00000000000000000000000000000000000a11ce",
+};
 
 describe("labelProvider", () => {
   it("an address provider is its own address, labelled by its entity, else its address label, else null", () => {

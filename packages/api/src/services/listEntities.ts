@@ -26,6 +26,11 @@ export function byAmount7dThenId(a: { id: string; amountSumWei7d: bigint }, b: {
 export async function listEntities(ctx: ServiceContext, kind: EntityKind): Promise<EntityListItem[]> {
   const heads = await listEntityHeads(ctx, kind);
   const ids = heads.map((h) => h.id);
-  const [wallets, stats, tokens, last] = await Promise.all([loadWallets(ctx, ids), loadWindowStats(ctx, ids), loadWindowTokenStats(ctx, ids), loadLastEventAt(ctx, ids)]);
+  const [wallets, stats, tokens, last] = await Promise.all([
+    loadWallets(ctx, ids),
+    loadWindowStats(ctx, ids),
+    loadWindowTokenStats(ctx, ids),
+    loadLastEventAt(ctx, ids),
+  ]);
   return heads.map((h, i) => ({ ...h, wallets: wallets[i]!, ...stats[i]!, ...tokens[i]!, lastEventAt: last[i]! })).sort(byAmount7dThenId);
 }

@@ -47,7 +47,12 @@ export async function listProviders(ctx: ServiceContext, page: { limit: number; 
     items.push(p);
   }
   // All time per token (provider_token_activity_daily), one statement for the page.
-  const tokens = await loadTokenBreakdowns(ctx, "provider", items.map((p) => p.key), { grain: "daily", from: null, to: null });
+  const tokens = await loadTokenBreakdowns(
+    ctx,
+    "provider",
+    items.map((p) => p.key),
+    { grain: "daily", from: null, to: null },
+  );
   items.forEach((p, i) => (p.byToken = tokens[i]!.byToken));
   const last = items.at(-1);
   return { items, nextCursor: more && last ? encodeCursor({ a: last.amountSumWei.toString(), n: last.txCount, k: last.key }) : null };

@@ -57,7 +57,11 @@ export async function loadEntitySummary(ctx: ServiceContext, id: string): Promis
     trend.push(at === undefined ? { day, txCount: 0, amountSumWei: 0n } : { day, txCount: r.day_n![at]!, amountSumWei: BigInt(r.day_s![at]!) });
   }
   return {
-    id: r.id, label: r.label, category: r.category, kind: r.kind, active: r.active,
+    id: r.id,
+    label: r.label,
+    category: r.category,
+    kind: r.kind,
+    active: r.active,
     wallets: r.wallets,
     totals: { txCount: Number(r.n), amountSumWei: BigInt(r.s), feeCount: Number(r.fn), feeSumWei: BigInt(r.fs) },
     trend,

@@ -63,5 +63,12 @@ export async function tokenAmounts(ctx: ServiceContext, span: Span): Promise<Tok
      WHERE ${IN_WINDOW} GROUP BY 1, 2, 3, 4 ORDER BY sum(l.amount_sum_wei) DESC, l.token_address`,
     [span.from, span.to],
   );
-  return rows.map((r) => ({ tokenAddress: r.token_address, symbol: r.symbol, decimals: r.decimals, currency: r.currency, txCount: Number(r.n), amountSumWei: BigInt(r.s) }));
+  return rows.map((r) => ({
+    tokenAddress: r.token_address,
+    symbol: r.symbol,
+    decimals: r.decimals,
+    currency: r.currency,
+    txCount: Number(r.n),
+    amountSumWei: BigInt(r.s),
+  }));
 }

@@ -25,16 +25,36 @@ export async function loadSessions(ctx: ServiceContext, channelIds: readonly str
   for (const r of rows) {
     const topics = [r.topic0, r.topic1, r.topic2, r.topic3].filter((t): t is string => t !== null);
     const event = decodeEscrowLog(
-      { address: r.address, topics, data: r.data, txHash: r.tx_hash, logIndex: r.log_index, blockNumber: BigInt(r.block_number), blockHash: "", blockTimestamp: 0, txIndex: 0 },
+      {
+        address: r.address,
+        topics,
+        data: r.data,
+        txHash: r.tx_hash,
+        logIndex: r.log_index,
+        blockNumber: BigInt(r.block_number),
+        blockHash: "",
+        blockTimestamp: 0,
+        txIndex: 0,
+      },
       r.abi === "precompile" ? "precompile" : "legacy",
     );
     if (!event) continue;
     let life = lives.get(r.channel_id);
     if (!life) {
       life = {
-        channelId: r.channel_id, escrowAddress: r.address, escrowLabel: r.label, payer: event.payer, payee: event.payee,
-        tokenAddress: (r.token_address as string | null) ?? null, opened: null, topUps: [], settlements: [], closed: null,
-        depositWei: null, settledWei: 0n, refundedWei: null,
+        channelId: r.channel_id,
+        escrowAddress: r.address,
+        escrowLabel: r.label,
+        payer: event.payer,
+        payee: event.payee,
+        tokenAddress: (r.token_address as string | null) ?? null,
+        opened: null,
+        topUps: [],
+        settlements: [],
+        closed: null,
+        depositWei: null,
+        settledWei: 0n,
+        refundedWei: null,
       };
       lives.set(r.channel_id, life);
     }

@@ -44,7 +44,12 @@ export interface TokenBreakdown {
  * when it does not list the token). One statement for all keys; in the order of `keys`, empty where nothing counted.
  * Each breakdown adds up to the scope's own count and sum over the same range.
  */
-export async function loadTokenBreakdowns(ctx: ServiceContext, scope: TokenScope, keys: readonly string[], range: TokenBreakdownRange): Promise<TokenBreakdown[]> {
+export async function loadTokenBreakdowns(
+  ctx: ServiceContext,
+  scope: TokenScope,
+  keys: readonly string[],
+  range: TokenBreakdownRange,
+): Promise<TokenBreakdown[]> {
   if (keys.length === 0) return [];
   const key = KEY_COLUMN[scope];
   const fees = scope === "entity" ? "sum(x.fee_count)::text AS fn, sum(x.fee_sum_wei)::text AS fs" : "'0' AS fn, '0' AS fs";

@@ -10,7 +10,15 @@ export async function loadWindowTokenStats(ctx: ServiceContext, ids: readonly st
   if (ids.length === 0) return [];
   const hour = floorToHour(ctx.now()).getTime();
   const { rows } = await ctx.db.query<{
-    entity_id: string; token_address: string; symbol: string | null; decimals: number | null; currency: string | null; n24: string; s24: string; n7: string; s7: string;
+    entity_id: string;
+    token_address: string;
+    symbol: string | null;
+    decimals: number | null;
+    currency: string | null;
+    n24: string;
+    s24: string;
+    n7: string;
+    s7: string;
   }>(
     `SELECT x.entity_id, x.token_address, t.symbol, t.decimals, t.currency,
             coalesce(sum(x.payments_count) FILTER (WHERE x.bucket >= $2), 0)::text AS n24,

@@ -28,7 +28,10 @@ export async function searchEntities(ctx: ServiceContext, q: string, page: { lim
   );
   const more = rows.length > page.limit;
   const heads = more ? rows.slice(0, page.limit) : rows;
-  const walletLists = await loadWallets(ctx, heads.map((h) => h.id));
+  const walletLists = await loadWallets(
+    ctx,
+    heads.map((h) => h.id),
+  );
   return {
     items: heads.map((h, i) => ({ ...h, wallets: walletLists[i]! })),
     nextCursor: more ? encodeOffsetCursor(offset + page.limit) : null,

@@ -1,7 +1,14 @@
 import type { IncomingMessage } from "node:http";
 import { randomUUID } from "node:crypto";
 import {
-  ACCOUNT_KEYCHAIN_ADDRESS, formatDeviceCode, isAddress, normalizeDeviceCode, parseGrant, reportPairingStatus, sealSecret, verifyAuthorizationReceipt,
+  ACCOUNT_KEYCHAIN_ADDRESS,
+  formatDeviceCode,
+  isAddress,
+  normalizeDeviceCode,
+  parseGrant,
+  reportPairingStatus,
+  sealSecret,
+  verifyAuthorizationReceipt,
 } from "@agent-ledger/core";
 import type { Hash } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -65,7 +72,10 @@ export async function approveInit(ctx: WalletContext, req: IncomingMessage): Pro
   const expiresAt = new Date(Math.floor(now.getTime() / 1000) * 1000 + grant.ttlSeconds * 1000);
 
   const { sessionId, pairing } = await inTransaction(ctx.db, async (client) => {
-    const { rows } = await client.query<PairingRow>("SELECT id, code, agent_label, status, expires_at, user_id FROM device_pairings WHERE code = $1 FOR UPDATE", [code]);
+    const { rows } = await client.query<PairingRow>(
+      "SELECT id, code, agent_label, status, expires_at, user_id FROM device_pairings WHERE code = $1 FOR UPDATE",
+      [code],
+    );
     const p = rows[0];
     checkPairing(p, user.id);
     if (reportPairingStatus({ status: p.status, expiresAt: new Date(p.expires_at) }, now) === "expired") throw codeExpired();
@@ -139,16 +149,19 @@ export async function approveFinalize(ctx: WalletContext, req: IncomingMessage):
     if (!current || current.status !== "pending") throw new WalletError("already_approved", "this pairing was already approved");
     // the receipt wait may have outlasted the pairing: expired by now is expired (what poll reports from this instant on)
     if (reportPairingStatus({ status: current.status, expiresAt: new Date(current.expires_at) }, ctx.now()) === "expired") throw codeExpired();
-    await client.query(
-      "UPDATE device_pairings SET status = 'approved', authorize_tx_hash = $2, on_chain_authorized_at = $3 WHERE id = $1 AND user_id = $4",
-      [p.id, txHash, authorizedAt, user.id],
-    );
+    await client.query("UPDATE device_pairings SET status = 'approved', authorize_tx_hash = $2, on_chain_authorized_at = $3 WHERE id = $1 AND user_id = $4", [
+      p.id,
+      txHash,
+      authorizedAt,
+      user.id,
+    ]);
     const session = await client.query(
       "UPDATE wallet_sessions SET authorize_tx_hash = $2, on_chain_authorized_at = $3 WHERE pairing_id = $1 AND agent_key_address = $4",
       [p.id, txHash, authorizedAt, p.agent_key_address],
     );
     // approve-init replaced the key meanwhile: this transaction authorized a key that is no longer the session's
-    if (session.rowCount === 0) throw new WalletError("authorization_not_verified", "other_key_authorized: the session's agent key changed; authorize the new key");
+    if (session.rowCount === 0)
+      throw new WalletError("authorization_not_verified", "other_key_authorized: the session's agent key changed; authorize the new key");
   });
   ctx.log.info({ pairingId: p.id, sessionId: p.session_id, txHash }, "wallet: pairing approved");
   return {

@@ -2,7 +2,10 @@ import { sessionStatus, type WalletSessionStatus } from "@agent-ledger/core";
 import type { BearerSession } from "./bearer.ts";
 import { WalletError } from "./WalletError.ts";
 
-const STATE_ERRORS: Record<Exclude<WalletSessionStatus, "active">, [code: "session_revoked" | "session_expired" | "session_not_authorized", message: string]> = {
+const STATE_ERRORS: Record<
+  Exclude<WalletSessionStatus, "active">,
+  [code: "session_revoked" | "session_expired" | "session_not_authorized", message: string]
+> = {
   revoked: ["session_revoked", "this session was revoked"],
   expired: ["session_expired", "this session has expired: pair again"],
   not_authorized: ["session_not_authorized", "this session's key is not authorized on chain yet"],

@@ -29,7 +29,10 @@ export function normalizeReceipt(r: RawReceipt): WalletReceipt {
 
 /** A JSON-RPC error object answered by the node (HTTP 200), as opposed to a timeout, a dropped connection or an HTTP error. */
 export class JsonRpcError extends Error {
-  constructor(message: string, readonly code: unknown) {
+  constructor(
+    message: string,
+    readonly code: unknown,
+  ) {
     super(message);
     this.name = "JsonRpcError";
   }
@@ -40,7 +43,10 @@ export class JsonRpcError extends Error {
  * outcomes): it is not in the pool and never will be. Any other error of sendRawSync leaves the outcome open.
  */
 export class NodeRejectedError extends Error {
-  constructor(message: string, readonly code: number) {
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
     super(message);
     this.name = "NodeRejectedError";
   }
@@ -59,7 +65,9 @@ export interface WalletChain {
   chainId(): Promise<number>;
   /** The viem client (public + tempo actions) on the configured chain. */
   client(): Promise<ReturnType<typeof buildClient>>;
-  relay(validate: Parameters<typeof Relay.feePayer>[0] extends infer O ? (O extends { validate?: infer V } ? V : never) : never): Promise<ReturnType<typeof Relay.create>>;
+  relay(
+    validate: Parameters<typeof Relay.feePayer>[0] extends infer O ? (O extends { validate?: infer V } ? V : never) : never,
+  ): Promise<ReturnType<typeof Relay.create>>;
   sponsor: ReturnType<typeof Account.fromSecp256k1> | null;
   /** Cached gas price (refreshed every 30 s in the background). */
   maxFeePerGas(): Promise<bigint>;
@@ -75,7 +83,9 @@ export interface WalletChain {
 }
 
 function buildClient(url: string, chain: ReturnType<typeof tempoChainFor>) {
-  return createClient({ chain, transport: http(url, { timeout: 30_000, retryCount: 0 }), pollingInterval: 100 }).extend(publicActions).extend(tempoActions());
+  return createClient({ chain, transport: http(url, { timeout: 30_000, retryCount: 0 }), pollingInterval: 100 })
+    .extend(publicActions)
+    .extend(tempoActions());
 }
 
 /**
@@ -124,12 +134,13 @@ export function createWalletChain(config: WalletConfig): WalletChain {
     clientP.catch(() => (clientP = undefined));
     return clientP;
   };
-  const fetchFee = (u: string) => rpc<string>(u, "eth_gasPrice", [], 5_000).then((h) => {
-    // headroom for a rising base fee: only the base fee is charged
-    const value = BigInt(h) * 2n;
-    fee = { value, at: Date.now() };
-    return value;
-  });
+  const fetchFee = (u: string) =>
+    rpc<string>(u, "eth_gasPrice", [], 5_000).then((h) => {
+      // headroom for a rising base fee: only the base fee is charged
+      const value = BigInt(h) * 2n;
+      fee = { value, at: Date.now() };
+      return value;
+    });
 
   return {
     chainId,
@@ -137,9 +148,7 @@ export function createWalletChain(config: WalletConfig): WalletChain {
     sponsor,
     relay(validate) {
       if (!sponsor) throw new WalletError("not_configured", "the wallet has no gas sponsor (SPONSOR_PRIVATE_KEY)");
-      relayP ??= client().then((c) =>
-        Relay.create({ client: c, plugins: [Relay.feePayer({ account: sponsor, feeToken: config.defaultToken, validate })] }),
-      );
+      relayP ??= client().then((c) => Relay.create({ client: c, plugins: [Relay.feePayer({ account: sponsor, feeToken: config.defaultToken, validate })] }));
       relayP.catch(() => (relayP = undefined));
       return relayP;
     },

@@ -33,18 +33,21 @@ export function createWalletHandler(deps: WalletDeps) {
     config,
     chain: deps.chain ?? createWalletChain(config),
     now: deps.now ?? (() => new Date()),
-    limits: createRateLimits({
-      redisUrl: config.redisUrl,
-      keyPrefix: config.rateLimitPrefix,
-      trustProxy: config.trustProxy,
-      perMinute: {
-        start: config.startPerMinute,
-        code: config.codePerMinute,
-        codeUser: config.codePerUserPerMinute,
-        options: config.webauthnOptionsPerMinute,
-        relay: config.relayPerMinute,
+    limits: createRateLimits(
+      {
+        redisUrl: config.redisUrl,
+        keyPrefix: config.rateLimitPrefix,
+        trustProxy: config.trustProxy,
+        perMinute: {
+          start: config.startPerMinute,
+          code: config.codePerMinute,
+          codeUser: config.codePerUserPerMinute,
+          options: config.webauthnOptionsPerMinute,
+          relay: config.relayPerMinute,
+        },
       },
-    }, deps.log),
+      deps.log,
+    ),
     signers: createSignerCache(),
   };
   /** What the wallet's routes need (wallet/walletRoutes.ts; buildApp mounts them). */

@@ -44,11 +44,22 @@ export async function finishPayment(
     throw new WalletError("payment_failed", `payment failed: ${failure}`);
   }
   if (!receipt) {
-    ctx.log.warn({ paymentId, sessionId: session.id, txHash, reason: outcome.uncertain }, "wallet: payment outcome unknown; left reserved for its receipt or the sweeper");
+    ctx.log.warn(
+      { paymentId, sessionId: session.id, txHash, reason: outcome.uncertain },
+      "wallet: payment outcome unknown; left reserved for its receipt or the sweeper",
+    );
     timing?.({ totalMs: performance.now() - marks.t0, chainMs });
     return {
       status: 202,
-      body: pendingBody(ctx, { tx_hash: txHash, valid_before: new Date(p.validBefore! * 1000), from: session.managed_address, to: input.to, amount_wei: input.amount.toString(), memo: input.memo.memo, token }),
+      body: pendingBody(ctx, {
+        tx_hash: txHash,
+        valid_before: new Date(p.validBefore! * 1000),
+        from: session.managed_address,
+        to: input.to,
+        amount_wei: input.amount.toString(),
+        memo: input.memo.memo,
+        token,
+      }),
       headers: { "retry-after": String(PENDING_RETRY_AFTER_SECONDS) },
     };
   }
@@ -73,7 +84,14 @@ export async function finishPayment(
   };
   const totalMs = performance.now() - marks.t0;
   const { t0, tAuth, tSigned, tReserve } = marks;
-  timing?.({ totalMs, chainMs, stages: { authMs: tAuth - t0, reserveMs: tReserve - tSigned, signMs: tSigned - tAuth, finishMs: totalMs - (tReserve - t0) - chainMs } });
-  ctx.log.info({ paymentId, sessionId: session.id, txHash: receipt.transactionHash, amountWei: result.amount_wei, overheadMs: Math.round((totalMs - chainMs) * 10) / 10 }, "wallet: payment sent");
+  timing?.({
+    totalMs,
+    chainMs,
+    stages: { authMs: tAuth - t0, reserveMs: tReserve - tSigned, signMs: tSigned - tAuth, finishMs: totalMs - (tReserve - t0) - chainMs },
+  });
+  ctx.log.info(
+    { paymentId, sessionId: session.id, txHash: receipt.transactionHash, amountWei: result.amount_wei, overheadMs: Math.round((totalMs - chainMs) * 10) / 10 },
+    "wallet: payment sent",
+  );
   return { body: result, headers: { "server-timing": `app;dur=${(totalMs - chainMs).toFixed(2)}, chain;dur=${chainMs.toFixed(2)}` } };
 }

@@ -19,8 +19,16 @@ export async function listPayments(ctx: WalletContext, req: IncomingMessage, url
   }
   const session = await loadBearerSession(ctx, req);
   const { rows } = await ctx.db.query<{
-    id: string; status: string; to_address: string; amount_wei: string; token_address: string; memo: string | null;
-    tx_hash: string | null; error: string | null; created_at: Date; updated_at: Date;
+    id: string;
+    status: string;
+    to_address: string;
+    amount_wei: string;
+    token_address: string;
+    memo: string | null;
+    tx_hash: string | null;
+    error: string | null;
+    created_at: Date;
+    updated_at: Date;
   }>(
     `SELECT id, status, to_address, amount_wei::text AS amount_wei, token_address, memo, tx_hash, error, created_at, updated_at
        FROM wallet_payments WHERE session_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
@@ -30,8 +38,16 @@ export async function listPayments(ctx: WalletContext, req: IncomingMessage, url
     body: {
       session_id: session.id,
       items: rows.map((p) => ({
-        id: p.id, status: p.status, to: p.to_address, amount_wei: p.amount_wei, token: p.token_address, memo: p.memo,
-        tx_hash: p.tx_hash, error: p.error, created_at: iso(p.created_at), updated_at: iso(p.updated_at),
+        id: p.id,
+        status: p.status,
+        to: p.to_address,
+        amount_wei: p.amount_wei,
+        token: p.token_address,
+        memo: p.memo,
+        tx_hash: p.tx_hash,
+        error: p.error,
+        created_at: iso(p.created_at),
+        updated_at: iso(p.updated_at),
       })),
     },
   };

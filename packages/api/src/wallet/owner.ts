@@ -172,8 +172,16 @@ async function sessionPayments(ctx: WalletContext, user: OwnerUser, id: string, 
   const cursor = rawCursor === null || rawCursor === "" ? null : decodePaymentCursor(rawCursor);
   if (rawCursor && !cursor) throw new WalletError("invalid_cursor", "cursor is not one this API returned");
   const { rows } = await ctx.db.query<{
-    id: string; status: string; to_address: string; amount_wei: string; token_address: string; memo: string | null;
-    tx_hash: string | null; error: string | null; created_at: Date; created_us: string;
+    id: string;
+    status: string;
+    to_address: string;
+    amount_wei: string;
+    token_address: string;
+    memo: string | null;
+    tx_hash: string | null;
+    error: string | null;
+    created_at: Date;
+    created_us: string;
   }>(
     `SELECT id, status, to_address, amount_wei::text AS amount_wei, token_address, memo, tx_hash, error, created_at,
             ((extract(epoch FROM created_at) * 1000000)::numeric(20,0))::text AS created_us
@@ -188,8 +196,16 @@ async function sessionPayments(ctx: WalletContext, user: OwnerUser, id: string, 
   return {
     session_id: session.id,
     items: items.map((p) => ({
-      id: p.id, created_at: iso(p.created_at), to: p.to_address, amount_wei: p.amount_wei, token: p.token_address, memo: p.memo,
-      status: p.status, tx_hash: p.tx_hash, explorer_url: txUrl(ctx, p.tx_hash), error: p.error,
+      id: p.id,
+      created_at: iso(p.created_at),
+      to: p.to_address,
+      amount_wei: p.amount_wei,
+      token: p.token_address,
+      memo: p.memo,
+      status: p.status,
+      tx_hash: p.tx_hash,
+      explorer_url: txUrl(ctx, p.tx_hash),
+      error: p.error,
     })),
     next_cursor: rows.length > limit && last ? encodePaymentCursor(last.created_us, last.id) : null,
   };
@@ -206,13 +222,15 @@ async function balances(ctx: WalletContext, user: OwnerUser) {
   const client = await ctx.chain.client();
   const account = user.managed_address as `0x${string}`;
   try {
-    const read = await Promise.all(tokens.map(async (token) => {
-      const [balance, meta] = await Promise.all([
-        client.readContract({ address: token as `0x${string}`, abi: Abis.tip20, functionName: "balanceOf", args: [account] }) as Promise<bigint>,
-        client.token.getMetadata({ token: token as `0x${string}` }).catch(() => null),
-      ]);
-      return { token, symbol: meta?.symbol ?? null, decimals: meta?.decimals ?? 6, balance_wei: balance.toString() };
-    }));
+    const read = await Promise.all(
+      tokens.map(async (token) => {
+        const [balance, meta] = await Promise.all([
+          client.readContract({ address: token as `0x${string}`, abi: Abis.tip20, functionName: "balanceOf", args: [account] }) as Promise<bigint>,
+          client.token.getMetadata({ token: token as `0x${string}` }).catch(() => null),
+        ]);
+        return { token, symbol: meta?.symbol ?? null, decimals: meta?.decimals ?? 6, balance_wei: balance.toString() };
+      }),
+    );
     return { managed_address: user.managed_address, read_at: ctx.now().toISOString(), balances: read };
   } catch (error) {
     if (error instanceof WalletError) throw error;
@@ -308,7 +326,12 @@ function revokedKeysIn(receipt: { logs: { address: string; topics: readonly Hex[
 async function keyRevokedOnChain(ctx: WalletContext, account: string, key: string): Promise<boolean | null> {
   try {
     const client = await ctx.chain.client();
-    const r = (await client.readContract({ address: ACCOUNT_KEYCHAIN_ADDRESS, abi: Abis.accountKeychain, functionName: "getKey", args: [account as `0x${string}`, key as `0x${string}`] })) as { isRevoked: boolean };
+    const r = (await client.readContract({
+      address: ACCOUNT_KEYCHAIN_ADDRESS,
+      abi: Abis.accountKeychain,
+      functionName: "getKey",
+      args: [account as `0x${string}`, key as `0x${string}`],
+    })) as { isRevoked: boolean };
     return r.isRevoked;
   } catch (error) {
     ctx.log.warn({ err: error }, "wallet: keychain read failed");
@@ -370,7 +393,10 @@ async function confirmRevoke(ctx: WalletContext, user: OwnerUser, body: Record<s
     else {
       status = "failed";
       if (onChain === null) reason = "could not read the keychain to confirm the revoke";
-      else if (txHash) reason = receiptReason ?? (revokedInTx.has(r.agent_key_address.toLowerCase()) ? "the keychain still reports the key as valid" : "the transaction did not revoke this key");
+      else if (txHash)
+        reason =
+          receiptReason ??
+          (revokedInTx.has(r.agent_key_address.toLowerCase()) ? "the keychain still reports the key as valid" : "the transaction did not revoke this key");
       else reason = reported ?? "the revoke was not submitted";
     }
     await ctx.db.query(
@@ -379,6 +405,10 @@ async function confirmRevoke(ctx: WalletContext, user: OwnerUser, body: Record<s
     );
     ctx.log.info({ sessionId: r.id, status, reason }, "wallet: on-chain revoke recorded");
   }
-  const after = await loadOwnerSessions(ctx, user.id, rows.map((r) => r.id));
+  const after = await loadOwnerSessions(
+    ctx,
+    user.id,
+    rows.map((r) => r.id),
+  );
   return { sessions: after.map((r) => ownerSessionView(ctx, r, now)) };
 }

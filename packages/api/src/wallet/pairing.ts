@@ -1,7 +1,15 @@
 import type { IncomingMessage } from "node:http";
 import { randomBytes } from "node:crypto";
 import {
-  PAIRING_TTL_MS, decidePoll, isPlainText, formatDeviceCode, generateDeviceCode, generateToken, hashToken, normalizeDeviceCode, reportPairingStatus,
+  PAIRING_TTL_MS,
+  decidePoll,
+  isPlainText,
+  formatDeviceCode,
+  generateDeviceCode,
+  generateToken,
+  hashToken,
+  normalizeDeviceCode,
+  reportPairingStatus,
 } from "@agent-ledger/core";
 import type { WalletContext, WalletResponse } from "./context.ts";
 import { readJsonObject } from "../http/readBody.ts";
@@ -25,7 +33,9 @@ export async function startPairing(ctx: WalletContext, req: IncomingMessage): Pr
   }
   // housekeeping (docs/wallet.md § Rate limits): pairings nobody approved are deleted a day after they expired (poll
   // answers `expired` until then, 404 after); approve-init'ed ones stay with their session
-  await ctx.db.query("DELETE FROM device_pairings WHERE expires_at < $1 AND status = 'pending' AND user_id IS NULL", [new Date(now.getTime() - UNCLAIMED_PAIRING_KEEP_MS)]);
+  await ctx.db.query("DELETE FROM device_pairings WHERE expires_at < $1 AND status = 'pending' AND user_id IS NULL", [
+    new Date(now.getTime() - UNCLAIMED_PAIRING_KEEP_MS),
+  ]);
   const deviceId = generateToken("dev_", 32);
   const expiresAt = new Date(now.getTime() + PAIRING_TTL_MS);
   for (let attempt = 0; ; attempt++) {
@@ -80,7 +90,11 @@ export async function pollPairing(ctx: WalletContext, url: URL): Promise<WalletR
   if (interval > 0) {
     // one poll per interval even when several arrive at once: only the one that moves last_polled_at proceeds
     const threshold = new Date(now.getTime() - interval * 1000 + POLL_TOLERANCE_MS);
-    const moved = await ctx.db.query("UPDATE device_pairings SET last_polled_at = $2 WHERE id = $1 AND (last_polled_at IS NULL OR last_polled_at <= $3)", [p.id, now, threshold]);
+    const moved = await ctx.db.query("UPDATE device_pairings SET last_polled_at = $2 WHERE id = $1 AND (last_polled_at IS NULL OR last_polled_at <= $3)", [
+      p.id,
+      now,
+      threshold,
+    ]);
     if (moved.rowCount === 0) throw new WalletError("slow_down", `poll at most every ${interval} s`, { "retry-after": String(interval) });
   }
   const status = reportPairingStatus({ status: p.status, expiresAt: new Date(p.expires_at) }, now);

@@ -51,18 +51,34 @@ export async function pay(ctx: WalletContext, req: IncomingMessage, timing?: (t:
   const tSigned = performance.now();
 
   const session = await reservePayment(ctx.db, {
-    bearerHash, sessionId: signer.sessionId, paymentId, amount: input.amount, to: input.to, token: input.token, memo: input.memo.memo, now,
-    configured, idempotencyKey: key, requestHash: hash, txHash: signed.txHash, validBefore: signed.validBefore,
+    bearerHash,
+    sessionId: signer.sessionId,
+    paymentId,
+    amount: input.amount,
+    to: input.to,
+    token: input.token,
+    memo: input.memo.memo,
+    now,
+    configured,
+    idempotencyKey: key,
+    requestHash: hash,
+    txHash: signed.txHash,
+    validBefore: signed.validBefore,
   });
   if (!session) throw unauthorized();
   if (key !== null && configured && !session.key_claimed) return replayPayment(ctx, session.id, key, hash!);
   if (!session.payment_id) throw await refusePayment(ctx, session, input, now, key);
   const tReserve = performance.now();
 
-  const outcome = signed.raw
-    ? await broadcastPayment(ctx, signed)
-    : { receipt: null, failure: signed.failure, uncertain: null, chainMs: 0 };
+  const outcome = signed.raw ? await broadcastPayment(ctx, signed) : { receipt: null, failure: signed.failure, uncertain: null, chainMs: 0 };
   return finishPayment(ctx, {
-    paymentId: session.payment_id, session, input, txHash: signed.txHash, validBefore: signed.validBefore, outcome, marks: { t0, tAuth, tSigned, tReserve }, timing,
+    paymentId: session.payment_id,
+    session,
+    input,
+    txHash: signed.txHash,
+    validBefore: signed.validBefore,
+    outcome,
+    marks: { t0, tAuth, tSigned, tReserve },
+    timing,
   });
 }

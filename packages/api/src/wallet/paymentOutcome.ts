@@ -34,7 +34,10 @@ export async function loadPayment(ctx: Pick<WalletContext, "db">, paymentId: str
 }
 
 /** The 202 body of a payment whose outcome is not known yet (docs/wallet.md § Uncertain outcomes). */
-export function pendingBody(ctx: Pick<WalletContext, "config">, p: { tx_hash: string | null; valid_before: Date | null; from: string; to: string; amount_wei: string; memo: string | null; token: string }) {
+export function pendingBody(
+  ctx: Pick<WalletContext, "config">,
+  p: { tx_hash: string | null; valid_before: Date | null; from: string; to: string; amount_wei: string; memo: string | null; token: string },
+) {
   return {
     status: "pending",
     code: "payment_pending",
@@ -61,7 +64,15 @@ export function paymentAnswer(ctx: Pick<WalletContext, "config">, p: PaymentFact
   if (p.status === "reserved") {
     return {
       status: 202,
-      body: pendingBody(ctx, { tx_hash: p.tx_hash, valid_before: p.valid_before, from: p.managed_address, to: p.to_address, amount_wei: p.amount_wei, memo: p.memo, token: p.token_address }),
+      body: pendingBody(ctx, {
+        tx_hash: p.tx_hash,
+        valid_before: p.valid_before,
+        from: p.managed_address,
+        to: p.to_address,
+        amount_wei: p.amount_wei,
+        memo: p.memo,
+        token: p.token_address,
+      }),
       headers: { "retry-after": String(PENDING_RETRY_AFTER_SECONDS), ...headers },
     };
   }

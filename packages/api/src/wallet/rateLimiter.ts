@@ -74,13 +74,16 @@ export function createRateLimits(config: RateLimitConfig, log: Logger): RateLimi
       for (const n of Object.keys(config.perMinute) as LimitName[]) {
         const points = config.perMinute[n];
         const keyPrefix = `${config.keyPrefix}:${n}`;
-        limiters.set(n, new RateLimiterRedis({
-          storeClient: redis,
-          keyPrefix,
-          points,
-          duration: WINDOW_SECONDS,
-          insuranceLimiter: FAIL_CLOSED.has(n) ? undefined : new RateLimiterMemory({ keyPrefix, points, duration: WINDOW_SECONDS }),
-        }));
+        limiters.set(
+          n,
+          new RateLimiterRedis({
+            storeClient: redis,
+            keyPrefix,
+            points,
+            duration: WINDOW_SECONDS,
+            insuranceLimiter: FAIL_CLOSED.has(n) ? undefined : new RateLimiterMemory({ keyPrefix, points, duration: WINDOW_SECONDS }),
+          }),
+        );
       }
     }
     return limiters.get(name)!;

@@ -57,7 +57,10 @@ export function createSponsorValidator(ctx: WalletContext) {
         }
         reasons.push(reason);
       }
-      ctx.log.warn({ sender: tx.from.toLowerCase(), reasons: [...(rows.length ? reasons : ["no pending approval for this sender"]), `revoke: ${revokeReason}`] }, "wallet relay: sponsorship refused");
+      ctx.log.warn(
+        { sender: tx.from.toLowerCase(), reasons: [...(rows.length ? reasons : ["no pending approval for this sender"]), `revoke: ${revokeReason}`] },
+        "wallet relay: sponsorship refused",
+      );
       return false;
     } catch (error) {
       ctx.log.error({ err: error }, "wallet relay: validation failed");

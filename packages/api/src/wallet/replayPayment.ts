@@ -23,9 +23,16 @@ export async function replayPayment(ctx: WalletContext, sessionId: string, key: 
   if (k.request_hash !== hash) throw new WalletError("idempotency_key_reused", "this Idempotency-Key was used with a different request body");
   if (k.refusal_code) throw new WalletError(k.refusal_code as ErrorCode, k.refusal_message ?? k.refusal_code, REPLAYED);
   let p = await loadPayment(ctx, k.payment_id);
-  if (!p) throw new WalletError("idempotency_key_in_use", "the first request with this Idempotency-Key is still being processed; retry", { "retry-after": "1" });
+  if (!p)
+    throw new WalletError("idempotency_key_in_use", "the first request with this Idempotency-Key is still being processed; retry", { "retry-after": "1" });
   if (p.status === "reserved" && p.tx_hash) {
-    const settled = await settleFromReceipt(ctx, { id: p.id, tx_hash: p.tx_hash, valid_before: p.valid_before }, ctx.now(), DEFAULT_SWEEP_POLICY.settleAfterMs, "a replay of its idempotency key");
+    const settled = await settleFromReceipt(
+      ctx,
+      { id: p.id, tx_hash: p.tx_hash, valid_before: p.valid_before },
+      ctx.now(),
+      DEFAULT_SWEEP_POLICY.settleAfterMs,
+      "a replay of its idempotency key",
+    );
     if (settled.outcome !== "left") p = (await loadPayment(ctx, k.payment_id))!;
   }
   return paymentAnswer(ctx, p, REPLAYED);

@@ -56,8 +56,19 @@ export async function reservePayment(db: pg.Pool, p: ReservePaymentParams): Prom
      )
      SELECT s.*, (SELECT id FROM p) AS payment_id, EXISTS (SELECT 1 FROM k) AS key_claimed FROM s`,
     values: [
-      p.bearerHash, p.amount.toString(), p.now, p.to, p.token, p.memo, p.configured, p.paymentId, p.idempotencyKey, p.requestHash, p.sessionId,
-      p.txHash, p.validBefore,
+      p.bearerHash,
+      p.amount.toString(),
+      p.now,
+      p.to,
+      p.token,
+      p.memo,
+      p.configured,
+      p.paymentId,
+      p.idempotencyKey,
+      p.requestHash,
+      p.sessionId,
+      p.txHash,
+      p.validBefore,
     ],
   });
   return rows[0] ?? null;

@@ -37,7 +37,10 @@ export async function getSession(ctx: WalletContext, req: IncomingMessage): Prom
 export async function revokeSession(ctx: WalletContext, req: IncomingMessage): Promise<WalletResponse> {
   const s = await loadBearerSession(ctx, req);
   await readJsonObject(req);
-  const { rows } = await ctx.db.query<{ revoked_at: Date }>("UPDATE wallet_sessions SET revoked_at = COALESCE(revoked_at, $2), revoked_by = COALESCE(revoked_by, 'agent') WHERE id = $1 RETURNING revoked_at", [s.id, ctx.now()]);
+  const { rows } = await ctx.db.query<{ revoked_at: Date }>(
+    "UPDATE wallet_sessions SET revoked_at = COALESCE(revoked_at, $2), revoked_by = COALESCE(revoked_by, 'agent') WHERE id = $1 RETURNING revoked_at",
+    [s.id, ctx.now()],
+  );
   ctx.log.info({ sessionId: s.id }, "wallet: session revoked");
   return { body: { session_id: s.id, status: "revoked", revoked_at: iso(rows[0]!.revoked_at) } };
 }

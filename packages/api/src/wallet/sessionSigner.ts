@@ -50,7 +50,13 @@ export function loadSigner(ctx: SignerSource, bearerHash: string): Promise<Sessi
     );
     const r = rows[0];
     if (!r) return null;
-    return { sessionId: r.id, sealedKey: r.agent_key_ciphertext, publicKey: publicKeyOf(ctx.config.masterKey, r.agent_key_ciphertext, r.id), managedAddress: r.managed_address as `0x${string}`, tokenAddress: r.token_address as `0x${string}` };
+    return {
+      sessionId: r.id,
+      sealedKey: r.agent_key_ciphertext,
+      publicKey: publicKeyOf(ctx.config.masterKey, r.agent_key_ciphertext, r.id),
+      managedAddress: r.managed_address as `0x${string}`,
+      tokenAddress: r.token_address as `0x${string}`,
+    };
   });
 }
 

@@ -30,7 +30,8 @@ export async function settleFromReceipt(
     return { outcome: "left", lookupError: (error as Error).message.split("\n")[0]!.slice(0, 300) };
   }
   if (receipt?.status === "success") return { outcome: (await markPaymentSent(deps.db, row.id, receipt.transactionHash)) ? "sent" : "left" };
-  if (receipt) return { outcome: (await markPaymentFailed(deps.db, row.id, `settled by ${who}: reverted (${receipt.transactionHash})`, null)) ? "failed" : "left" };
+  if (receipt)
+    return { outcome: (await markPaymentFailed(deps.db, row.id, `settled by ${who}: reverted (${receipt.transactionHash})`, null)) ? "failed" : "left" };
   const final = row.valid_before !== null && row.valid_before.getTime() < now.getTime() - settleAfterMs;
   if (!final) return { outcome: "left" };
   return { outcome: (await markPaymentFailed(deps.db, row.id, `settled by ${who}: not mined before it expired`, null)) ? "failed" : "left" };

@@ -5,7 +5,9 @@ import type { PayInput } from "./parsePayInput.ts";
 import { signerAccount, type SessionSigner } from "./sessionSigner.ts";
 
 /** A payment's signed transaction, or why none could be signed (then nothing can be broadcast). */
-export type SignedPayment = { raw: Hex; txHash: Hash; validBefore: number; failure: null } | { raw: null; txHash: null; validBefore: null; failure: string | null };
+export type SignedPayment =
+  | { raw: Hex; txHash: Hash; validBefore: number; failure: null }
+  | { raw: null; txHash: null; validBefore: null; failure: string | null };
 
 /** Nothing signed: the wallet is not configured (the reservation refuses it). */
 export const NOT_SIGNED: SignedPayment = { raw: null, txHash: null, validBefore: null, failure: null };
@@ -34,7 +36,12 @@ export async function signPayment(ctx: WalletContext, signer: SessionSigner, inp
       maxFeePerGas,
       maxPriorityFeePerGas: 0n,
       feeToken: ctx.config.defaultToken,
-      calls: [{ to: signer.tokenAddress, data: encodeFunctionData({ abi: Abis.tip20, functionName: "transferWithMemo", args: [input.to, input.amount, input.memo.bytes32] }) }],
+      calls: [
+        {
+          to: signer.tokenAddress,
+          data: encodeFunctionData({ abi: Abis.tip20, functionName: "transferWithMemo", args: [input.to, input.amount, input.memo.bytes32] }),
+        },
+      ],
       feePayer: ctx.chain.sponsor!,
     } as never)) as Hex;
     return { raw, txHash: keccak256(raw), validBefore, failure: null };

@@ -46,7 +46,13 @@ export async function sweepReservations(
       if (await markPaymentFailed(deps.db, row.id, "released by the reservation sweeper: never broadcast", null)) out.failed++;
       continue;
     }
-    const settled = await settleFromReceipt(deps, { id: row.id, tx_hash: row.tx_hash, valid_before: row.valid_before }, now, policy.settleAfterMs, "the reservation sweeper");
+    const settled = await settleFromReceipt(
+      deps,
+      { id: row.id, tx_hash: row.tx_hash, valid_before: row.valid_before },
+      now,
+      policy.settleAfterMs,
+      "the reservation sweeper",
+    );
     if (settled.lookupError) {
       out.left++;
       deps.log.warn({ paymentId: row.id, txHash: row.tx_hash, err: settled.lookupError }, "wallet sweeper: receipt lookup failed; left for the next sweep");

@@ -1,11 +1,45 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { BEARER, BEARER_AUTH, BODY, COOKIE, COOKIE_READ, COOKIE_WRITE, dateTime, int, jsonBody, LIMITED, NONE, obj, ok, open, orNull, pathParam, query, ref, str, uint256, address, txHash, uuid, webauthnCredential, wErr } from "../routes/openapiParts.ts";
+import {
+  BEARER,
+  BEARER_AUTH,
+  BODY,
+  COOKIE,
+  COOKIE_READ,
+  COOKIE_WRITE,
+  dateTime,
+  int,
+  jsonBody,
+  LIMITED,
+  NONE,
+  obj,
+  ok,
+  open,
+  orNull,
+  pathParam,
+  query,
+  ref,
+  str,
+  uint256,
+  address,
+  txHash,
+  uuid,
+  webauthnCredential,
+  wErr,
+} from "../routes/openapiParts.ts";
 import type { AnyRoute } from "../routes/Route.ts";
 import { WALLET_SURFACE } from "../routes/surfaces.ts";
 import { approveFinalize, approveInit } from "./approve.ts";
 import type { WalletContext } from "./context.ts";
 import { listPayments } from "./listPayments.ts";
-import { confirmOwnerRevoke, getOwnerSession, listOwnerSessionPayments, listOwnerSessions, ownerBalances, revokeAllOwnerSessions, revokeOwnerSession } from "./owner.ts";
+import {
+  confirmOwnerRevoke,
+  getOwnerSession,
+  listOwnerSessionPayments,
+  listOwnerSessions,
+  ownerBalances,
+  revokeAllOwnerSessions,
+  revokeOwnerSession,
+} from "./owner.ts";
 import { lookupPairing, pollPairing, startPairing } from "./pairing.ts";
 import { pay, type PayTiming } from "./pay.ts";
 import type { LimitName } from "./rateLimiter.ts";
@@ -24,7 +58,10 @@ export interface WalletRouteDeps {
  * that takes a device code, and every path that stores something without a login. The code paths also count per
  * signed-in user (in the handlers, after requireUser). docs/wallet.md § Rate limits.
  */
-const limit = (name: LimitName) => async (req: IncomingMessage, { ctx }: WalletRouteDeps) => ctx.limits.consume(name, ctx.limits.clientKey(req));
+const limit =
+  (name: LimitName) =>
+  async (req: IncomingMessage, { ctx }: WalletRouteDeps) =>
+    ctx.limits.consume(name, ctx.limits.clientKey(req));
 
 /** The wallet (docs/wallet.md): passkeys, device pairing, relay, payments, the agent's session and the owner's console. */
 export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
@@ -36,7 +73,9 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx }) => registerOptions(ctx, req),
     openapi: {
-      operationId: "walletRegisterOptions", tags: ["wallet"], security: NONE,
+      operationId: "walletRegisterOptions",
+      tags: ["wallet"],
+      security: NONE,
       summary: "WebAuthn registration options for a new passkey (sets the al_webauthn challenge cookie)",
       requestBody: jsonBody(open({ display_name: str }, []), false),
       responses: { "200": ok({ type: "object", required: ["challenge", "rp", "user"] }), ...wErr([...BODY, ...LIMITED, "invalid_label", "not_configured"]) },
@@ -49,7 +88,9 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx }) => registerVerify(ctx, req),
     openapi: {
-      operationId: "walletRegisterVerify", tags: ["wallet"], security: NONE,
+      operationId: "walletRegisterVerify",
+      tags: ["wallet"],
+      security: NONE,
       summary: "Verifies the attestation, creates the user and its managed account, signs in (sets al_session)",
       requestBody: jsonBody(webauthnCredential),
       responses: {
@@ -66,7 +107,9 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx }) => authOptions(ctx, req),
     openapi: {
-      operationId: "walletAuthOptions", tags: ["wallet"], security: NONE,
+      operationId: "walletAuthOptions",
+      tags: ["wallet"],
+      security: NONE,
       summary: "WebAuthn authentication options (discoverable credentials; sets al_webauthn)",
       requestBody: jsonBody({ type: "object" }, false),
       responses: { "200": ok({ type: "object", required: ["challenge"] }), ...wErr([...BODY, ...LIMITED, "not_configured"]) },
@@ -79,12 +122,22 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx }) => authVerify(ctx, req),
     openapi: {
-      operationId: "walletAuthVerify", tags: ["wallet"], security: NONE,
+      operationId: "walletAuthVerify",
+      tags: ["wallet"],
+      security: NONE,
       summary: "Verifies the assertion and its counter, signs in (sets al_session)",
       requestBody: jsonBody(webauthnCredential),
       responses: {
         "200": ok(ref("WalletUser"), "Signed in"),
-        ...wErr([...BODY, "challenge_not_found", "unsupported_algorithm", "webauthn_verification_failed", "unknown_credential", "counter_regression", "not_configured"]),
+        ...wErr([
+          ...BODY,
+          "challenge_not_found",
+          "unsupported_algorithm",
+          "webauthn_verification_failed",
+          "unknown_credential",
+          "counter_regression",
+          "not_configured",
+        ]),
       },
     },
   },
@@ -94,7 +147,13 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     auth: "cookie",
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx }) => me(ctx, req),
-    openapi: { operationId: "walletMe", tags: ["wallet"], security: COOKIE, summary: "The signed-in passkey user", responses: { "200": ok(ref("WalletUser")), ...wErr([...COOKIE_READ]) } },
+    openapi: {
+      operationId: "walletMe",
+      tags: ["wallet"],
+      security: COOKIE,
+      summary: "The signed-in passkey user",
+      responses: { "200": ok(ref("WalletUser")), ...wErr([...COOKIE_READ]) },
+    },
   },
   // any cookie, even an expired one, is cleared: no authentication step
   {
@@ -104,7 +163,10 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx }) => logout(ctx, req),
     openapi: {
-      operationId: "walletLogout", tags: ["wallet"], security: COOKIE, summary: "Ends the passkey session (clears al_session)",
+      operationId: "walletLogout",
+      tags: ["wallet"],
+      security: COOKIE,
+      summary: "Ends the passkey session (clears al_session)",
       requestBody: jsonBody({ type: "object" }, false),
       responses: { "200": ok(obj({ ok: { type: "boolean", const: true } })), ...wErr([...BODY, "cross_site_request"]) },
     },
@@ -117,11 +179,15 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx }) => startPairing(ctx, req),
     openapi: {
-      operationId: "walletDeviceStart", tags: ["wallet"], security: NONE,
+      operationId: "walletDeviceStart",
+      tags: ["wallet"],
+      security: NONE,
       summary: "Starts a device pairing (RFC 8628 style): a code for the owner, a device_id for the agent's polling",
       requestBody: jsonBody(open({ agent_label: str }, []), false),
       responses: {
-        "200": ok(obj({ code: str, device_id: str, approve_url: str, expires_at: dateTime, poll_interval_seconds: { type: "integer", minimum: 1 }, pairing_id: uuid })),
+        "200": ok(
+          obj({ code: str, device_id: str, approve_url: str, expires_at: dateTime, poll_interval_seconds: { type: "integer", minimum: 1 }, pairing_id: uuid }),
+        ),
         ...wErr([...BODY, ...LIMITED, "invalid_label"]),
       },
     },
@@ -133,7 +199,9 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     surface: WALLET_SURFACE,
     handle: ({ url }, { ctx }) => pollPairing(ctx, url),
     openapi: {
-      operationId: "walletDevicePoll", tags: ["wallet"], security: NONE,
+      operationId: "walletDevicePoll",
+      tags: ["wallet"],
+      security: NONE,
       summary: "The agent polls its pairing; once approved, one poll mints the bearer token (status approved), later polls say claimed",
       parameters: [query("device_id", str, "from device/start", true)],
       responses: {
@@ -141,8 +209,16 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
           oneOf: [
             obj({ status: { type: "string", enum: ["pending", "expired", "claimed", "denied"] } }),
             obj({
-              status: { type: "string", const: "approved" }, access_token: str, token_type: { type: "string", const: "Bearer" }, session_id: uuid, expires_at: dateTime,
-              agent_key_address: address, managed_address: address, spend_cap_wei: uint256, per_call_cap_wei: uint256, token: address,
+              status: { type: "string", const: "approved" },
+              access_token: str,
+              token_type: { type: "string", const: "Bearer" },
+              session_id: uuid,
+              expires_at: dateTime,
+              agent_key_address: address,
+              managed_address: address,
+              spend_cap_wei: uint256,
+              per_call_cap_wei: uint256,
+              token: address,
             }),
           ],
         }),
@@ -158,7 +234,9 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     surface: WALLET_SURFACE,
     handle: ({ req, url }, { ctx }) => lookupPairing(ctx, req, url),
     openapi: {
-      operationId: "walletDeviceLookup", tags: ["wallet"], security: COOKIE,
+      operationId: "walletDeviceLookup",
+      tags: ["wallet"],
+      security: COOKIE,
       summary: "What the approval page shows for a code (rate-limited per address and per user)",
       parameters: [query("code", str, "XXXX-XXXX", true)],
       responses: {
@@ -175,12 +253,40 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx }) => approveInit(ctx, req),
     openapi: {
-      operationId: "walletApproveInit", tags: ["wallet"], security: COOKIE,
+      operationId: "walletApproveInit",
+      tags: ["wallet"],
+      security: COOKIE,
       summary: "Creates the session and the agent key for a code; answers what the passkey signs (authorizeKey)",
-      requestBody: jsonBody(open({ code: str, spend_cap_wei: uint256, per_call_cap_wei: uint256, session_ttl_seconds: { type: "integer" }, token: address }, ["code", "spend_cap_wei", "per_call_cap_wei", "session_ttl_seconds"])),
+      requestBody: jsonBody(
+        open({ code: str, spend_cap_wei: uint256, per_call_cap_wei: uint256, session_ttl_seconds: { type: "integer" }, token: address }, [
+          "code",
+          "spend_cap_wei",
+          "per_call_cap_wei",
+          "session_ttl_seconds",
+        ]),
+      ),
       responses: {
-        "200": ok({ type: "object", required: ["pairing_id", "session_id", "managed_address", "agent_key_address", "chain", "expiry_unix", "token", "spend_cap_wei", "per_call_cap_wei"] }),
-        ...wErr([...BODY, ...COOKIE_WRITE, ...LIMITED, "invalid_code", "invalid_cap", "invalid_ttl", "invalid_token", "invalid_amount", "invalid_address", "code_not_found", "code_expired", "already_approved", "pairing_taken", "not_configured", "chain_unavailable"]),
+        "200": ok({
+          type: "object",
+          required: ["pairing_id", "session_id", "managed_address", "agent_key_address", "chain", "expiry_unix", "token", "spend_cap_wei", "per_call_cap_wei"],
+        }),
+        ...wErr([
+          ...BODY,
+          ...COOKIE_WRITE,
+          ...LIMITED,
+          "invalid_code",
+          "invalid_cap",
+          "invalid_ttl",
+          "invalid_token",
+          "invalid_amount",
+          "invalid_address",
+          "code_not_found",
+          "code_expired",
+          "already_approved",
+          "pairing_taken",
+          "not_configured",
+          "chain_unavailable",
+        ]),
       },
     },
   },
@@ -192,12 +298,37 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx }) => approveFinalize(ctx, req),
     openapi: {
-      operationId: "walletApproveFinalize", tags: ["wallet"], security: COOKIE,
+      operationId: "walletApproveFinalize",
+      tags: ["wallet"],
+      security: COOKIE,
       summary: "After the passkey's authorizeKey transaction: checks the receipt and the keychain, approves the pairing",
       requestBody: jsonBody(open({ code: str, tx_hash: txHash })),
       responses: {
-        "200": ok(obj({ status: { type: "string", const: "approved" }, pairing_id: uuid, session_id: uuid, code: str, authorize_tx_hash: txHash, on_chain_authorized_at: dateTime })),
-        ...wErr([...BODY, ...COOKIE_WRITE, ...LIMITED, "invalid_code", "invalid_tx_hash", "code_not_found", "code_expired", "not_initialized", "already_approved", "tx_not_found", "authorization_not_verified", "not_configured", "chain_unavailable"]),
+        "200": ok(
+          obj({
+            status: { type: "string", const: "approved" },
+            pairing_id: uuid,
+            session_id: uuid,
+            code: str,
+            authorize_tx_hash: txHash,
+            on_chain_authorized_at: dateTime,
+          }),
+        ),
+        ...wErr([
+          ...BODY,
+          ...COOKIE_WRITE,
+          ...LIMITED,
+          "invalid_code",
+          "invalid_tx_hash",
+          "code_not_found",
+          "code_expired",
+          "not_initialized",
+          "already_approved",
+          "tx_not_found",
+          "authorization_not_verified",
+          "not_configured",
+          "chain_unavailable",
+        ]),
       },
     },
   },
@@ -209,14 +340,40 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx, onPayTiming }) => pay(ctx, req, onPayTiming),
     openapi: {
-      operationId: "walletPay", tags: ["wallet"], security: BEARER,
+      operationId: "walletPay",
+      tags: ["wallet"],
+      security: BEARER,
       summary: "Pays from the owner's account with the session's agent key, within its caps; Idempotency-Key makes retries safe",
-      parameters: [{ name: "Idempotency-Key", in: "header", required: false, description: "1–200 printable ASCII characters; the same key answers the same payment", schema: { type: "string", minLength: 1, maxLength: 200 } }],
+      parameters: [
+        {
+          name: "Idempotency-Key",
+          in: "header",
+          required: false,
+          description: "1–200 printable ASCII characters; the same key answers the same payment",
+          schema: { type: "string", minLength: 1, maxLength: 200 },
+        },
+      ],
       requestBody: jsonBody(open({ to: address, amount_wei: uint256, memo: str, token: address }, ["to", "amount_wei"])),
       responses: {
         "200": ok(ref("PaymentResult"), "Sent and confirmed"),
         "202": ok(ref("PaymentPending"), "Outcome not known yet: ask again with the same Idempotency-Key"),
-        ...wErr([...BODY, ...BEARER_AUTH, "invalid_amount", "invalid_address", "invalid_token", "invalid_memo", "invalid_idempotency_key", "session_not_authorized", "per_call_cap_exceeded", "spend_cap_exceeded", "idempotency_key_reused", "idempotency_key_in_use", "payment_failed", "not_configured", "chain_unavailable"]),
+        ...wErr([
+          ...BODY,
+          ...BEARER_AUTH,
+          "invalid_amount",
+          "invalid_address",
+          "invalid_token",
+          "invalid_memo",
+          "invalid_idempotency_key",
+          "session_not_authorized",
+          "per_call_cap_exceeded",
+          "spend_cap_exceeded",
+          "idempotency_key_reused",
+          "idempotency_key_in_use",
+          "payment_failed",
+          "not_configured",
+          "chain_unavailable",
+        ]),
       },
     },
   },
@@ -227,7 +384,13 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     allowInactive: true,
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx }) => getSession(ctx, req),
-    openapi: { operationId: "walletSession", tags: ["wallet"], security: BEARER, summary: "The bearer's session: caps, usage, expiry, status", responses: { "200": ok(ref("WalletSession")), ...wErr(["unauthorized"]) } },
+    openapi: {
+      operationId: "walletSession",
+      tags: ["wallet"],
+      security: BEARER,
+      summary: "The bearer's session: caps, usage, expiry, status",
+      responses: { "200": ok(ref("WalletSession")), ...wErr(["unauthorized"]) },
+    },
   },
   {
     method: "GET",
@@ -237,7 +400,10 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     surface: WALLET_SURFACE,
     handle: ({ req, url }, { ctx }) => listPayments(ctx, req, url),
     openapi: {
-      operationId: "walletPayments", tags: ["wallet"], security: BEARER, summary: "The bearer session's own payments, newest first",
+      operationId: "walletPayments",
+      tags: ["wallet"],
+      security: BEARER,
+      summary: "The bearer session's own payments, newest first",
       parameters: [query("limit", { type: "integer", minimum: 1, maximum: 100 }, "1–100 (default 20)")],
       responses: { "200": ok(obj({ session_id: uuid, items: { type: "array", items: ref("WalletPayment") } })), ...wErr(["unauthorized", "invalid_limit"]) },
     },
@@ -250,9 +416,15 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx }) => revokeSession(ctx, req),
     openapi: {
-      operationId: "walletSessionRevoke", tags: ["wallet"], security: BEARER, summary: "The agent ends its own session",
+      operationId: "walletSessionRevoke",
+      tags: ["wallet"],
+      security: BEARER,
+      summary: "The agent ends its own session",
       requestBody: jsonBody({ type: "object" }, false),
-      responses: { "200": ok(obj({ session_id: uuid, status: { type: "string", const: "revoked" }, revoked_at: dateTime })), ...wErr([...BODY, "unauthorized"]) },
+      responses: {
+        "200": ok(obj({ session_id: uuid, status: { type: "string", const: "revoked" }, revoked_at: dateTime })),
+        ...wErr([...BODY, "unauthorized"]),
+      },
     },
   },
   {
@@ -263,12 +435,19 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     surface: WALLET_SURFACE,
     before: limit("relay"),
     handle: (req, res, _url, { relay }) => relay(req, res),
-    openapi: { post: {
-      operationId: "walletRelay", tags: ["wallet"], security: NONE,
-      summary: "JSON-RPC relay for the approval page: reads pass through, fee-sponsored sends only for the calls docs/wallet.md allows",
-      requestBody: jsonBody(open({ jsonrpc: str, id: {}, method: str, params: { type: "array" } }, ["method"])),
-      responses: { "200": ok({ type: "object", description: "a JSON-RPC response (its own error member for refused calls)" }), ...wErr([...BODY, ...LIMITED, "not_configured", "chain_unavailable"]) },
-    } },
+    openapi: {
+      post: {
+        operationId: "walletRelay",
+        tags: ["wallet"],
+        security: NONE,
+        summary: "JSON-RPC relay for the approval page: reads pass through, fee-sponsored sends only for the calls docs/wallet.md allows",
+        requestBody: jsonBody(open({ jsonrpc: str, id: {}, method: str, params: { type: "array" } }, ["method"])),
+        responses: {
+          "200": ok({ type: "object", description: "a JSON-RPC response (its own error member for refused calls)" }),
+          ...wErr([...BODY, ...LIMITED, "not_configured", "chain_unavailable"]),
+        },
+      },
+    },
   },
   {
     method: "GET",
@@ -277,7 +456,10 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx }) => listOwnerSessions(ctx, req),
     openapi: {
-      operationId: "walletOwnerSessions", tags: ["wallet", "owner"], security: COOKIE, summary: "The owner's agent sessions, newest first",
+      operationId: "walletOwnerSessions",
+      tags: ["wallet", "owner"],
+      security: COOKIE,
+      summary: "The owner's agent sessions, newest first",
       responses: { "200": ok(open({ managed_address: address, items: { type: "array", items: ref("OwnerSession") } })), ...wErr(COOKIE_READ) },
     },
   },
@@ -288,7 +470,10 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     surface: WALLET_SURFACE,
     handle: ({ req, params }, { ctx }) => getOwnerSession(ctx, req, params.id!),
     openapi: {
-      operationId: "walletOwnerSession", tags: ["wallet", "owner"], security: COOKIE, summary: "One of the owner's sessions (another owner's id is not_found)",
+      operationId: "walletOwnerSession",
+      tags: ["wallet", "owner"],
+      security: COOKIE,
+      summary: "One of the owner's sessions (another owner's id is not_found)",
       parameters: [pathParam("id", str, "session id (uuid)")],
       responses: { "200": ok(ref("OwnerSession")), ...wErr([...COOKIE_READ, "not_found"]) },
     },
@@ -300,9 +485,19 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     surface: WALLET_SURFACE,
     handle: ({ req, params, url }, { ctx }) => listOwnerSessionPayments(ctx, req, params.id!, url),
     openapi: {
-      operationId: "walletOwnerSessionPayments", tags: ["wallet", "owner"], security: COOKIE, summary: "A session's payments, newest first, keyset pages",
-      parameters: [pathParam("id", str, "session id (uuid)"), query("cursor", str, "next_cursor of the previous page"), query("limit", { type: "integer", minimum: 1, maximum: 100 })],
-      responses: { "200": ok(open({ session_id: uuid, items: { type: "array", items: { type: "object" } }, next_cursor: { type: ["string", "null"] } })), ...wErr([...COOKIE_READ, "not_found", "invalid_cursor", "invalid_limit"]) },
+      operationId: "walletOwnerSessionPayments",
+      tags: ["wallet", "owner"],
+      security: COOKIE,
+      summary: "A session's payments, newest first, keyset pages",
+      parameters: [
+        pathParam("id", str, "session id (uuid)"),
+        query("cursor", str, "next_cursor of the previous page"),
+        query("limit", { type: "integer", minimum: 1, maximum: 100 }),
+      ],
+      responses: {
+        "200": ok(open({ session_id: uuid, items: { type: "array", items: { type: "object" } }, next_cursor: { type: ["string", "null"] } })),
+        ...wErr([...COOKIE_READ, "not_found", "invalid_cursor", "invalid_limit"]),
+      },
     },
   },
   {
@@ -312,7 +507,9 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     surface: WALLET_SURFACE,
     handle: ({ req, params }, { ctx }) => revokeOwnerSession(ctx, req, params.id!),
     openapi: {
-      operationId: "walletOwnerRevoke", tags: ["wallet", "owner"], security: COOKIE,
+      operationId: "walletOwnerRevoke",
+      tags: ["wallet", "owner"],
+      security: COOKIE,
       summary: "Revokes a session at once in the database; answers the on-chain revokeKey request the passkey signs",
       parameters: [pathParam("id", str, "session id (uuid)")],
       requestBody: jsonBody({ type: "object" }, false),
@@ -326,7 +523,10 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx }) => revokeAllOwnerSessions(ctx, req),
     openapi: {
-      operationId: "walletOwnerRevokeAll", tags: ["wallet", "owner"], security: COOKIE, summary: "Revokes every live session of the owner",
+      operationId: "walletOwnerRevokeAll",
+      tags: ["wallet", "owner"],
+      security: COOKIE,
+      summary: "Revokes every live session of the owner",
       requestBody: jsonBody({ type: "object" }, false),
       responses: { "200": ok(ref("ChainRevokeSessions")), ...wErr([...BODY, ...COOKIE_WRITE]) },
     },
@@ -338,10 +538,15 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx }) => confirmOwnerRevoke(ctx, req),
     openapi: {
-      operationId: "walletOwnerRevokeConfirm", tags: ["wallet", "owner"], security: COOKIE,
+      operationId: "walletOwnerRevokeConfirm",
+      tags: ["wallet", "owner"],
+      security: COOKIE,
       summary: "After the passkey's revokeKey transaction (or its failure): records the on-chain step per session",
       requestBody: jsonBody(open({ session_ids: { type: "array", items: str }, tx_hash: txHash, error: str }, ["session_ids"])),
-      responses: { "200": ok(ref("ChainRevokeSessions")), ...wErr([...BODY, ...COOKIE_WRITE, "invalid_tx_hash", "not_found", "tx_not_found", "not_configured", "chain_unavailable"]) },
+      responses: {
+        "200": ok(ref("ChainRevokeSessions")),
+        ...wErr([...BODY, ...COOKIE_WRITE, "invalid_tx_hash", "not_found", "tx_not_found", "not_configured", "chain_unavailable"]),
+      },
     },
   },
   {
@@ -351,9 +556,18 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx }) => ownerBalances(ctx, req),
     openapi: {
-      operationId: "walletOwnerBalances", tags: ["wallet", "owner"], security: COOKIE, summary: "The owner account's token balances, read from the chain",
+      operationId: "walletOwnerBalances",
+      tags: ["wallet", "owner"],
+      security: COOKIE,
+      summary: "The owner account's token balances, read from the chain",
       responses: {
-        "200": ok(obj({ managed_address: address, read_at: dateTime, balances: { type: "array", items: obj({ token: address, symbol: orNull(str), decimals: int, balance_wei: uint256 }) } })),
+        "200": ok(
+          obj({
+            managed_address: address,
+            read_at: dateTime,
+            balances: { type: "array", items: obj({ token: address, symbol: orNull(str), decimals: int, balance_wei: uint256 }) },
+          }),
+        ),
         ...wErr([...COOKIE_READ, "not_configured", "chain_unavailable"]),
       },
     },

@@ -1,8 +1,12 @@
 import type { IncomingMessage } from "node:http";
 import { checkSignCounter, hashToken, isPlainText, passkeyAddress } from "@agent-ledger/core";
 import {
-  generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse,
-  type AuthenticationResponseJSON, type RegistrationResponseJSON,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { randomUUID } from "node:crypto";
 import { USER_SESSION_COOKIE } from "../auth/authenticate.ts";
@@ -30,15 +34,18 @@ function challengeCookie(ctx: WalletContext, value: string, maxAgeSeconds: numbe
  * (docs/wallet.md § Rate limits): expired challenges are deleted, and a client keeps only its newest
  * `challengesPerClient` ones (the insert commits before the trim, so the last trim to run sees every insert).
  */
-async function storeChallenge(ctx: WalletContext, req: IncomingMessage, challenge: string, purpose: Purpose, extra: { userId?: string; displayName?: string | null } = {}): Promise<string> {
+async function storeChallenge(
+  ctx: WalletContext,
+  req: IncomingMessage,
+  challenge: string,
+  purpose: Purpose,
+  extra: { userId?: string; displayName?: string | null } = {},
+): Promise<string> {
   const now = ctx.now();
   const clientKey = ctx.limits.clientKey(req);
   // Both trims skip rows another request holds (SKIP LOCKED): concurrent options calls never wait on each other's
   // deletes, so they cannot deadlock (a rare 500 seen in the fuzz under load); a skipped row is being deleted anyway.
-  await ctx.db.query(
-    "DELETE FROM webauthn_challenges WHERE id IN (SELECT id FROM webauthn_challenges WHERE expires_at <= $1 FOR UPDATE SKIP LOCKED)",
-    [now],
-  );
+  await ctx.db.query("DELETE FROM webauthn_challenges WHERE id IN (SELECT id FROM webauthn_challenges WHERE expires_at <= $1 FOR UPDATE SKIP LOCKED)", [now]);
   const { rows } = await ctx.db.query(
     "INSERT INTO webauthn_challenges (challenge, purpose, user_id, display_name, expires_at, client_key) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
     [challenge, purpose, extra.userId ?? null, extra.displayName ?? null, new Date(now.getTime() + CHALLENGE_TTL_SECONDS * 1000), clientKey],
@@ -52,7 +59,11 @@ async function storeChallenge(ctx: WalletContext, req: IncomingMessage, challeng
 }
 
 /** Takes the challenge named by the cookie out of the database (deleted whatever happens next). */
-async function consumeChallenge(ctx: WalletContext, req: IncomingMessage, purpose: Purpose): Promise<{ challenge: string; user_id: string | null; display_name: string | null }> {
+async function consumeChallenge(
+  ctx: WalletContext,
+  req: IncomingMessage,
+  purpose: Purpose,
+): Promise<{ challenge: string; user_id: string | null; display_name: string | null }> {
   const id = readCookieSafe(req.headers.cookie, CHALLENGE_COOKIE);
   if (!id || !UUID.test(id)) throw new WalletError("challenge_not_found", "no WebAuthn challenge: call the options endpoint first");
   const { rows } = await ctx.db.query("DELETE FROM webauthn_challenges WHERE id = $1 RETURNING challenge, purpose, user_id, display_name, expires_at", [id]);
@@ -70,32 +81,64 @@ const TRANSPORT = /^[a-z][a-z-]{0,31}$/;
 
 /** The credential's `id` and `rawId` (the same base64url string): refused before they reach a query. */
 function checkCredentialIds(body: Record<string, unknown>): void {
-  if (!CREDENTIAL_ID.test(body.id as string) || body.rawId !== body.id) throw new WalletError("invalid_body", "id and rawId must be the same base64url credential id (at most 1023 bytes)");
+  if (!CREDENTIAL_ID.test(body.id as string) || body.rawId !== body.id)
+    throw new WalletError("invalid_body", "id and rawId must be the same base64url credential id (at most 1023 bytes)");
 }
 
 function asRegistration(body: Record<string, unknown>): RegistrationResponseJSON {
   const r = body.response as Record<string, unknown> | undefined;
-  if (!isStr(body.id) || !isStr(body.rawId) || body.type !== "public-key" || typeof r !== "object" || r === null || !isStr(r.clientDataJSON) || !isStr(r.attestationObject)) {
+  if (
+    !isStr(body.id) ||
+    !isStr(body.rawId) ||
+    body.type !== "public-key" ||
+    typeof r !== "object" ||
+    r === null ||
+    !isStr(r.clientDataJSON) ||
+    !isStr(r.attestationObject)
+  ) {
     throw new WalletError("invalid_body", "expected a RegistrationResponseJSON (id, rawId, type, response.clientDataJSON, response.attestationObject)");
   }
-  if (r.transports !== undefined && !(Array.isArray(r.transports) && r.transports.length <= 8 && r.transports.every((t) => typeof t === "string" && TRANSPORT.test(t)))) {
+  if (
+    r.transports !== undefined &&
+    !(Array.isArray(r.transports) && r.transports.length <= 8 && r.transports.every((t) => typeof t === "string" && TRANSPORT.test(t)))
+  ) {
     throw new WalletError("invalid_body", "response.transports must be at most 8 transport names (lowercase letters and dashes)");
   }
   checkCredentialIds(body);
-  return { ...(body as unknown as RegistrationResponseJSON), clientExtensionResults: (body.clientExtensionResults ?? {}) as RegistrationResponseJSON["clientExtensionResults"] };
+  return {
+    ...(body as unknown as RegistrationResponseJSON),
+    clientExtensionResults: (body.clientExtensionResults ?? {}) as RegistrationResponseJSON["clientExtensionResults"],
+  };
 }
 
 function asAuthentication(body: Record<string, unknown>): AuthenticationResponseJSON {
   const r = body.response as Record<string, unknown> | undefined;
-  if (!isStr(body.id) || !isStr(body.rawId) || body.type !== "public-key" || typeof r !== "object" || r === null || !isStr(r.clientDataJSON) || !isStr(r.authenticatorData) || !isStr(r.signature)) {
-    throw new WalletError("invalid_body", "expected an AuthenticationResponseJSON (id, rawId, type, response.clientDataJSON, response.authenticatorData, response.signature)");
+  if (
+    !isStr(body.id) ||
+    !isStr(body.rawId) ||
+    body.type !== "public-key" ||
+    typeof r !== "object" ||
+    r === null ||
+    !isStr(r.clientDataJSON) ||
+    !isStr(r.authenticatorData) ||
+    !isStr(r.signature)
+  ) {
+    throw new WalletError(
+      "invalid_body",
+      "expected an AuthenticationResponseJSON (id, rawId, type, response.clientDataJSON, response.authenticatorData, response.signature)",
+    );
   }
-  if (r.userHandle !== undefined && r.userHandle !== null && typeof r.userHandle !== "string") throw new WalletError("invalid_body", "response.userHandle must be a string");
+  if (r.userHandle !== undefined && r.userHandle !== null && typeof r.userHandle !== "string")
+    throw new WalletError("invalid_body", "response.userHandle must be a string");
   checkCredentialIds(body);
-  return { ...(body as unknown as AuthenticationResponseJSON), clientExtensionResults: (body.clientExtensionResults ?? {}) as AuthenticationResponseJSON["clientExtensionResults"] };
+  return {
+    ...(body as unknown as AuthenticationResponseJSON),
+    clientExtensionResults: (body.clientExtensionResults ?? {}) as AuthenticationResponseJSON["clientExtensionResults"],
+  };
 }
 
-const failed = (error: unknown) => new WalletError("webauthn_verification_failed", `passkey verification failed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 300));
+const failed = (error: unknown) =>
+  new WalletError("webauthn_verification_failed", `passkey verification failed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 300));
 
 /** POST webauthn/register/options `{ display_name? }` → creation options (ES256, resident key, UV required) + `al_webauthn`. */
 export async function registerOptions(ctx: WalletContext, req: IncomingMessage): Promise<WalletResponse> {
@@ -155,7 +198,17 @@ export async function registerVerify(ctx: WalletContext, req: IncomingMessage): 
       `INSERT INTO wallet_users (id, credential_id, cose_public_key, public_key_hex, managed_address, display_name, passkey_sign_count, transports, last_login_at)
        VALUES (COALESCE($1::uuid, gen_random_uuid()), $2, $3, $4, $5, $6, $7, $8, $9)
        RETURNING id, credential_id, public_key_hex, managed_address, passkey_sign_count::text, cose_public_key`,
-      [userId ?? null, credential.id, Buffer.from(credential.publicKey), publicKey, managed, stored.display_name, credential.counter, credential.transports ?? [], ctx.now()],
+      [
+        userId ?? null,
+        credential.id,
+        Buffer.from(credential.publicKey),
+        publicKey,
+        managed,
+        stored.display_name,
+        credential.counter,
+        credential.transports ?? [],
+        ctx.now(),
+      ],
     );
     user = rows[0];
   } catch (error) {
@@ -169,7 +222,12 @@ export async function registerVerify(ctx: WalletContext, req: IncomingMessage): 
 /** POST webauthn/auth/options `{}` → discoverable request options + `al_webauthn`. */
 export async function authOptions(ctx: WalletContext, req: IncomingMessage): Promise<WalletResponse> {
   await readJsonObject(req);
-  const options = await generateAuthenticationOptions({ rpID: ctx.config.rpId, userVerification: "required", allowCredentials: [], timeout: CHALLENGE_TTL_SECONDS * 1000 });
+  const options = await generateAuthenticationOptions({
+    rpID: ctx.config.rpId,
+    userVerification: "required",
+    allowCredentials: [],
+    timeout: CHALLENGE_TTL_SECONDS * 1000,
+  });
   const id = await storeChallenge(ctx, req, options.challenge, "auth");
   return { body: options, headers: { "set-cookie": challengeCookie(ctx, id, CHALLENGE_TTL_SECONDS) } };
 }
@@ -224,5 +282,8 @@ export async function me(ctx: WalletContext, req: IncomingMessage): Promise<Wall
 export async function logout(ctx: WalletContext, req: IncomingMessage): Promise<WalletResponse> {
   const token = readCookieSafe(req.headers.cookie, USER_SESSION_COOKIE);
   if (token) await ctx.db.query("DELETE FROM user_sessions WHERE token_hash = $1", [hashToken(token)]);
-  return { body: { ok: true }, headers: { "set-cookie": serializeCookie(USER_SESSION_COOKIE, "", { maxAgeSeconds: 0, path: "/", secure: ctx.config.production }) } };
+  return {
+    body: { ok: true },
+    headers: { "set-cookie": serializeCookie(USER_SESSION_COOKIE, "", { maxAgeSeconds: 0, path: "/", secure: ctx.config.production }) },
+  };
 }

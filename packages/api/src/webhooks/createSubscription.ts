@@ -27,7 +27,8 @@ export async function createSubscription(ctx: WebhookContext, owner: string, bod
     const agent = await c.query("SELECT 1 FROM entities WHERE id = $1 AND active", [input.filters.agentId]);
     if (agent.rowCount === 0) throw new WebhookError("unknown_agent", `filters.agent_id "${input.filters.agentId}" is not an active watched agent or service`);
     const count = await c.query("SELECT count(*)::int AS n FROM webhook_subscriptions WHERE owner_user_id = $1 AND status <> 'deleted'", [owner]);
-    if (count.rows[0].n >= MAX_SUBSCRIPTIONS_PER_USER) throw new WebhookError("limit_reached", `at most ${MAX_SUBSCRIPTIONS_PER_USER} webhooks per user (delete one first)`);
+    if (count.rows[0].n >= MAX_SUBSCRIPTIONS_PER_USER)
+      throw new WebhookError("limit_reached", `at most ${MAX_SUBSCRIPTIONS_PER_USER} webhooks per user (delete one first)`);
     const { rows } = await c.query(
       `INSERT INTO webhook_subscriptions (id, owner_user_id, status, callback_url, label, filter_agent_id, filter_recipient_address,
          filter_routed_to_address, filter_min_amount_wei, filter_token_address, signing_secret_ciphertext, verify_token_hash,
@@ -35,10 +36,20 @@ export async function createSubscription(ctx: WebhookContext, owner: string, bod
        VALUES ($1, $2, 'pending_verify', $3, $4, $5, $6, $7, $8::numeric, $9, $10, $11, $12, $13, $14, $14)
        RETURNING ${SUB_COLUMNS}`,
       [
-        id, owner, input.callbackUrl.toString(), input.label, input.filters.agentId, input.filters.recipientAddress,
-        input.filters.routedToAddress, input.filters.minAmountWei?.toString() ?? null, input.filters.tokenAddress,
-        sealSecret(signingSecret, masterKey, id), hashToken(verifyToken), sealSecret(verifyToken, masterKey, id),
-        new Date(created.getTime() + VERIFY_TOKEN_TTL_MS), created,
+        id,
+        owner,
+        input.callbackUrl.toString(),
+        input.label,
+        input.filters.agentId,
+        input.filters.recipientAddress,
+        input.filters.routedToAddress,
+        input.filters.minAmountWei?.toString() ?? null,
+        input.filters.tokenAddress,
+        sealSecret(signingSecret, masterKey, id),
+        hashToken(verifyToken),
+        sealSecret(verifyToken, masterKey, id),
+        new Date(created.getTime() + VERIFY_TOKEN_TTL_MS),
+        created,
       ],
     );
     // The verification ping: a delivery row the worker sends right after this commits (and retries).

@@ -13,7 +13,14 @@ export function encodeDeliveryCursor(at: string, id: string): string {
 export function decodeDeliveryCursor(cursor: string): { createdAt: string; id: string } {
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
-    if (typeof createdAt !== "string" || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z$/.test(createdAt) || Number.isNaN(Date.parse(createdAt)) || typeof id !== "string" || !/^[0-9a-f-]{36}$/.test(id)) throw new Error("shape");
+    if (
+      typeof createdAt !== "string" ||
+      !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z$/.test(createdAt) ||
+      Number.isNaN(Date.parse(createdAt)) ||
+      typeof id !== "string" ||
+      !/^[0-9a-f-]{36}$/.test(id)
+    )
+      throw new Error("shape");
     return { createdAt, id };
   } catch {
     throw new WebhookError("invalid_cursor", "cursor is not one this API returned");

@@ -7,7 +7,8 @@ import { WebhookError } from "./WebhookError.ts";
 /** A subscription's delivery log, newest first, `limit` (1–200, default 50) per page with a cursor to the next. */
 export async function listDeliveries(ctx: WebhookContext, owner: string, id: string, query: URLSearchParams) {
   const limitText = query.get("limit") ?? "50";
-  if (!/^\d{1,3}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 200) throw new WebhookError("invalid_limit", "limit must be an integer from 1 to 200");
+  if (!/^\d{1,3}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 200)
+    throw new WebhookError("invalid_limit", "limit must be an integer from 1 to 200");
   const limit = Number(limitText);
   const cursorText = query.get("cursor");
   const cursor = cursorText ? decodeDeliveryCursor(cursorText) : null;

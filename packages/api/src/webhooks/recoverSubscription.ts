@@ -11,7 +11,8 @@ import { WebhookError } from "./WebhookError.ts";
  * while paused or disabled. Active subscriptions only. Idempotent (unique (subscription, event)).
  */
 export async function recoverSubscription(ctx: WebhookContext, owner: string, id: string, body: unknown) {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new WebhookError("invalid_body", 'body must be a JSON object {"since": "<ISO 8601>"}');
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new WebhookError("invalid_body", 'body must be a JSON object {"since": "<ISO 8601>"}');
   const extra = Object.keys(body).filter((k) => k !== "since");
   if (extra.length > 0) throw new WebhookError("invalid_body", `unknown field: ${extra[0]!.slice(0, 40)}`);
   const at = ctx.now();
@@ -28,7 +29,12 @@ export async function recoverSubscription(ctx: WebhookContext, owner: string, id
   });
   // Page by page outside one long transaction (each page is idempotent on its own); the announced ids are
   // enqueued by the worker now, and any announcement lost is covered by its minute job (they are due).
-  const result = await recoverDeliveries(ctx.db, { subscriptionId: id, since, methodologyVersion: ctx.methodologyVersion ?? CURRENT_METHODOLOGY_VERSION, now: at });
+  const result = await recoverDeliveries(ctx.db, {
+    subscriptionId: id,
+    since,
+    methodologyVersion: ctx.methodologyVersion ?? CURRENT_METHODOLOGY_VERSION,
+    now: at,
+  });
   for (let i = 0; i < result.created.length; i += 1_000) {
     await ctx.db.query("SELECT pg_notify($1, d) FROM unnest($2::text[]) AS d", [DELIVERIES_CHANNEL, result.created.slice(i, i + 1_000).map((d) => d.id)]);
   }

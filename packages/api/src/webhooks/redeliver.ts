@@ -21,7 +21,10 @@ export async function redeliver(ctx: WebhookContext, owner: string, id: string, 
     if (!rows[0]) {
       const exists = await c.query("SELECT status FROM webhook_deliveries WHERE id = $1 AND subscription_id = $2", [deliveryId, id]);
       if (exists.rows[0]?.status === "succeeded") {
-        throw new WebhookError("delivery_succeeded", "this delivery already got a 2xx; sending its Svc-Delivery id again would tell the receiver it had not (use recover or test instead)");
+        throw new WebhookError(
+          "delivery_succeeded",
+          "this delivery already got a 2xx; sending its Svc-Delivery id again would tell the receiver it had not (use recover or test instead)",
+        );
       }
       throw new WebhookError("not_found", "no such delivery");
     }

@@ -6,10 +6,20 @@ export const SUB_COLUMNS = `id, status, callback_url, label, filter_agent_id, fi
   status_reason, created_at, updated_at`;
 
 export type SubscriptionRow = {
-  id: string; status: SubscriptionStatus; callback_url: string; label: string; filter_agent_id: string;
-  filter_recipient_address: string | null; filter_routed_to_address: string | null; filter_min_amount_wei: string | null;
-  filter_token_address: string | null; verify_token_expires_at: Date; consecutive_failures: number; status_reason: string | null;
-  created_at: Date; updated_at: Date;
+  id: string;
+  status: SubscriptionStatus;
+  callback_url: string;
+  label: string;
+  filter_agent_id: string;
+  filter_recipient_address: string | null;
+  filter_routed_to_address: string | null;
+  filter_min_amount_wei: string | null;
+  filter_token_address: string | null;
+  verify_token_expires_at: Date;
+  consecutive_failures: number;
+  status_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
 };
 
 /** The subscription as the API shows it (never a secret). */

@@ -34,7 +34,8 @@ export function validateCreateInput(body: unknown, options: { production: boolea
 }
 
 export function validateCallbackUrl(value: unknown, options: { production: boolean }): URL {
-  if (typeof value !== "string" || value.length === 0 || value.length > 2048) throw new WebhookError("invalid_callback_url", "callback_url must be a URL string of at most 2048 characters");
+  if (typeof value !== "string" || value.length === 0 || value.length > 2048)
+    throw new WebhookError("invalid_callback_url", "callback_url must be a URL string of at most 2048 characters");
   let url: URL;
   try {
     url = new URL(value);
@@ -47,7 +48,9 @@ export function validateCallbackUrl(value: unknown, options: { production: boole
   if (url.protocol === "http:" && !options.production && LOCAL_HOSTS.has(url.hostname)) return url;
   throw new WebhookError(
     "invalid_callback_url",
-    options.production ? "callback_url must use https" : "callback_url must use https (http is allowed only for localhost, 127.0.0.1 and [::1] outside production)",
+    options.production
+      ? "callback_url must use https"
+      : "callback_url must use https (http is allowed only for localhost, 127.0.0.1 and [::1] outside production)",
   );
 }
 
@@ -66,11 +69,14 @@ function address(value: unknown, name: string): string | null {
 }
 
 function validateFilters(value: unknown): CreateInput["filters"] {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new WebhookError("invalid_filters", "filters must be an object with at least agent_id");
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new WebhookError("invalid_filters", "filters must be an object with at least agent_id");
   const f = value as Record<string, unknown>;
-  for (const key of Object.keys(f)) if (!FILTER_KEYS.has(key)) throw new WebhookError("invalid_filters", `filters.${key} is not a v1 filter (allowed: ${[...FILTER_KEYS].join(", ")})`);
+  for (const key of Object.keys(f))
+    if (!FILTER_KEYS.has(key)) throw new WebhookError("invalid_filters", `filters.${key} is not a v1 filter (allowed: ${[...FILTER_KEYS].join(", ")})`);
   if (typeof f.agent_id !== "string" || f.agent_id.length === 0) throw new WebhookError("invalid_filters", "filters.agent_id is required");
-  if (!ENTITY_ID.test(f.agent_id)) throw new WebhookError("invalid_filters", "filters.agent_id must be an entity id (lowercase letters, digits and inner dashes, at most 64)");
+  if (!ENTITY_ID.test(f.agent_id))
+    throw new WebhookError("invalid_filters", "filters.agent_id must be an entity id (lowercase letters, digits and inner dashes, at most 64)");
   let minAmountWei: bigint | null = null;
   if (f.min_amount_wei !== undefined && f.min_amount_wei !== null) {
     try {

@@ -26,7 +26,10 @@ export async function verifySubscription(ctx: WebhookContext, owner: string | nu
       { type: "verify", tokenMatches: hashToken(token) === row.verify_token_hash, now: ctx.now(), verifyTokenExpiresAt: row.verify_token_expires_at },
     );
     if (next.status !== row.status) {
-      await c.query("UPDATE webhook_subscriptions SET status = 'active', verified_at = $2, consecutive_failures = 0, updated_at = now() WHERE id = $1", [id, ctx.now()]);
+      await c.query("UPDATE webhook_subscriptions SET status = 'active', verified_at = $2, consecutive_failures = 0, updated_at = now() WHERE id = $1", [
+        id,
+        ctx.now(),
+      ]);
     }
     return { ok: true as const, status: "active" as const };
   });

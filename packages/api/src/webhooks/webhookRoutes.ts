@@ -1,5 +1,24 @@
 import type { Principal } from "../auth/authenticate.ts";
-import { BEARER, dateTime, filters, HBODY, hErr, int, jsonBody, obj, ok, open, orNull, pathParam, query, ref, str, subscriptionId, subscriptionWith, webhookSchemas } from "../routes/openapiParts.ts";
+import {
+  BEARER,
+  dateTime,
+  filters,
+  HBODY,
+  hErr,
+  int,
+  jsonBody,
+  obj,
+  ok,
+  open,
+  orNull,
+  pathParam,
+  query,
+  ref,
+  str,
+  subscriptionId,
+  subscriptionWith,
+  webhookSchemas,
+} from "../routes/openapiParts.ts";
 import type { JsonRoute } from "../routes/Route.ts";
 import { WEBHOOK_SURFACE } from "../routes/surfaces.ts";
 import type { WebhookService } from "./createWebhookService.ts";
@@ -27,15 +46,37 @@ export const WEBHOOK_ROUTES: readonly WebhookRoute[] = [
     surface: WEBHOOK_SURFACE,
     handle: async ({ principal, body }, { service }) => ({ status: 201, body: await service.create(owner(principal), body) }),
     openapi: {
-      operationId: "createWebhook", tags: ["webhooks"], security: BEARER,
+      operationId: "createWebhook",
+      tags: ["webhooks"],
+      security: BEARER,
       summary: "Subscribes a callback URL to the rows of one agent (verification handshake first; the signing secret is shown once)",
       requestBody: jsonBody(open({ callback_url: str, label: str, filters }, ["callback_url", "filters"])),
       responses: {
-        "201": ok(obj({
-          ok: { type: "boolean", const: true }, id: str, status: str, callback_url: str, filters: ref("WebhookFilters"), label: orNull(str),
-          signing_secret: str, verify_token: str, verify_token_expires_at: dateTime, created_at: dateTime,
-        }), "Created (pending_verification)"),
-        ...hErr([...HBODY, "invalid_callback_url", "callback_url_forbidden", "invalid_filters", "unknown_agent", "invalid_label", "limit_reached", "not_configured"]),
+        "201": ok(
+          obj({
+            ok: { type: "boolean", const: true },
+            id: str,
+            status: str,
+            callback_url: str,
+            filters: ref("WebhookFilters"),
+            label: orNull(str),
+            signing_secret: str,
+            verify_token: str,
+            verify_token_expires_at: dateTime,
+            created_at: dateTime,
+          }),
+          "Created (pending_verification)",
+        ),
+        ...hErr([
+          ...HBODY,
+          "invalid_callback_url",
+          "callback_url_forbidden",
+          "invalid_filters",
+          "unknown_agent",
+          "invalid_label",
+          "limit_reached",
+          "not_configured",
+        ]),
       },
     },
   },
@@ -46,7 +87,10 @@ export const WEBHOOK_ROUTES: readonly WebhookRoute[] = [
     surface: WEBHOOK_SURFACE,
     handle: async ({ principal }, { service }) => ({ body: await service.list(owner(principal)) }),
     openapi: {
-      operationId: "listWebhooks", tags: ["webhooks"], security: BEARER, summary: "The caller's subscriptions, newest first",
+      operationId: "listWebhooks",
+      tags: ["webhooks"],
+      security: BEARER,
+      summary: "The caller's subscriptions, newest first",
       responses: { "200": ok(obj({ items: { type: "array", items: ref("WebhookSubscription") } })), ...hErr([]) },
     },
   },
@@ -57,13 +101,19 @@ export const WEBHOOK_ROUTES: readonly WebhookRoute[] = [
     surface: WEBHOOK_SURFACE,
     handle: async ({ principal, params }, { service }) => ({ body: await service.get(owner(principal), params.id!) }),
     openapi: {
-      operationId: "getWebhook", tags: ["webhooks"], security: BEARER, summary: "One subscription with its delivery counts",
+      operationId: "getWebhook",
+      tags: ["webhooks"],
+      security: BEARER,
+      summary: "One subscription with its delivery counts",
       parameters: [subscriptionId],
       responses: {
         "200": ok({
           type: "object",
           required: ["id", "status", "deliveries"],
-          properties: { ...webhookSchemas.WebhookSubscription.properties, deliveries: obj({ pending: int, retrying: int, succeeded: int, dead: int, total: int }) },
+          properties: {
+            ...webhookSchemas.WebhookSubscription.properties,
+            deliveries: obj({ pending: int, retrying: int, succeeded: int, dead: int, total: int }),
+          },
           additionalProperties: false,
         }),
         ...hErr(["not_found"]),
@@ -77,7 +127,10 @@ export const WEBHOOK_ROUTES: readonly WebhookRoute[] = [
     surface: WEBHOOK_SURFACE,
     handle: async ({ principal, params }, { service }) => ({ body: await service.remove(owner(principal), params.id!) }),
     openapi: {
-      operationId: "deleteWebhook", tags: ["webhooks"], security: BEARER, summary: "Deletes a subscription (pending deliveries are dropped)",
+      operationId: "deleteWebhook",
+      tags: ["webhooks"],
+      security: BEARER,
+      summary: "Deletes a subscription (pending deliveries are dropped)",
       parameters: [subscriptionId],
       responses: { "200": ok(obj({ ok: { type: "boolean", const: true }, id: str, status: { type: "string", const: "deleted" } })), ...hErr(["not_found"]) },
     },
@@ -91,7 +144,9 @@ export const WEBHOOK_ROUTES: readonly WebhookRoute[] = [
     surface: WEBHOOK_SURFACE,
     handle: async ({ principal, params, body }, { service }) => ({ body: await service.verify(principal?.userId ?? null, params.id!, body) }),
     openapi: {
-      operationId: "verifyWebhook", tags: ["webhooks"], security: [{ bearer: [] }, {}],
+      operationId: "verifyWebhook",
+      tags: ["webhooks"],
+      security: [{ bearer: [] }, {}],
       summary: "Completes the handshake with the verify_token sent to the callback (the receiver may call it without credentials)",
       parameters: [subscriptionId],
       requestBody: jsonBody(open({ verify_token: str })),
@@ -108,7 +163,10 @@ export const WEBHOOK_ROUTES: readonly WebhookRoute[] = [
     surface: WEBHOOK_SURFACE,
     handle: async ({ principal, params }, { service }) => ({ body: await service.rotateSecret(owner(principal), params.id!) }),
     openapi: {
-      operationId: "rotateWebhookSecret", tags: ["webhooks"], security: BEARER, summary: "A new signing secret (the old one stays valid for a grace period)",
+      operationId: "rotateWebhookSecret",
+      tags: ["webhooks"],
+      security: BEARER,
+      summary: "A new signing secret (the old one stays valid for a grace period)",
       parameters: [subscriptionId],
       responses: { "200": ok(obj({ signing_secret: str })), ...hErr(["not_found", "not_configured"]) },
     },
@@ -120,7 +178,10 @@ export const WEBHOOK_ROUTES: readonly WebhookRoute[] = [
     surface: WEBHOOK_SURFACE,
     handle: async ({ principal, params }, { service }) => ({ body: await service.pause(owner(principal), params.id!) }),
     openapi: {
-      operationId: "pauseWebhook", tags: ["webhooks"], security: BEARER, summary: "Pauses deliveries (new rows are still recorded for resume)",
+      operationId: "pauseWebhook",
+      tags: ["webhooks"],
+      security: BEARER,
+      summary: "Pauses deliveries (new rows are still recorded for resume)",
       parameters: [subscriptionId],
       responses: { "200": ok(subscriptionWith({ type: "object", required: ["ok"] })), ...hErr(["not_found", "invalid_state"]) },
     },
@@ -132,7 +193,10 @@ export const WEBHOOK_ROUTES: readonly WebhookRoute[] = [
     surface: WEBHOOK_SURFACE,
     handle: async ({ principal, params }, { service }) => ({ body: await service.resume(owner(principal), params.id!) }),
     openapi: {
-      operationId: "resumeWebhook", tags: ["webhooks"], security: BEARER, summary: "Resumes a paused or disabled subscription",
+      operationId: "resumeWebhook",
+      tags: ["webhooks"],
+      security: BEARER,
+      summary: "Resumes a paused or disabled subscription",
       parameters: [subscriptionId],
       responses: { "200": ok(subscriptionWith({ type: "object", required: ["ok"] })), ...hErr(["not_found", "invalid_state"]) },
     },
@@ -145,11 +209,17 @@ export const WEBHOOK_ROUTES: readonly WebhookRoute[] = [
     surface: WEBHOOK_SURFACE,
     handle: async ({ principal, params, body }, { service }) => ({ status: 202, body: await service.recover(owner(principal), params.id!, body) }),
     openapi: {
-      operationId: "recoverWebhook", tags: ["webhooks"], security: BEARER, summary: "Re-creates deliveries for matching rows since a time (bounded look-back)",
+      operationId: "recoverWebhook",
+      tags: ["webhooks"],
+      security: BEARER,
+      summary: "Re-creates deliveries for matching rows since a time (bounded look-back)",
       parameters: [subscriptionId],
       requestBody: jsonBody(open({ since: dateTime })),
       responses: {
-        "202": ok(obj({ ok: { type: "boolean", const: true }, id: str, since: dateTime, matched_events: int, deliveries_created: int }), "Accepted: deliveries queued"),
+        "202": ok(
+          obj({ ok: { type: "boolean", const: true }, id: str, since: dateTime, matched_events: int, deliveries_created: int }),
+          "Accepted: deliveries queued",
+        ),
         ...hErr([...HBODY, "invalid_since", "since_too_old", "invalid_state", "not_found"]),
       },
     },
@@ -161,9 +231,15 @@ export const WEBHOOK_ROUTES: readonly WebhookRoute[] = [
     surface: WEBHOOK_SURFACE,
     handle: async ({ principal, params }, { service }) => ({ status: 202, body: await service.test(owner(principal), params.id!) }),
     openapi: {
-      operationId: "testWebhook", tags: ["webhooks"], security: BEARER, summary: "Queues a signed test delivery",
+      operationId: "testWebhook",
+      tags: ["webhooks"],
+      security: BEARER,
+      summary: "Queues a signed test delivery",
       parameters: [subscriptionId],
-      responses: { "202": ok(obj({ ok: { type: "boolean", const: true }, delivery_id: str, delivery: ref("WebhookDelivery") }), "Accepted: test delivery queued"), ...hErr(["not_found", "invalid_state"]) },
+      responses: {
+        "202": ok(obj({ ok: { type: "boolean", const: true }, delivery_id: str, delivery: ref("WebhookDelivery") }), "Accepted: test delivery queued"),
+        ...hErr(["not_found", "invalid_state"]),
+      },
     },
   },
   {
@@ -173,9 +249,20 @@ export const WEBHOOK_ROUTES: readonly WebhookRoute[] = [
     surface: WEBHOOK_SURFACE,
     handle: async ({ principal, params, query }, { service }) => ({ body: await service.listDeliveries(owner(principal), params.id!, query) }),
     openapi: {
-      operationId: "listWebhookDeliveries", tags: ["webhooks"], security: BEARER, summary: "Deliveries of a subscription, newest first, keyset pages",
-      parameters: [subscriptionId, query("cursor", str, "next_cursor of the previous page"), query("limit", { type: "integer", minimum: 1, maximum: 100 }), query("status", str, "pending | retrying | succeeded | dead")],
-      responses: { "200": ok(obj({ items: { type: "array", items: ref("WebhookDelivery") }, next_cursor: { type: ["string", "null"] } })), ...hErr(["not_found", "invalid_cursor", "invalid_limit"]) },
+      operationId: "listWebhookDeliveries",
+      tags: ["webhooks"],
+      security: BEARER,
+      summary: "Deliveries of a subscription, newest first, keyset pages",
+      parameters: [
+        subscriptionId,
+        query("cursor", str, "next_cursor of the previous page"),
+        query("limit", { type: "integer", minimum: 1, maximum: 100 }),
+        query("status", str, "pending | retrying | succeeded | dead"),
+      ],
+      responses: {
+        "200": ok(obj({ items: { type: "array", items: ref("WebhookDelivery") }, next_cursor: { type: ["string", "null"] } })),
+        ...hErr(["not_found", "invalid_cursor", "invalid_limit"]),
+      },
     },
   },
   {
@@ -185,9 +272,15 @@ export const WEBHOOK_ROUTES: readonly WebhookRoute[] = [
     surface: WEBHOOK_SURFACE,
     handle: async ({ principal, params }, { service }) => ({ status: 202, body: await service.redeliver(owner(principal), params.id!, params.deliveryId!) }),
     openapi: {
-      operationId: "redeliverWebhookDelivery", tags: ["webhooks"], security: BEARER, summary: "Sends a dead (or failed) delivery again",
+      operationId: "redeliverWebhookDelivery",
+      tags: ["webhooks"],
+      security: BEARER,
+      summary: "Sends a dead (or failed) delivery again",
       parameters: [subscriptionId, pathParam("deliveryId", str, "delivery id (uuid)")],
-      responses: { "202": ok(obj({ ok: { type: "boolean", const: true }, delivery: ref("WebhookDelivery") }), "Accepted: queued again"), ...hErr(["not_found", "delivery_succeeded", "invalid_state"]) },
+      responses: {
+        "202": ok(obj({ ok: { type: "boolean", const: true }, delivery: ref("WebhookDelivery") }), "Accepted: queued again"),
+        ...hErr(["not_found", "delivery_succeeded", "invalid_state"]),
+      },
     },
   },
 ];

@@ -50,37 +50,54 @@ function withProviderLabels(inner: string): string {
 export async function bruteDashboard(db: Q, now: Date, w: string, version = "v0.1") {
   const p = [now, version];
   const ledger = (await db.query(`SELECT count(*)::int AS n, coalesce(sum(amount_wei), 0)::text AS s FROM ${PAYMENTS} p WHERE ${inWindow(w)}`, p)).rows[0];
-  const agents = (await db.query(`SELECT count(DISTINCT agent_id)::int AS n FROM agent_events WHERE methodology_version = $2 AND agent_id NOT LIKE '%-mpp' AND agent_id NOT IN (SELECT id FROM entities WHERE kind = 'escrow') AND ${inWindow(w)}`, p)).rows[0];
+  const agents = (
+    await db.query(
+      `SELECT count(DISTINCT agent_id)::int AS n FROM agent_events WHERE methodology_version = $2 AND agent_id NOT LIKE '%-mpp' AND agent_id NOT IN (SELECT id FROM entities WHERE kind = 'escrow') AND ${inWindow(w)}`,
+      p,
+    )
+  ).rows[0];
   const providerKey = "CASE WHEN routed_to_address <> '' THEN routed_to_address ELSE routed_fingerprint END";
-  const providers = (await db.query(
-    `SELECT count(DISTINCT ${providerKey})::int AS n FROM ${PAYMENTS} p WHERE (routed_to_address <> '' OR routed_fingerprint IS NOT NULL) AND ${inWindow(w)}`, p,
-  )).rows[0];
+  const providers = (
+    await db.query(
+      `SELECT count(DISTINCT ${providerKey})::int AS n FROM ${PAYMENTS} p WHERE (routed_to_address <> '' OR routed_fingerprint IS NOT NULL) AND ${inWindow(w)}`,
+      p,
+    )
+  ).rows[0];
   const top = async (curated: boolean) =>
-    (await db.query(
-      `SELECT agent_id AS id, (SELECT label FROM entities WHERE id = agent_id) AS label, (SELECT category FROM entities WHERE id = agent_id) AS category,
+    (
+      await db.query(
+        `SELECT agent_id AS id, (SELECT label FROM entities WHERE id = agent_id) AS label, (SELECT category FROM entities WHERE id = agent_id) AS category,
               count(*)::int AS "txCount", sum(amount_wei)::text AS "amountSumWei",
               ${tokensOf(`agent_events b WHERE b.methodology_version = $2 AND b.kind IN ('payment_sent', 'payment_received') AND b.agent_id = o.agent_id AND ${inWindow(w, "b.ts")}`)} AS "byToken"
        FROM agent_events o WHERE methodology_version = $2 AND kind IN ('payment_sent', 'payment_received') AND (agent_id LIKE '%-mpp') = $3 AND ${inWindow(w)}
        GROUP BY agent_id ORDER BY sum(amount_wei) DESC, count(*) DESC, agent_id LIMIT 5`,
-      [...p, curated],
-    )).rows;
-  const topProviders = (await db.query(
-    withProviderLabels(`SELECT g.*, ${tokensOf(`${PAYMENTS} b WHERE (CASE WHEN b.routed_to_address <> '' THEN b.routed_to_address ELSE b.routed_fingerprint END) = g.key AND ${inWindow(w, "b.ts")}`)} AS "byToken"
+        [...p, curated],
+      )
+    ).rows;
+  const topProviders = (
+    await db.query(
+      withProviderLabels(`SELECT g.*, ${tokensOf(`${PAYMENTS} b WHERE (CASE WHEN b.routed_to_address <> '' THEN b.routed_to_address ELSE b.routed_fingerprint END) = g.key AND ${inWindow(w, "b.ts")}`)} AS "byToken"
      FROM (SELECT ${providerKey} AS key, CASE WHEN routed_to_address <> '' THEN 'address' ELSE 'fingerprint' END AS pattern,
             count(*)::int AS "txCount", sum(amount_wei)::text AS "amountSumWei",
             row_number() OVER (ORDER BY sum(amount_wei) DESC, count(*) DESC, ${providerKey}) AS ord
      FROM ${PAYMENTS} p WHERE (routed_to_address <> '' OR routed_fingerprint IS NOT NULL) AND ${inWindow(w)}
-     GROUP BY 1, 2 ORDER BY sum(amount_wei) DESC, count(*) DESC, 1 LIMIT 5) g`), p,
-  )).rows.map(({ ord: _ord, ...r }) => r);
-  const byToken = (await db.query(
-    `SELECT p.token_address AS "tokenAddress", t.symbol, t.decimals, t.currency, count(*)::int AS "txCount", sum(p.amount_wei)::text AS "amountSumWei"
+     GROUP BY 1, 2 ORDER BY sum(amount_wei) DESC, count(*) DESC, 1 LIMIT 5) g`),
+      p,
+    )
+  ).rows.map(({ ord: _ord, ...r }) => r);
+  const byToken = (
+    await db.query(
+      `SELECT p.token_address AS "tokenAddress", t.symbol, t.decimals, t.currency, count(*)::int AS "txCount", sum(p.amount_wei)::text AS "amountSumWei"
      FROM ${PAYMENTS} p LEFT JOIN tokens t ON t.address = p.token_address WHERE ${inWindow(w, "p.ts")}
-     GROUP BY 1, 2, 3, 4 ORDER BY sum(p.amount_wei) DESC, 1`, p,
-  )).rows;
+     GROUP BY 1, 2, 3, 4 ORDER BY sum(p.amount_wei) DESC, 1`,
+      p,
+    )
+  ).rows;
   const recent = (await db.query(`SELECT id::int FROM agent_events WHERE methodology_version = $1 ORDER BY id DESC LIMIT 20`, [version])).rows.map((r) => r.id);
   let windowHours = WINDOWS[w]!.hours;
   if (windowHours === null) {
-    const first = (await db.query(`SELECT min(date_trunc('day', ts, 'UTC')) AS f FROM agent_events WHERE methodology_version = $2 AND ${inWindow(w)}`, p)).rows[0].f as Date | null;
+    const first = (await db.query(`SELECT min(date_trunc('day', ts, 'UTC')) AS f FROM agent_events WHERE methodology_version = $2 AND ${inWindow(w)}`, p))
+      .rows[0].f as Date | null;
     windowHours = first ? Math.ceil((now.getTime() - first.getTime()) / 3_600_000) : 0;
   }
   return {
@@ -122,26 +139,31 @@ export async function bruteEntityList(db: Q, now: Date, kind: "service" | "agent
 
 /** Totals, trend and (gateway) providers of one entity, computed from rows. */
 export async function bruteEntityDetail(db: Q, now: Date, id: string, version = "v0.1") {
-  const totals = (await db.query(
-    `SELECT count(*) FILTER (WHERE kind <> 'fee_paid')::int AS "txCount", coalesce(sum(amount_wei) FILTER (WHERE kind <> 'fee_paid'), 0)::text AS "amountSumWei",
+  const totals = (
+    await db.query(
+      `SELECT count(*) FILTER (WHERE kind <> 'fee_paid')::int AS "txCount", coalesce(sum(amount_wei) FILTER (WHERE kind <> 'fee_paid'), 0)::text AS "amountSumWei",
             count(*) FILTER (WHERE kind = 'fee_paid')::int AS "feeCount", coalesce(sum(amount_wei) FILTER (WHERE kind = 'fee_paid'), 0)::text AS "feeSumWei",
             ${tokensOf("agent_events WHERE agent_id = $1 AND methodology_version = $2 AND kind <> 'fee_paid'")} AS "byToken",
             ${tokensOf("agent_events WHERE agent_id = $1 AND methodology_version = $2 AND kind = 'fee_paid'")} AS "feesByToken"
      FROM agent_events WHERE agent_id = $1 AND methodology_version = $2`,
-    [id, version],
-  )).rows[0];
-  const trend = (await db.query(
-    `SELECT to_char(d, 'YYYY-MM-DD') AS day,
+      [id, version],
+    )
+  ).rows[0];
+  const trend = (
+    await db.query(
+      `SELECT to_char(d, 'YYYY-MM-DD') AS day,
             (SELECT count(*)::int FROM agent_events WHERE agent_id = $2 AND methodology_version = $3 AND kind <> 'fee_paid' AND date_trunc('day', ts, 'UTC') = d) AS "txCount",
             (SELECT coalesce(sum(amount_wei), 0)::text FROM agent_events WHERE agent_id = $2 AND methodology_version = $3 AND kind <> 'fee_paid' AND date_trunc('day', ts, 'UTC') = d) AS "amountSumWei",
             ${tokensOf("agent_events WHERE agent_id = $2 AND methodology_version = $3 AND kind <> 'fee_paid' AND date_trunc('day', ts, 'UTC') = d")} AS "byToken"
      FROM generate_series(date_trunc('day', $1::timestamptz, 'UTC') - interval '29 days', date_trunc('day', $1::timestamptz, 'UTC'), interval '1 day') AS g(d)
      ORDER BY d`,
-    [now, id, version],
-  )).rows;
+      [now, id, version],
+    )
+  ).rows;
   const key = "CASE WHEN routed_to_address <> '' THEN routed_to_address ELSE routed_fingerprint END";
-  const providers = (await db.query(
-    `SELECT y.*, z."firstSeenAt", z."lastSeenAt" FROM (${withProviderLabels(`SELECT g.*, ${tokensOf(`${PAYMENTS.replace("$2", "$1")} b WHERE (CASE WHEN b.routed_to_address <> '' THEN b.routed_to_address ELSE b.routed_fingerprint END) = g.key`)} AS "byToken"
+  const providers = (
+    await db.query(
+      `SELECT y.*, z."firstSeenAt", z."lastSeenAt" FROM (${withProviderLabels(`SELECT g.*, ${tokensOf(`${PAYMENTS.replace("$2", "$1")} b WHERE (CASE WHEN b.routed_to_address <> '' THEN b.routed_to_address ELSE b.routed_fingerprint END) = g.key`)} AS "byToken"
      FROM (SELECT ${key} AS key, CASE WHEN routed_to_address <> '' THEN 'address' ELSE 'fingerprint' END AS pattern,
             count(*)::int AS "txCount", sum(amount_wei)::text AS "amountSumWei",
             row_number() OVER (ORDER BY sum(amount_wei) DESC, count(*) DESC, ${key}) AS ord
@@ -150,7 +172,8 @@ export async function bruteEntityDetail(db: Q, now: Date, id: string, version = 
      JOIN (SELECT ${key} AS key, min(date_trunc('hour', ts, 'UTC')) AS "firstSeenAt", max(date_trunc('hour', ts, 'UTC')) AS "lastSeenAt"
            FROM ${PAYMENTS.replace("$2", "$1")} p WHERE routed_to_address <> '' OR routed_fingerprint IS NOT NULL GROUP BY 1) z ON z.key = y.key
      ORDER BY y.ord`,
-    [version],
-  )).rows.map(({ ord: _ord, ...r }) => ({ ...r, firstSeenAt: (r.firstSeenAt as Date).toISOString(), lastSeenAt: (r.lastSeenAt as Date).toISOString() }));
+      [version],
+    )
+  ).rows.map(({ ord: _ord, ...r }) => ({ ...r, firstSeenAt: (r.firstSeenAt as Date).toISOString(), lastSeenAt: (r.lastSeenAt as Date).toISOString() }));
   return { totals, trend, providers };
 }

@@ -5,7 +5,12 @@ import type pg from "pg";
  * statement containing `text` (with a message that must never reach a client); `hold(promise)` makes every statement
  * wait for the promise first, to keep an execution in flight (`hold(null)` ends it).
  */
-export function countingPool(pool: pg.Pool): { db: pg.Pool; count: () => number; failNext: (match: string) => void; hold: (until: Promise<void> | null) => void } {
+export function countingPool(pool: pg.Pool): {
+  db: pg.Pool;
+  count: () => number;
+  failNext: (match: string) => void;
+  hold: (until: Promise<void> | null) => void;
+} {
   let count = 0;
   let fail: string | null = null;
   let held: Promise<void> | null = null;
@@ -14,7 +19,7 @@ export function countingPool(pool: pg.Pool): { db: pg.Pool; count: () => number;
       if (prop === "query")
         return async (...args: unknown[]) => {
           count++;
-          const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string }).text ?? "";
+          const text = typeof args[0] === "string" ? args[0] : ((args[0] as { text?: string }).text ?? "");
           if (held) await held;
           if (fail !== null && text.includes(fail)) {
             fail = null;

@@ -1,7 +1,17 @@
 import { parseRegistry } from "@agent-ledger/core";
 import { createPgPool, loadRegistryIntoDb } from "@agent-ledger/db";
 import { createTestDatabase } from "@agent-ledger/db/testing";
-import { buildDemoRegistry, createDevnetClient, createSenderPool, demoKeys, sendBulkTransfers, setupDemo, startAnvil, type AnvilInstance, type DemoKeys } from "@agent-ledger/devnet";
+import {
+  buildDemoRegistry,
+  createDevnetClient,
+  createSenderPool,
+  demoKeys,
+  sendBulkTransfers,
+  setupDemo,
+  startAnvil,
+  type AnvilInstance,
+  type DemoKeys,
+} from "@agent-ledger/devnet";
 import pg from "pg";
 import { indexAll } from "./seedDevnetLedger.ts";
 

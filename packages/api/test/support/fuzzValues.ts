@@ -86,7 +86,11 @@ export function urlEncode(value: string): string {
   try {
     return encodeURIComponent(value);
   } catch {
-    return value.replace(/[\ud800-\udfff]/g, "%ED%A0%80").split("%ED%A0%80").map(encodeURIComponent).join("%ED%A0%80");
+    return value
+      .replace(/[\ud800-\udfff]/g, "%ED%A0%80")
+      .split("%ED%A0%80")
+      .map(encodeURIComponent)
+      .join("%ED%A0%80");
   }
 }
 

@@ -33,7 +33,9 @@ export async function gql(base: string, query: string, variables?: Record<string
 
 /** Validates a real response against the OpenAPI document's schema for (template path, status). */
 export function schemaProblems(templatePath: string, status: number, body: unknown): string[] {
-  const op = (openapi.paths as unknown as Record<string, { get: { responses: Record<string, { content: { "application/json": { schema: Record<string, unknown> } } }> } }>)[templatePath];
+  const op = (
+    openapi.paths as unknown as Record<string, { get: { responses: Record<string, { content: { "application/json": { schema: Record<string, unknown> } } }> } }>
+  )[templatePath];
   const response = op?.get.responses[String(status)];
   if (!response) return [`openapi.json documents no ${status} for GET ${templatePath}`];
   return validateJsonSchema(body, response.content["application/json"].schema, openapi as never);
@@ -41,8 +43,26 @@ export function schemaProblems(templatePath: string, status: number, body: unkno
 
 /** The spec's Event row fields, in the spec's order, then the fields methodology v0.3 added (null on older rows). */
 export const EVENT_ROW_FIELDS = [
-  "id", "ts", "agent_id", "agent_label", "agent_category", "counterparty_address", "counterparty_label", "counterparty_category", "kind",
-  "amount_wei", "token_address", "tx_hash", "source_block", "methodology_version", "routed_to_address", "routed_to_label",
-  "routed_fingerprint", "explorer_url",
-  "attribution", "client_fingerprint", "client_label", "channel_id",
+  "id",
+  "ts",
+  "agent_id",
+  "agent_label",
+  "agent_category",
+  "counterparty_address",
+  "counterparty_label",
+  "counterparty_category",
+  "kind",
+  "amount_wei",
+  "token_address",
+  "tx_hash",
+  "source_block",
+  "methodology_version",
+  "routed_to_address",
+  "routed_to_label",
+  "routed_fingerprint",
+  "explorer_url",
+  "attribution",
+  "client_fingerprint",
+  "client_label",
+  "channel_id",
 ];

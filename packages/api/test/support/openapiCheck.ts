@@ -14,7 +14,9 @@ type Json = Record<string, unknown>;
 function localRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(localRefs);
   if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === "$ref" && typeof v === "string" ? v.replace("#/components/schemas/", "#/$defs/") : localRefs(v)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, k === "$ref" && typeof v === "string" ? v.replace("#/components/schemas/", "#/$defs/") : localRefs(v)]),
+    );
   }
   return value;
 }
@@ -47,5 +49,7 @@ export function openapiProblems(method: string, template: string, status: number
   if (!cache.has(key)) cache.set(key, ajv.compile({ ...(localRefs(json.schema) as Json), $defs: defs }));
   const validate = cache.get(key)!;
   if (validate(body)) return [];
-  return (validate.errors ?? []).map((e) => `${method} ${template} ${status}: ${e.instancePath || "$"} ${e.message} ${JSON.stringify(e.params)} in ${JSON.stringify(body).slice(0, 200)}`);
+  return (validate.errors ?? []).map(
+    (e) => `${method} ${template} ${status}: ${e.instancePath || "$"} ${e.message} ${JSON.stringify(e.params)} in ${JSON.stringify(body).slice(0, 200)}`,
+  );
 }

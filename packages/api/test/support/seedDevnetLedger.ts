@@ -1,8 +1,19 @@
 import { parseRegistry } from "@agent-ledger/core";
 import { createPgPool, loadMatchContext, loadRegistryIntoDb } from "@agent-ledger/db";
 import {
-  ALPHA_USD, DEV_PRIVATE_KEYS, PATH_USD, buildDemoRegistry, createDevnetClient, createSenderPool, demoKeys, encodeGatewayMemo,
-  rpcRequest, setupDemo, startAnvil, type AnvilInstance, type DemoKeys,
+  ALPHA_USD,
+  DEV_PRIVATE_KEYS,
+  PATH_USD,
+  buildDemoRegistry,
+  createDevnetClient,
+  createSenderPool,
+  demoKeys,
+  encodeGatewayMemo,
+  rpcRequest,
+  setupDemo,
+  startAnvil,
+  type AnvilInstance,
+  type DemoKeys,
 } from "@agent-ledger/devnet";
 import { createIndexer, createRpcClient } from "@agent-ledger/indexer";
 import { pino } from "pino";
@@ -57,7 +68,14 @@ export async function seedDevnetLedger(databaseUrl: string, options: { now?: Dat
     const registry = buildDemoRegistry(keys);
     registry.entities.push(
       { id: IDLE_AGENT.id, label: IDLE_AGENT.label, category: "agent", active: true, track_fees: false, wallets: [IDLE_AGENT.wallet as `0x${string}`] },
-      { id: RETIRED_SERVICE.id, label: RETIRED_SERVICE.label, category: "service", active: false, track_fees: false, wallets: [RETIRED_SERVICE.wallet as `0x${string}`] },
+      {
+        id: RETIRED_SERVICE.id,
+        label: RETIRED_SERVICE.label,
+        category: "service",
+        active: false,
+        track_fees: false,
+        wallets: [RETIRED_SERVICE.wallet as `0x${string}`],
+      },
     );
     registry.address_labels.push({ address: WILDCARD_LABEL.address as `0x${string}`, label: WILDCARD_LABEL.label, category: WILDCARD_LABEL.category });
     const registryDb = createPgPool(databaseUrl, { max: 1 });
@@ -85,7 +103,12 @@ export async function seedDevnetLedger(databaseUrl: string, options: { now?: Dat
     const viaGateway = (offsetMs: number, from: { privateKey: `0x${string}` }, routed: DemoKeys["routedServices"][0], amount: bigint) =>
       pay(offsetMs, from, keys.gateway.address, amount, encodeGatewayMemo(routed.fingerprint, ++nonce));
     const settle = (offsetMs: number, routed: DemoKeys["routedServices"][0], amountIn: bigint) =>
-      at(offsetMs, keys.gateway.privateKey, keys.escrowAddress, calls.settle(PATH_USD, hex32(++nonce), routed.provider.address, amountIn, (amountIn * 95n) / 100n));
+      at(
+        offsetMs,
+        keys.gateway.privateKey,
+        keys.escrowAddress,
+        calls.settle(PATH_USD, hex32(++nonce), routed.provider.address, amountIn, (amountIn * 95n) / 100n),
+      );
 
     await pay(-35 * DAY, alpha, weather.address, 1_000_000n, textMemo("inv-1"));
     await viaGateway(-35 * DAY + MIN, beta, imageGen, 500_000n);
@@ -123,7 +146,13 @@ export async function indexAll(databaseUrl: string, rpcUrl: string, toBlock: big
   try {
     const indexer = createIndexer(
       { rpc: createRpcClient(rpcUrl), client, loadContext: () => loadMatchContext(registryDb, EXPLORER), log: pino({ level: "silent" }) },
-      { startBlock: 0n, confirmations: 0, chunk: { initial: 1_000, min: 1, max: 10_000, targetMs: 2_000, maxLogs: 50_000 }, pollIntervalMs: 50, stopAtBlock: toBlock },
+      {
+        startBlock: 0n,
+        confirmations: 0,
+        chunk: { initial: 1_000, min: 1, max: 10_000, targetMs: 2_000, maxLogs: 50_000 },
+        pollIntervalMs: 50,
+        stopAtBlock: toBlock,
+      },
     );
     await indexer.run(AbortSignal.timeout(60_000));
   } finally {

@@ -1,5 +1,12 @@
 import {
-  LEGACY_ESCROW_TOPICS, matchLogsV03, mppFingerprint, parseRegistry, TRANSFER_TOPIC, TRANSFER_WITH_MEMO_TOPIC, type EventDraft, type RawLog,
+  LEGACY_ESCROW_TOPICS,
+  matchLogsV03,
+  mppFingerprint,
+  parseRegistry,
+  TRANSFER_TOPIC,
+  TRANSFER_WITH_MEMO_TOPIC,
+  type EventDraft,
+  type RawLog,
 } from "@agent-ledger/core";
 import { createPgPool, loadMatchContext, loadRegistryIntoDb } from "@agent-ledger/db";
 import { prepareBatch, writeBatch } from "@agent-ledger/indexer";
@@ -52,11 +59,17 @@ export const V03_REGISTRY = {
     { id: "v3-agent", label: "V3 agent", category: "agent", wallets: [V03.AGENT] },
     { id: "tempo-gateway-mpp", label: "Tempo MPP gateway", category: "gateway", wallets: [V03.GATEWAY] },
     {
-      id: "fal-mpp", label: "fal.ai", category: "service", wallets: [],
+      id: "fal-mpp",
+      label: "fal.ai",
+      category: "service",
+      wallets: [],
       server_ids: [{ fingerprint: mppFingerprint(V03.FAL_HOST), from: "host", value: V03.FAL_HOST }],
     },
     {
-      id: "dune-mpp", label: "Dune", category: "service", wallets: [V03.DUNE],
+      id: "dune-mpp",
+      label: "Dune",
+      category: "service",
+      wallets: [V03.DUNE],
       server_ids: [{ fingerprint: mppFingerprint(V03.DUNE_REALM), from: "realm", value: V03.DUNE_REALM }],
     },
     { id: "openrouter-mpp", label: "OpenRouter", category: "service", wallets: [V03.PAYEE] },
@@ -96,12 +109,20 @@ export async function seedV03Ledger(databaseUrl: string, now = Math.floor(Date.n
     body.forEach((l, logIndex) => logs.push({ ...at, logIndex, ...l }));
     return { hash, ts: new Date(ts * 1000) };
   };
-  const transfer = (token: string, from: string, to: string, amount: bigint) => ({ address: token, topics: [TRANSFER_TOPIC, pad(from), pad(to)], data: `0x${word(amount)}` });
+  const transfer = (token: string, from: string, to: string, amount: bigint) => ({
+    address: token,
+    topics: [TRANSFER_TOPIC, pad(from), pad(to)],
+    data: `0x${word(amount)}`,
+  });
   const charge = (token: string, from: string, to: string, amount: bigint, memo: string) => [
     transfer(token, from, to, amount),
     { address: token, topics: [TRANSFER_WITH_MEMO_TOPIC, pad(from), pad(to), memo], data: `0x${word(amount)}` },
   ];
-  const escrowEvent = (topic0: string, data: string) => ({ address: V03.ESCROW, topics: [topic0, V03.CHANNEL, pad(V03.AGENT), pad(V03.PAYEE)], data: `0x${data}` });
+  const escrowEvent = (topic0: string, data: string) => ({
+    address: V03.ESCROW,
+    topics: [topic0, V03.CHANNEL, pad(V03.AGENT), pad(V03.PAYEE)],
+    data: `0x${data}`,
+  });
   const T = LEGACY_ESCROW_TOPICS;
   const t0 = now - 6 * 3600;
 
@@ -110,35 +131,50 @@ export async function seedV03Ledger(databaseUrl: string, now = Math.floor(Date.n
   tx(t0 + 600, charge(V03.PATH_USD, V03.AGENT, V03.DUNE, V03.DUNE_CHARGE, mppMemo(mppFingerprint(V03.DUNE_REALM), V03.CLIENT_UNLABELLED, 2)));
   // the session: open (deposit 5), top-up (+2 = 7), settle at 3, settle at 4.5, close at 6 (1.5 paid, 1 refunded)
   const USDC = V03.USDC_E;
-  sessionTxs.push(tx(t0 + 1200, [
-    transfer(USDC, V03.AGENT, V03.ESCROW, V03.DEPOSIT),
-    escrowEvent(T.channelOpened, `${addressWord(USDC)}${addressWord(V03.AGENT)}${"5a".repeat(32)}${word(V03.DEPOSIT)}`),
-  ]));
-  sessionTxs.push(tx(t0 + 1800, [
-    transfer(USDC, V03.AGENT, V03.ESCROW, V03.TOP_UP),
-    escrowEvent(T.topUp, `${word(V03.TOP_UP)}${word(V03.DEPOSIT + V03.TOP_UP)}`),
-  ]));
-  sessionTxs.push(tx(t0 + 2400, [
-    transfer(USDC, V03.ESCROW, V03.PAYEE, V03.SETTLE_1),
-    escrowEvent(T.settled, `${word(V03.SETTLE_1)}${word(V03.SETTLE_1)}${word(V03.SETTLE_1)}`),
-  ]));
-  sessionTxs.push(tx(t0 + 3000, [
-    transfer(USDC, V03.ESCROW, V03.PAYEE, V03.SETTLE_2 - V03.SETTLE_1),
-    escrowEvent(T.settled, `${word(V03.SETTLE_2)}${word(V03.SETTLE_2 - V03.SETTLE_1)}${word(V03.SETTLE_2)}`),
-  ]));
-  sessionTxs.push(tx(t0 + 3600, [
-    transfer(USDC, V03.ESCROW, V03.PAYEE, V03.CLOSE_AT - V03.SETTLE_2),
-    transfer(USDC, V03.ESCROW, V03.AGENT, V03.REFUND),
-    escrowEvent(T.channelClosed, `${word(V03.CLOSE_AT)}${word(V03.REFUND)}`),
-  ]));
+  sessionTxs.push(
+    tx(t0 + 1200, [
+      transfer(USDC, V03.AGENT, V03.ESCROW, V03.DEPOSIT),
+      escrowEvent(T.channelOpened, `${addressWord(USDC)}${addressWord(V03.AGENT)}${"5a".repeat(32)}${word(V03.DEPOSIT)}`),
+    ]),
+  );
+  sessionTxs.push(
+    tx(t0 + 1800, [transfer(USDC, V03.AGENT, V03.ESCROW, V03.TOP_UP), escrowEvent(T.topUp, `${word(V03.TOP_UP)}${word(V03.DEPOSIT + V03.TOP_UP)}`)]),
+  );
+  sessionTxs.push(
+    tx(t0 + 2400, [
+      transfer(USDC, V03.ESCROW, V03.PAYEE, V03.SETTLE_1),
+      escrowEvent(T.settled, `${word(V03.SETTLE_1)}${word(V03.SETTLE_1)}${word(V03.SETTLE_1)}`),
+    ]),
+  );
+  sessionTxs.push(
+    tx(t0 + 3000, [
+      transfer(USDC, V03.ESCROW, V03.PAYEE, V03.SETTLE_2 - V03.SETTLE_1),
+      escrowEvent(T.settled, `${word(V03.SETTLE_2)}${word(V03.SETTLE_2 - V03.SETTLE_1)}${word(V03.SETTLE_2)}`),
+    ]),
+  );
+  sessionTxs.push(
+    tx(t0 + 3600, [
+      transfer(USDC, V03.ESCROW, V03.PAYEE, V03.CLOSE_AT - V03.SETTLE_2),
+      transfer(USDC, V03.ESCROW, V03.AGENT, V03.REFUND),
+      escrowEvent(T.channelClosed, `${word(V03.CLOSE_AT)}${word(V03.REFUND)}`),
+    ]),
+  );
 
   const rows = matchLogsV03(logs, ctx);
   const writer = new pg.Client({ connectionString: databaseUrl });
   await writer.connect();
   try {
-    await writer.query("INSERT INTO rollups_version (id, methodology_version) VALUES (true, 'v0.3') ON CONFLICT (id) DO UPDATE SET methodology_version = 'v0.3'");
+    await writer.query(
+      "INSERT INTO rollups_version (id, methodology_version) VALUES (true, 'v0.3') ON CONFLICT (id) DO UPDATE SET methodology_version = 'v0.3'",
+    );
     await writeBatch(writer, {
-      streamId: "v03", chainId: 31337, startBlock: 1n, previousBlock: 0n, toBlock: BigInt(block), toBlockHash: logs.at(-1)!.blockHash, prepared: prepareBatch(logs, rows),
+      streamId: "v03",
+      chainId: 31337,
+      startBlock: 1n,
+      previousBlock: 0n,
+      toBlock: BigInt(block),
+      toBlockHash: logs.at(-1)!.blockHash,
+      prepared: prepareBatch(logs, rows),
     });
   } finally {
     await writer.end();

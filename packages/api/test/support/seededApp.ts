@@ -25,7 +25,10 @@ export async function startSeededApp(deps: Partial<Omit<AppDeps, "pool">> = {}):
   const sql = new pg.Client({ connectionString: db.url });
   await sql.connect();
   return {
-    db, seeded, t, sql,
+    db,
+    seeded,
+    t,
+    sql,
     close: async () => {
       await sql.end();
       await t.close();

@@ -90,8 +90,24 @@ export class SoftAuthenticator {
   }
 
   private coseKey(): Buffer {
-    if (this.alg === -8) return cbor(new Map<Cbor, Cbor>([[1, 1], [3, -8], [-1, 6], [-2, this.x]]));
-    return cbor(new Map<Cbor, Cbor>([[1, 2], [3, -7], [-1, 1], [-2, this.x], [-3, this.y]]));
+    if (this.alg === -8)
+      return cbor(
+        new Map<Cbor, Cbor>([
+          [1, 1],
+          [3, -8],
+          [-1, 6],
+          [-2, this.x],
+        ]),
+      );
+    return cbor(
+      new Map<Cbor, Cbor>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, this.x],
+        [-3, this.y],
+      ]),
+    );
   }
 
   private nextCount(): number {
@@ -120,7 +136,13 @@ export class SoftAuthenticator {
     const flags = 0x01 | (over.uv === false ? 0 : 0x04) | 0x40;
     const count = this.mode === "zero" ? 0 : this.signCount;
     const authData = this.authData(flags, count, attested);
-    const attestationObject = cbor(new Map<Cbor, Cbor>([["fmt", "none"], ["attStmt", new Map()], ["authData", authData]]));
+    const attestationObject = cbor(
+      new Map<Cbor, Cbor>([
+        ["fmt", "none"],
+        ["attStmt", new Map()],
+        ["authData", authData],
+      ]),
+    );
     return {
       id: this.credentialIdB64u,
       rawId: this.credentialIdB64u,
@@ -151,4 +173,3 @@ export class SoftAuthenticator {
     };
   }
 }
-

@@ -5,8 +5,24 @@
 type Schema = Record<string, unknown>;
 
 const KNOWN = new Set([
-  "type", "properties", "required", "additionalProperties", "items", "enum", "const", "pattern", "format", "minimum", "maximum",
-  "minItems", "maxItems", "minLength", "maxLength", "$ref", "description", "default",
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "enum",
+  "const",
+  "pattern",
+  "format",
+  "minimum",
+  "maximum",
+  "minItems",
+  "maxItems",
+  "minLength",
+  "maxLength",
+  "$ref",
+  "description",
+  "default",
 ]);
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -37,8 +53,10 @@ export function validateJsonSchema(value: unknown, schema: Schema, root: { compo
   if (schema.const !== undefined && value !== schema.const) errors.push(`${path}: expected ${JSON.stringify(schema.const)}`);
   if (Array.isArray(schema.enum) && !schema.enum.includes(value)) errors.push(`${path}: ${JSON.stringify(value)} not in ${JSON.stringify(schema.enum)}`);
   if (typeof value === "string") {
-    if (typeof schema.pattern === "string" && !new RegExp(schema.pattern, "u").test(value)) errors.push(`${path}: ${JSON.stringify(value)} does not match ${schema.pattern}`);
-    if (schema.format === "date-time" && (!ISO_DATE_TIME.test(value) || Number.isNaN(Date.parse(value)))) errors.push(`${path}: ${JSON.stringify(value)} is not a date-time`);
+    if (typeof schema.pattern === "string" && !new RegExp(schema.pattern, "u").test(value))
+      errors.push(`${path}: ${JSON.stringify(value)} does not match ${schema.pattern}`);
+    if (schema.format === "date-time" && (!ISO_DATE_TIME.test(value) || Number.isNaN(Date.parse(value))))
+      errors.push(`${path}: ${JSON.stringify(value)} is not a date-time`);
     if (typeof schema.minLength === "number" && value.length < schema.minLength) errors.push(`${path}: shorter than ${schema.minLength}`);
     if (typeof schema.maxLength === "number" && value.length > schema.maxLength) errors.push(`${path}: longer than ${schema.maxLength}`);
   }

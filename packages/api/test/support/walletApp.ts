@@ -37,7 +37,12 @@ export const TEST_RATE_LIMITS = () => ({
 });
 
 /** The real app on localhost:<free port> with the wallet configured (devnet RPC, sponsor = dev account 3), logs captured. */
-export async function startWalletApp(databaseUrl: string, rpcUrl: string | undefined, wallet: NonNullable<AppDeps["wallet"]> = {}, masterKey = randomBytes(32)): Promise<WalletTestApp> {
+export async function startWalletApp(
+  databaseUrl: string,
+  rpcUrl: string | undefined,
+  wallet: NonNullable<AppDeps["wallet"]> = {},
+  masterKey = randomBytes(32),
+): Promise<WalletTestApp> {
   const pool = createPgPool(databaseUrl, { max: 12, applicationName: "agent-ledger-wallet-test" });
   pool.on("error", () => {});
   const logs: string[] = [];
@@ -54,11 +59,25 @@ export async function startWalletApp(databaseUrl: string, rpcUrl: string | undef
     pool,
     log,
     webhooks: { masterKey, production: false },
-    wallet: { masterKey, production: false, publicBaseUrl: url, rpcUrl, sponsorPrivateKey: SPONSOR_KEY, explorerBaseUrl: "https://explore.test", receiptTimeoutMs: 3_000, ...TEST_RATE_LIMITS(), ...wallet },
+    wallet: {
+      masterKey,
+      production: false,
+      publicBaseUrl: url,
+      rpcUrl,
+      sponsorPrivateKey: SPONSOR_KEY,
+      explorerBaseUrl: "https://explore.test",
+      receiptTimeoutMs: 3_000,
+      ...TEST_RATE_LIMITS(),
+      ...wallet,
+    },
   });
   await app.start(port, "127.0.0.1");
   return {
-    app, url, pool, masterKey, logs,
+    app,
+    url,
+    pool,
+    masterKey,
+    logs,
     close: async () => {
       await app.stop();
       await pool.end();
@@ -83,7 +102,12 @@ export const responses: { method: string; path: string; text: string }[] = [];
  * may change state carries `Origin: <base>` (the session cookie is refused without it, auth/checkRequestOrigin.ts);
  * `headers.origin` overrides it, `null` leaves it out.
  */
-export async function call(base: string, method: string, path: string, options: { body?: unknown; raw?: string; jar?: Record<string, string>; bearer?: string; headers?: Record<string, string | null> } = {}): Promise<Call> {
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; raw?: string; jar?: Record<string, string>; bearer?: string; headers?: Record<string, string | null> } = {},
+): Promise<Call> {
   const headers: Record<string, string> = {};
   if (!["GET", "HEAD", "OPTIONS"].includes(method.toUpperCase())) headers.origin = new URL(base).origin;
   for (const [k, v] of Object.entries(options.headers ?? {})) {
@@ -91,7 +115,10 @@ export async function call(base: string, method: string, path: string, options: 
     else headers[k] = v;
   }
   if (options.body !== undefined || options.raw !== undefined) headers["content-type"] ??= "application/json";
-  if (options.jar && Object.keys(options.jar).length) headers.cookie = Object.entries(options.jar).map(([k, v]) => `${k}=${v}`).join("; ");
+  if (options.jar && Object.keys(options.jar).length)
+    headers.cookie = Object.entries(options.jar)
+      .map(([k, v]) => `${k}=${v}`)
+      .join("; ");
   if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
   const res = await fetch(base + path, { method, headers, body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)) });
   const text = await res.text();

@@ -20,7 +20,9 @@ export function rootAccount(authn: SoftAuthenticator, origin: string) {
 /** What the approval page does in the browser: a client on the RPC with our relay as fee payer, signing with the passkey. */
 export function pageClient(authn: SoftAuthenticator, origin: string, rpcUrl: string, relayUrl: string) {
   return createClient({ chain: devnetChain, transport: withRelay(http(rpcUrl), http(relayUrl)), account: rootAccount(authn, origin), pollingInterval: 100 })
-    .extend(publicActions).extend(walletActions).extend(tempoActions());
+    .extend(publicActions)
+    .extend(walletActions)
+    .extend(tempoActions());
 }
 
 export const funder = (rpcUrl: string) => createDevnetClient({ url: rpcUrl, account: Account.fromSecp256k1(DEV_PRIVATE_KEYS[0]) });
@@ -40,15 +42,19 @@ export async function startPairing(base: string, label = "test agent") {
 /** approve-init → the passkey authorizes the agent key through the relay (sponsored) → the tx hash. */
 export async function authorizeOnChain(base: string, rpcUrl: string, authn: SoftAuthenticator, init: any) {
   const client = pageClient(authn, base, rpcUrl, init.chain.relay_url);
-  const { receipt } = await withTimeout(client.accessKey.authorizeSync({
-    accessKey: { address: init.agent_key_address, type: "secp256k1" },
-    expiry: init.expiry_unix,
-    limits: [{ token: init.token, limit: BigInt(init.spend_cap_wei) }],
-    gas: 2_000_000n,
-    feePayer: true,
-    nonceKey: 0n,
-    validBefore: Math.floor(Date.now() / 1000) + 600,
-  } as never), 20_000, "authorize agent key");
+  const { receipt } = await withTimeout(
+    client.accessKey.authorizeSync({
+      accessKey: { address: init.agent_key_address, type: "secp256k1" },
+      expiry: init.expiry_unix,
+      limits: [{ token: init.token, limit: BigInt(init.spend_cap_wei) }],
+      gas: 2_000_000n,
+      feePayer: true,
+      nonceKey: 0n,
+      validBefore: Math.floor(Date.now() / 1000) + 600,
+    } as never),
+    20_000,
+    "authorize agent key",
+  );
   return receipt;
 }
 
@@ -56,7 +62,11 @@ export async function authorizeOnChain(base: string, rpcUrl: string, authn: Soft
  * The whole pairing as CLI + page would do it: register (or reuse) a passkey user, start, approve-init, authorize on
  * chain through the relay, finalize, poll for the token.
  */
-export async function pairAgent(base: string, rpcUrl: string, opts: { authn: SoftAuthenticator; jar?: Record<string, string>; grant?: Partial<Grant>; label?: string }) {
+export async function pairAgent(
+  base: string,
+  rpcUrl: string,
+  opts: { authn: SoftAuthenticator; jar?: Record<string, string>; grant?: Partial<Grant>; label?: string },
+) {
   const jar = opts.jar ?? (await registerUser(base, opts.authn)).jar;
   const started = await startPairing(base, opts.label);
   const init = await call(base, "POST", "/api/wallet/device/approve-init", { jar, body: { code: started.code, ...DEFAULT_GRANT, ...opts.grant } });
@@ -66,5 +76,11 @@ export async function pairAgent(base: string, rpcUrl: string, opts: { authn: Sof
   if (fin.status !== 200) throw new Error(`finalize ${fin.status} ${fin.text}`);
   const poll = await call(base, "GET", `/api/wallet/device/poll?device_id=${started.device_id}`);
   if (poll.body?.status !== "approved") throw new Error(`poll ${poll.status} ${poll.text}`);
-  return { jar, started, init: init.body, receipt, token: poll.body as { access_token: string; session_id: string; managed_address: Hex; agent_key_address: Hex } };
+  return {
+    jar,
+    started,
+    init: init.body,
+    receipt,
+    token: poll.body as { access_token: string; session_id: string; managed_address: Hex; agent_key_address: Hex },
+  };
 }

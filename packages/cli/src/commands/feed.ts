@@ -19,7 +19,8 @@ function amountText(r: any, tokens: readonly AllowedToken[]): string {
 /** One ledger row as a line of text; `tokens`: the registry's allowlist (readAllowlist). */
 export function formatFeedRow(r: any, tokens: readonly AllowedToken[] = []): string {
   const amount = amountText(r, tokens);
-  const counterparty = r.counterparty_label && r.counterparty_label !== r.counterparty_address ? `${r.counterparty_label} (${r.counterparty_address})` : r.counterparty_address;
+  const counterparty =
+    r.counterparty_label && r.counterparty_label !== r.counterparty_address ? `${r.counterparty_label} (${r.counterparty_address})` : r.counterparty_address;
   const arrow = r.kind === "payment_received" ? "←" : "→";
   return `#${r.id} ${r.ts} ${r.agent_id} ${r.kind} ${amount} ${arrow} ${counterparty}${r.routed_to_label ? ` via ${r.routed_to_label}` : ""} tx ${r.tx_hash}`;
 }
@@ -81,7 +82,8 @@ export async function feed(ctx: Context): Promise<number> {
     ctx.signal.addEventListener("abort", onAbort, { once: true });
 
     es.addEventListener("ready", (e) => {
-      if (!announced && !ctx.json) note(ctx, `Following ${url.origin}${url.pathname} from event ${e.lastEventId}${limit < Infinity ? ` (until ${limit} rows)` : ""}. Ctrl-C to stop.`);
+      if (!announced && !ctx.json)
+        note(ctx, `Following ${url.origin}${url.pathname} from event ${e.lastEventId}${limit < Infinity ? ` (until ${limit} rows)` : ""}. Ctrl-C to stop.`);
       announced = true;
     });
     es.addEventListener("event", (e) => {
@@ -102,12 +104,16 @@ export async function feed(ctx: Context): Promise<number> {
         es.close();
         reject(
           f
-            ? new CliError(f.status === 401 ? EXIT.UNAUTHORIZED : EXIT.ERROR, `the feed refused the connection: ${f.message} (${f.code})`, { code: f.code, status: f.status })
+            ? new CliError(f.status === 401 ? EXIT.UNAUTHORIZED : EXIT.ERROR, `the feed refused the connection: ${f.message} (${f.code})`, {
+                code: f.code,
+                status: f.status,
+              })
             : new CliError(EXIT.ERROR, `the feed connection failed: ${(e as { message?: string }).message ?? "unknown error"}`),
         );
         return;
       }
-      if (!ctx.json) note(ctx, announced ? "(feed connection lost; reconnecting and resuming after the last event)" : `(cannot reach ${url.origin} yet; retrying)`);
+      if (!ctx.json)
+        note(ctx, announced ? "(feed connection lost; reconnecting and resuming after the last event)" : `(cannot reach ${url.origin} yet; retrying)`);
     });
   });
 }

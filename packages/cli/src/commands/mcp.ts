@@ -10,9 +10,12 @@ import { EXIT } from "../exitCodes.ts";
  */
 export async function mcp(ctx: Context): Promise<number> {
   const session = ctx.credentials.sessions[ctx.api] ?? null;
-  note(ctx, session
-    ? `agent-ledger mcp: serving ${ctx.api} as ${session.agent_label ?? "the paired agent"} (session expires ${session.expires_at})`
-    : `agent-ledger mcp: serving ${ctx.api}, not paired: ledger tools only (run \`agent-ledger pair\` for the wallet and webhook tools)`);
+  note(
+    ctx,
+    session
+      ? `agent-ledger mcp: serving ${ctx.api} as ${session.agent_label ?? "the paired agent"} (session expires ${session.expires_at})`
+      : `agent-ledger mcp: serving ${ctx.api}, not paired: ledger tools only (run \`agent-ledger pair\` for the wallet and webhook tools)`,
+  );
   const [{ createLedgerMcpServer }, { StdioServerTransport }] = await Promise.all([
     import("@agent-ledger/mcp"),
     import("@modelcontextprotocol/sdk/server/stdio.js"),

@@ -70,7 +70,9 @@ export async function pair(ctx: Context): Promise<number> {
   const expiresAt = Date.parse(start.expires_at);
 
   if (ctx.json) {
-    ctx.io.stdout.write(`${JSON.stringify({ event: "started", code: start.code, approve_url: start.approve_url, expires_at: start.expires_at, pairing_id: start.pairing_id, agent_label: label })}\n`);
+    ctx.io.stdout.write(
+      `${JSON.stringify({ event: "started", code: start.code, approve_url: start.approve_url, expires_at: start.expires_at, pairing_id: start.pairing_id, agent_label: label })}\n`,
+    );
   } else {
     print(ctx, `To approve "${label}", open this page and confirm with your passkey:`);
     print(ctx);
@@ -95,7 +97,11 @@ export async function pair(ctx: Context): Promise<number> {
       await sleep(wait * 1000, ctx.signal);
       let answer: PollAnswer;
       try {
-        ({ body: answer } = await ctx.client.request<PollAnswer>("GET", "/api/wallet/device/poll", { query: { device_id: start.device_id }, signal: ctx.signal, timeoutMs: 20_000 }));
+        ({ body: answer } = await ctx.client.request<PollAnswer>("GET", "/api/wallet/device/poll", {
+          query: { device_id: start.device_id },
+          signal: ctx.signal,
+          timeoutMs: 20_000,
+        }));
         networkFailures = 0;
       } catch (error) {
         if (error instanceof ApiCallError && error.status === 429) {
@@ -106,7 +112,11 @@ export async function pair(ctx: Context): Promise<number> {
           }
           continue;
         }
-        if (error instanceof ApiCallError && error.status === 404) throw new CliError(EXIT.EXPIRED, "the server no longer knows this pairing (it expired)", { code: "pairing_not_found", hint: "run `agent-ledger pair` again" });
+        if (error instanceof ApiCallError && error.status === 404)
+          throw new CliError(EXIT.EXPIRED, "the server no longer knows this pairing (it expired)", {
+            code: "pairing_not_found",
+            hint: "run `agent-ledger pair` again",
+          });
         if (error instanceof ApiCallError && error.status === 0 && Date.now() < expiresAt + EXPIRY_GRACE_MS) {
           networkFailures++;
           // 2, 4, then 8 intervals, at most 30 s (core's backoff, without jitter)
@@ -123,7 +133,10 @@ export async function pair(ctx: Context): Promise<number> {
       }
       if (answer.status === "expired") throw expired();
       if (answer.status === "claimed") {
-        throw new CliError(EXIT.ERROR, "this pairing was approved, but its token was already handed out to an earlier poll", { code: "pairing_claimed", hint: "run `agent-ledger pair` again" });
+        throw new CliError(EXIT.ERROR, "this pairing was approved, but its token was already handed out to an earlier poll", {
+          code: "pairing_claimed",
+          hint: "run `agent-ledger pair` again",
+        });
       }
       if (answer.status === "approved" && answer.access_token) {
         spinner.stop();
@@ -152,7 +165,10 @@ export async function pair(ctx: Context): Promise<number> {
         } else {
           const unit = tokenName(session.token);
           print(ctx, `Paired. This machine can now pay from ${session.managed_address}`);
-          print(ctx, `  limit ${formatAmount(session.spend_cap_wei)} ${unit} in total, ${formatAmount(session.per_call_cap_wei)} per payment, until ${session.expires_at}`);
+          print(
+            ctx,
+            `  limit ${formatAmount(session.spend_cap_wei)} ${unit} in total, ${formatAmount(session.per_call_cap_wei)} per payment, until ${session.expires_at}`,
+          );
           print(ctx, `  token saved to ${ctx.store.path}`);
         }
         return EXIT.OK;
@@ -165,6 +181,8 @@ export async function pair(ctx: Context): Promise<number> {
 }
 
 function expired(): CliError {
-  return new CliError(EXIT.EXPIRED, "the pairing code expired before it was approved", { code: "code_expired", hint: "run `agent-ledger pair` again (codes are valid for 5 minutes)" });
+  return new CliError(EXIT.EXPIRED, "the pairing code expired before it was approved", {
+    code: "code_expired",
+    hint: "run `agent-ledger pair` again (codes are valid for 5 minutes)",
+  });
 }
-

@@ -22,7 +22,11 @@ describe("webhooks recover --since", () => {
   });
 
   it("parses both commands; --since is required and the id is positional", () => {
-    expect(parseCommandLine(["webhooks", "recover", "--since", "2h", "whs_abc"])).toMatchObject({ command: "webhooks recover", args: ["whs_abc"], options: { since: "2h" } });
+    expect(parseCommandLine(["webhooks", "recover", "--since", "2h", "whs_abc"])).toMatchObject({
+      command: "webhooks recover",
+      args: ["whs_abc"],
+      options: { since: "2h" },
+    });
     expect(parseCommandLine(["webhooks", "test", "whs_abc", "--json"])).toMatchObject({ command: "webhooks test", args: ["whs_abc"], global: { json: true } });
     expect(() => parseCommandLine(["webhooks", "recover", "whs_abc"])).toThrow(/since/);
     expect(() => parseCommandLine(["webhooks", "test"])).toThrow(/missing <id>/);

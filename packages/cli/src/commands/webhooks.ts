@@ -14,9 +14,16 @@ type Json = any;
  * allowlist's common decimals; refused when the allowlist mixes decimals), from `tokens`: the registry's allowlist
  * (GraphQL `tokens`; empty: every token in 6 decimals) — the console's rule (core minimumAmountUnit).
  */
-export function webhookCreateRequest(options: Record<string, string | boolean | undefined>, tokens: readonly AllowedToken[] = []): { callback_url: string; label: string; filters: Record<string, string> } {
+export function webhookCreateRequest(
+  options: Record<string, string | boolean | undefined>,
+  tokens: readonly AllowedToken[] = [],
+): { callback_url: string; label: string; filters: Record<string, string> } {
   const filters: Record<string, string> = { agent_id: String(options.agent) };
-  for (const [flag, field] of [["recipient", "recipient_address"], ["routed-to", "routed_to_address"], ["token", "token_address"]] as const) {
+  for (const [flag, field] of [
+    ["recipient", "recipient_address"],
+    ["routed-to", "routed_to_address"],
+    ["token", "token_address"],
+  ] as const) {
     const v = options[flag];
     if (typeof v !== "string") continue;
     if (!ADDRESS.test(v)) throw new UsageError(`--${flag} "${v}" is not an address`);
@@ -87,7 +94,7 @@ export async function webhooks(ctx: Context, sub: string): Promise<number> {
     case "create": {
       const tokens = typeof ctx.options["min-amount"] === "string" ? await allowlist() : [];
       const s = await call("POST", "/api/webhooks", { body: webhookCreateRequest(ctx.options, tokens) });
-      if (ctx.json) return printJson(ctx, s), EXIT.OK;
+      if (ctx.json) return (printJson(ctx, s), EXIT.OK);
       subscriptionLines(ctx, s, s.filters?.min_amount_wei ? await allowlist() : []);
       print(ctx);
       print(ctx, `Signing secret (shown once — store it now): ${s.signing_secret}`);
@@ -97,15 +104,15 @@ export async function webhooks(ctx: Context, sub: string): Promise<number> {
     }
     case "list": {
       const page = await call("GET", "/api/webhooks");
-      if (ctx.json) return printJson(ctx, page), EXIT.OK;
-      if (!page.items?.length) return print(ctx, "No webhooks."), EXIT.OK;
+      if (ctx.json) return (printJson(ctx, page), EXIT.OK);
+      if (!page.items?.length) return (print(ctx, "No webhooks."), EXIT.OK);
       const tokens = page.items.some((s: Json) => s.filters?.min_amount_wei) ? await allowlist() : [];
       for (const s of page.items) subscriptionLines(ctx, s, tokens);
       return EXIT.OK;
     }
     case "show": {
       const s = await call("GET", `/api/webhooks/${id}`);
-      if (ctx.json) return printJson(ctx, s), EXIT.OK;
+      if (ctx.json) return (printJson(ctx, s), EXIT.OK);
       subscriptionLines(ctx, s, s.filters?.min_amount_wei ? await allowlist() : []);
       const d = s.deliveries;
       if (d) print(ctx, `  deliveries: ${d.total} (${d.succeeded} succeeded, ${d.pending} pending, ${d.retrying} retrying, ${d.dead} dead)`);
@@ -114,55 +121,63 @@ export async function webhooks(ctx: Context, sub: string): Promise<number> {
     }
     case "verify": {
       const r = await call("POST", `/api/webhooks/${id}/verify`, { body: { verify_token: ctx.options.token } });
-      if (ctx.json) return printJson(ctx, r), EXIT.OK;
-      return print(ctx, `${ctx.args[0]} is ${r.status}.`), EXIT.OK;
+      if (ctx.json) return (printJson(ctx, r), EXIT.OK);
+      return (print(ctx, `${ctx.args[0]} is ${r.status}.`), EXIT.OK);
     }
     case "pause":
     case "resume": {
       const s = await call("POST", `/api/webhooks/${id}/${sub}`);
-      if (ctx.json) return printJson(ctx, s), EXIT.OK;
-      return print(ctx, `${s.id ?? ctx.args[0]} is now ${s.status}.`), EXIT.OK;
+      if (ctx.json) return (printJson(ctx, s), EXIT.OK);
+      return (print(ctx, `${s.id ?? ctx.args[0]} is now ${s.status}.`), EXIT.OK);
     }
     case "rotate-secret": {
       const r = await call("POST", `/api/webhooks/${id}/rotate-secret`);
-      if (ctx.json) return printJson(ctx, r), EXIT.OK;
+      if (ctx.json) return (printJson(ctx, r), EXIT.OK);
       print(ctx, `New signing secret (shown once; the old one stops working now): ${r.signing_secret}`);
       return EXIT.OK;
     }
     case "delete": {
       const r = await call("DELETE", `/api/webhooks/${id}`);
-      if (ctx.json) return printJson(ctx, r), EXIT.OK;
-      return print(ctx, `${ctx.args[0]} deleted.`), EXIT.OK;
+      if (ctx.json) return (printJson(ctx, r), EXIT.OK);
+      return (print(ctx, `${ctx.args[0]} deleted.`), EXIT.OK);
     }
     case "deliveries": {
       const limit = ctx.options.limit;
       if (limit !== undefined && !/^\d+$/.test(String(limit))) throw new UsageError("--limit must be a whole number");
-      const page = await call("GET", `/api/webhooks/${id}/deliveries`, { query: { limit: limit as string | undefined, cursor: ctx.options.cursor as string | undefined } });
-      if (ctx.json) return printJson(ctx, page), EXIT.OK;
+      const page = await call("GET", `/api/webhooks/${id}/deliveries`, {
+        query: { limit: limit as string | undefined, cursor: ctx.options.cursor as string | undefined },
+      });
+      if (ctx.json) return (printJson(ctx, page), EXIT.OK);
       if (!page.items?.length) print(ctx, "No deliveries.");
       for (const d of page.items ?? []) {
         const what = d.type === "verify" ? "verify ping" : d.type === "test" ? "test event" : `event ${d.event_id}`;
         const last = d.last_http_status ? `HTTP ${d.last_http_status}` : d.last_error ? d.last_error : "";
-        print(ctx, `${d.id}  ${d.status.padEnd(9)} ${what}, ${d.attempts} attempt${d.attempts === 1 ? "" : "s"}${last ? `, last: ${last}` : ""}${d.next_attempt_at && d.status !== "succeeded" && d.status !== "dead" ? `, next ${d.next_attempt_at}` : ""}`);
+        print(
+          ctx,
+          `${d.id}  ${d.status.padEnd(9)} ${what}, ${d.attempts} attempt${d.attempts === 1 ? "" : "s"}${last ? `, last: ${last}` : ""}${d.next_attempt_at && d.status !== "succeeded" && d.status !== "dead" ? `, next ${d.next_attempt_at}` : ""}`,
+        );
       }
       if (page.next_cursor) print(ctx, `More: agent-ledger webhooks deliveries ${ctx.args[0]} --cursor ${page.next_cursor}`);
       return EXIT.OK;
     }
     case "redeliver": {
       const r = await call("POST", `/api/webhooks/${id}/deliveries/${encodeURIComponent(ctx.args[1] ?? "")}/redeliver`);
-      if (ctx.json) return printJson(ctx, r), EXIT.OK;
-      return print(ctx, `Delivery ${ctx.args[1]} queued for a new attempt.`), EXIT.OK;
+      if (ctx.json) return (printJson(ctx, r), EXIT.OK);
+      return (print(ctx, `Delivery ${ctx.args[1]} queued for a new attempt.`), EXIT.OK);
     }
     case "recover": {
       const r = await call("POST", `/api/webhooks/${id}/recover`, { body: { since: webhookRecoverSince(ctx.options.since, new Date()) } });
-      if (ctx.json) return printJson(ctx, r), EXIT.OK;
-      print(ctx, `${r.deliveries_created} deliver${r.deliveries_created === 1 ? "y" : "ies"} created for ${ctx.args[0]} (rows since ${r.since} matching its filters: ${r.matched_events}; the others were already delivered or queued).`);
+      if (ctx.json) return (printJson(ctx, r), EXIT.OK);
+      print(
+        ctx,
+        `${r.deliveries_created} deliver${r.deliveries_created === 1 ? "y" : "ies"} created for ${ctx.args[0]} (rows since ${r.since} matching its filters: ${r.matched_events}; the others were already delivered or queued).`,
+      );
       return EXIT.OK;
     }
     case "test": {
       const r = await call("POST", `/api/webhooks/${id}/test`);
-      if (ctx.json) return printJson(ctx, r), EXIT.OK;
-      return print(ctx, `Test event queued: delivery ${r.delivery_id} (see: agent-ledger webhooks deliveries ${ctx.args[0]}).`), EXIT.OK;
+      if (ctx.json) return (printJson(ctx, r), EXIT.OK);
+      return (print(ctx, `Test event queued: delivery ${r.delivery_id} (see: agent-ledger webhooks deliveries ${ctx.args[0]}).`), EXIT.OK);
     }
     default:
       throw new UsageError(`unknown webhooks subcommand "${sub}"`);

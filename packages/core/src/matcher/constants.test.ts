@@ -2,8 +2,16 @@ import { toEventSelector } from "viem";
 import { Addresses } from "viem/tempo";
 import { describe, expect, it } from "vitest";
 import {
-  FEE_MANAGER_ADDRESS, GATEWAY_MEMO_MAGIC, INDEXED_TOPICS, MPP_MEMO_TAG, MPP_MEMO_VERSION, SESSION_ESCROW_TOPICS, SETTLEMENT_TOPIC, SETTLEMENT_TOPIC_MAINNET,
-  TRANSFER_TOPIC, TRANSFER_WITH_MEMO_TOPIC,
+  FEE_MANAGER_ADDRESS,
+  GATEWAY_MEMO_MAGIC,
+  INDEXED_TOPICS,
+  MPP_MEMO_TAG,
+  MPP_MEMO_VERSION,
+  SESSION_ESCROW_TOPICS,
+  SETTLEMENT_TOPIC,
+  SETTLEMENT_TOPIC_MAINNET,
+  TRANSFER_TOPIC,
+  TRANSFER_WITH_MEMO_TOPIC,
 } from "./constants.ts";
 
 // topic0 = keccak256 of the event signature: computed here from the signatures, and written out as literals.
@@ -21,7 +29,9 @@ describe("matcher constants", () => {
     expect(SETTLEMENT_TOPIC_MAINNET).toBe(toEventSelector("ChannelClosed(bytes32,address,address,uint256,uint256)"));
   });
   it("the indexer asks for the transfers, the two settlement ids and the session escrow events v0.3 reads, each once", () => {
-    expect([...INDEXED_TOPICS].sort()).toEqual([...new Set([TRANSFER_TOPIC, TRANSFER_WITH_MEMO_TOPIC, SETTLEMENT_TOPIC, SETTLEMENT_TOPIC_MAINNET, ...SESSION_ESCROW_TOPICS])].sort());
+    expect([...INDEXED_TOPICS].sort()).toEqual(
+      [...new Set([TRANSFER_TOPIC, TRANSFER_WITH_MEMO_TOPIC, SETTLEMENT_TOPIC, SETTLEMENT_TOPIC_MAINNET, ...SESSION_ESCROW_TOPICS])].sort(),
+    );
     expect(INDEXED_TOPICS.length).toBe(11);
   });
   it("the FeeManager precompile and the gateway memo magic", () => {

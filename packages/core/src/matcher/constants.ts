@@ -47,8 +47,14 @@ export const PRECOMPILE_ESCROW_TOPICS = {
 
 /** The escrow events methodology v0.3 reads (the ones that move money: open, top-up, settle, close), both escrows. */
 export const SESSION_ESCROW_TOPICS = [
-  LEGACY_ESCROW_TOPICS.channelOpened, LEGACY_ESCROW_TOPICS.topUp, LEGACY_ESCROW_TOPICS.settled, LEGACY_ESCROW_TOPICS.channelClosed,
-  PRECOMPILE_ESCROW_TOPICS.channelOpened, PRECOMPILE_ESCROW_TOPICS.topUp, PRECOMPILE_ESCROW_TOPICS.settled, PRECOMPILE_ESCROW_TOPICS.channelClosed,
+  LEGACY_ESCROW_TOPICS.channelOpened,
+  LEGACY_ESCROW_TOPICS.topUp,
+  LEGACY_ESCROW_TOPICS.settled,
+  LEGACY_ESCROW_TOPICS.channelClosed,
+  PRECOMPILE_ESCROW_TOPICS.channelOpened,
+  PRECOMPILE_ESCROW_TOPICS.topUp,
+  PRECOMPILE_ESCROW_TOPICS.settled,
+  PRECOMPILE_ESCROW_TOPICS.channelClosed,
 ] as const;
 
 /**
@@ -56,9 +62,17 @@ export const SESSION_ESCROW_TOPICS = [
  * escrow events v0.3 reads (the legacy ChannelClosed is SETTLEMENT_TOPIC_MAINNET, listed once).
  */
 export const INDEXED_TOPICS = [
-  TRANSFER_TOPIC, TRANSFER_WITH_MEMO_TOPIC, SETTLEMENT_TOPIC, SETTLEMENT_TOPIC_MAINNET,
-  LEGACY_ESCROW_TOPICS.channelOpened, LEGACY_ESCROW_TOPICS.topUp, LEGACY_ESCROW_TOPICS.settled,
-  PRECOMPILE_ESCROW_TOPICS.channelOpened, PRECOMPILE_ESCROW_TOPICS.topUp, PRECOMPILE_ESCROW_TOPICS.settled, PRECOMPILE_ESCROW_TOPICS.channelClosed,
+  TRANSFER_TOPIC,
+  TRANSFER_WITH_MEMO_TOPIC,
+  SETTLEMENT_TOPIC,
+  SETTLEMENT_TOPIC_MAINNET,
+  LEGACY_ESCROW_TOPICS.channelOpened,
+  LEGACY_ESCROW_TOPICS.topUp,
+  LEGACY_ESCROW_TOPICS.settled,
+  PRECOMPILE_ESCROW_TOPICS.channelOpened,
+  PRECOMPILE_ESCROW_TOPICS.topUp,
+  PRECOMPILE_ESCROW_TOPICS.settled,
+  PRECOMPILE_ESCROW_TOPICS.channelClosed,
 ] as const;
 
 /** Tempo's FeeManager precompile: every transaction's fee is a TIP-20 Transfer to it. */
@@ -90,7 +104,15 @@ export const GATEWAY_CATEGORY = "gateway";
  * Event kinds written by the matcher (see docs/methodology.md). v0.1 writes only the first three;
  * v0.2 adds settlement legs and funding moves, which are rows but not activity.
  */
-export const EVENT_KINDS = ["payment_sent", "payment_received", "fee_paid", "settlement_sent", "settlement_received", "funding_sent", "funding_received"] as const;
+export const EVENT_KINDS = [
+  "payment_sent",
+  "payment_received",
+  "fee_paid",
+  "settlement_sent",
+  "settlement_received",
+  "funding_sent",
+  "funding_received",
+] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 /** Kinds that are activity: counted in txCount / amountSumWei, trends and top lists (every version). */

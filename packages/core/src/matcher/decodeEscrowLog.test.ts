@@ -8,18 +8,23 @@ import type { RawLog } from "./types.ts";
 // src/tempo/legacy/session/escrow.abi.ts; tempoxyz/tempo tips/ref-impls/src/interfaces/ITempoStreamChannel.sol) and
 // the TIP-1034 precompile (tempoxyz/tempo crates/contracts/src/precompiles/tip20_channel_reserve.rs).
 const LEGACY = {
-  channelOpened: "event ChannelOpened(bytes32 indexed channelId, address indexed payer, address indexed payee, address token, address authorizedSigner, bytes32 salt, uint256 deposit)",
+  channelOpened:
+    "event ChannelOpened(bytes32 indexed channelId, address indexed payer, address indexed payee, address token, address authorizedSigner, bytes32 salt, uint256 deposit)",
   topUp: "event TopUp(bytes32 indexed channelId, address indexed payer, address indexed payee, uint256 additionalDeposit, uint256 newDeposit)",
-  settled: "event Settled(bytes32 indexed channelId, address indexed payer, address indexed payee, uint256 cumulativeAmount, uint256 deltaPaid, uint256 newSettled)",
+  settled:
+    "event Settled(bytes32 indexed channelId, address indexed payer, address indexed payee, uint256 cumulativeAmount, uint256 deltaPaid, uint256 newSettled)",
   closeRequested: "event CloseRequested(bytes32 indexed channelId, address indexed payer, address indexed payee, uint256 closeGraceEnd)",
   closeRequestCancelled: "event CloseRequestCancelled(bytes32 indexed channelId, address indexed payer, address indexed payee)",
-  channelClosed: "event ChannelClosed(bytes32 indexed channelId, address indexed payer, address indexed payee, uint256 settledToPayee, uint256 refundedToPayer)",
+  channelClosed:
+    "event ChannelClosed(bytes32 indexed channelId, address indexed payer, address indexed payee, uint256 settledToPayee, uint256 refundedToPayer)",
   channelExpired: "event ChannelExpired(bytes32 indexed channelId, address indexed payer, address indexed payee)",
 } as const;
 const PRECOMPILE = {
-  channelOpened: "event ChannelOpened(bytes32 indexed channelId, address indexed payer, address indexed payee, address operator, address token, address authorizedSigner, bytes32 salt, bytes32 expiringNonceHash, uint96 deposit)",
+  channelOpened:
+    "event ChannelOpened(bytes32 indexed channelId, address indexed payer, address indexed payee, address operator, address token, address authorizedSigner, bytes32 salt, bytes32 expiringNonceHash, uint96 deposit)",
   topUp: "event TopUp(bytes32 indexed channelId, address indexed payer, address indexed payee, uint96 additionalDeposit, uint96 newDeposit)",
-  settled: "event Settled(bytes32 indexed channelId, address indexed payer, address indexed payee, uint96 cumulativeAmount, uint96 deltaPaid, uint96 newSettled)",
+  settled:
+    "event Settled(bytes32 indexed channelId, address indexed payer, address indexed payee, uint96 cumulativeAmount, uint96 deltaPaid, uint96 newSettled)",
   closeRequested: "event CloseRequested(bytes32 indexed channelId, address indexed payer, address indexed payee, uint256 closeGraceEnd)",
   closeRequestCancelled: "event CloseRequestCancelled(bytes32 indexed channelId, address indexed payer, address indexed payee)",
   channelClosed: "event ChannelClosed(bytes32 indexed channelId, address indexed payer, address indexed payee, uint96 settledToPayee, uint96 refundedToPayer)",
@@ -41,8 +46,21 @@ const CHANNEL = `0x${"c1".repeat(32)}` as Hex;
 function eventLog(decl: string, escrow: string, values: readonly unknown[]): RawLog {
   const event = parseAbiItem(decl) as AbiEvent;
   const topics = encodeEventTopics({ abi: [event], args: { channelId: CHANNEL, payer: getAddress(PAYER), payee: getAddress(PAYEE) } } as never);
-  const data = encodeAbiParameters(event.inputs.filter((i) => !i.indexed), values as never);
-  return { blockNumber: 1n, blockHash: "0x" + "0".repeat(64), blockTimestamp: 0, txHash: "0x" + "1".repeat(64), txIndex: 0, logIndex: 7, address: escrow, topics: topics as string[], data };
+  const data = encodeAbiParameters(
+    event.inputs.filter((i) => !i.indexed),
+    values as never,
+  );
+  return {
+    blockNumber: 1n,
+    blockHash: "0x" + "0".repeat(64),
+    blockTimestamp: 0,
+    txHash: "0x" + "1".repeat(64),
+    txIndex: 0,
+    logIndex: 7,
+    address: escrow,
+    topics: topics as string[],
+    data,
+  };
 }
 const base = { escrow: LEGACY_ESCROW, channelId: CHANNEL, payer: PAYER, payee: PAYEE, logIndex: 7 };
 const pbase = { ...base, escrow: PRECOMPILE_ESCROW };
@@ -71,14 +89,34 @@ describe("escrow topic0s are keccak256 of the declared signatures", () => {
 
 describe("decodeEscrowLog: legacy", () => {
   it("decodes each event with topic1 channel, topic2 payer, topic3 payee and the data in declaration order", () => {
-    expect(decodeEscrowLog(eventLog(LEGACY.channelOpened, LEGACY_ESCROW, [getAddress(USDC_E), getAddress(PAYER), `0x${"5a".repeat(32)}`, 10_000_000n]), "legacy"))
-      .toEqual({ ...base, type: "channelOpened", token: USDC_E, deposit: 10_000_000n });
-    expect(decodeEscrowLog(eventLog(LEGACY.topUp, LEGACY_ESCROW, [5n, 15n]), "legacy")).toEqual({ ...base, type: "topUp", additionalDeposit: 5n, newDeposit: 15n });
-    expect(decodeEscrowLog(eventLog(LEGACY.settled, LEGACY_ESCROW, [30n, 20n, 30n]), "legacy"))
-      .toEqual({ ...base, type: "settled", cumulativeAmount: 30n, deltaPaid: 20n, newSettled: 30n });
-    expect(decodeEscrowLog(eventLog(LEGACY.closeRequested, LEGACY_ESCROW, [1_790_000_900n]), "legacy")).toEqual({ ...base, type: "closeRequested", closeGraceEnd: 1_790_000_900n });
+    expect(
+      decodeEscrowLog(eventLog(LEGACY.channelOpened, LEGACY_ESCROW, [getAddress(USDC_E), getAddress(PAYER), `0x${"5a".repeat(32)}`, 10_000_000n]), "legacy"),
+    ).toEqual({ ...base, type: "channelOpened", token: USDC_E, deposit: 10_000_000n });
+    expect(decodeEscrowLog(eventLog(LEGACY.topUp, LEGACY_ESCROW, [5n, 15n]), "legacy")).toEqual({
+      ...base,
+      type: "topUp",
+      additionalDeposit: 5n,
+      newDeposit: 15n,
+    });
+    expect(decodeEscrowLog(eventLog(LEGACY.settled, LEGACY_ESCROW, [30n, 20n, 30n]), "legacy")).toEqual({
+      ...base,
+      type: "settled",
+      cumulativeAmount: 30n,
+      deltaPaid: 20n,
+      newSettled: 30n,
+    });
+    expect(decodeEscrowLog(eventLog(LEGACY.closeRequested, LEGACY_ESCROW, [1_790_000_900n]), "legacy")).toEqual({
+      ...base,
+      type: "closeRequested",
+      closeGraceEnd: 1_790_000_900n,
+    });
     expect(decodeEscrowLog(eventLog(LEGACY.closeRequestCancelled, LEGACY_ESCROW, []), "legacy")).toEqual({ ...base, type: "closeRequestCancelled" });
-    expect(decodeEscrowLog(eventLog(LEGACY.channelClosed, LEGACY_ESCROW, [45n, 55n]), "legacy")).toEqual({ ...base, type: "channelClosed", settledToPayee: 45n, refundedToPayer: 55n });
+    expect(decodeEscrowLog(eventLog(LEGACY.channelClosed, LEGACY_ESCROW, [45n, 55n]), "legacy")).toEqual({
+      ...base,
+      type: "channelClosed",
+      settledToPayee: 45n,
+      refundedToPayer: 55n,
+    });
     expect(decodeEscrowLog(eventLog(LEGACY.channelExpired, LEGACY_ESCROW, []), "legacy")).toEqual({ ...base, type: "channelExpired" });
   });
   it("accepts full uint256 amounts, and refuses the precompile's events", () => {
@@ -90,15 +128,44 @@ describe("decodeEscrowLog: legacy", () => {
 
 describe("decodeEscrowLog: precompile", () => {
   it("decodes each event (uint96 amounts in 32-byte words)", () => {
-    const opened = eventLog(PRECOMPILE.channelOpened, PRECOMPILE_ESCROW, [getAddress(PAYEE), getAddress(USDC_E), getAddress(PAYER), `0x${"5a".repeat(32)}`, `0x${"6b".repeat(32)}`, 2n ** 96n - 1n]);
+    const opened = eventLog(PRECOMPILE.channelOpened, PRECOMPILE_ESCROW, [
+      getAddress(PAYEE),
+      getAddress(USDC_E),
+      getAddress(PAYER),
+      `0x${"5a".repeat(32)}`,
+      `0x${"6b".repeat(32)}`,
+      2n ** 96n - 1n,
+    ]);
     expect(opened.data.length).toBe(2 + 6 * 64);
     expect(decodeEscrowLog(opened, "precompile")).toEqual({ ...pbase, type: "channelOpened", token: USDC_E, deposit: 2n ** 96n - 1n });
-    expect(decodeEscrowLog(eventLog(PRECOMPILE.topUp, PRECOMPILE_ESCROW, [5n, 15n]), "precompile")).toEqual({ ...pbase, type: "topUp", additionalDeposit: 5n, newDeposit: 15n });
-    expect(decodeEscrowLog(eventLog(PRECOMPILE.settled, PRECOMPILE_ESCROW, [30n, 20n, 30n]), "precompile"))
-      .toEqual({ ...pbase, type: "settled", cumulativeAmount: 30n, deltaPaid: 20n, newSettled: 30n });
-    expect(decodeEscrowLog(eventLog(PRECOMPILE.closeRequested, PRECOMPILE_ESCROW, [9n]), "precompile")).toEqual({ ...pbase, type: "closeRequested", closeGraceEnd: 9n });
-    expect(decodeEscrowLog(eventLog(PRECOMPILE.closeRequestCancelled, PRECOMPILE_ESCROW, []), "precompile")).toEqual({ ...pbase, type: "closeRequestCancelled" });
-    expect(decodeEscrowLog(eventLog(PRECOMPILE.channelClosed, PRECOMPILE_ESCROW, [45n, 55n]), "precompile")).toEqual({ ...pbase, type: "channelClosed", settledToPayee: 45n, refundedToPayer: 55n });
+    expect(decodeEscrowLog(eventLog(PRECOMPILE.topUp, PRECOMPILE_ESCROW, [5n, 15n]), "precompile")).toEqual({
+      ...pbase,
+      type: "topUp",
+      additionalDeposit: 5n,
+      newDeposit: 15n,
+    });
+    expect(decodeEscrowLog(eventLog(PRECOMPILE.settled, PRECOMPILE_ESCROW, [30n, 20n, 30n]), "precompile")).toEqual({
+      ...pbase,
+      type: "settled",
+      cumulativeAmount: 30n,
+      deltaPaid: 20n,
+      newSettled: 30n,
+    });
+    expect(decodeEscrowLog(eventLog(PRECOMPILE.closeRequested, PRECOMPILE_ESCROW, [9n]), "precompile")).toEqual({
+      ...pbase,
+      type: "closeRequested",
+      closeGraceEnd: 9n,
+    });
+    expect(decodeEscrowLog(eventLog(PRECOMPILE.closeRequestCancelled, PRECOMPILE_ESCROW, []), "precompile")).toEqual({
+      ...pbase,
+      type: "closeRequestCancelled",
+    });
+    expect(decodeEscrowLog(eventLog(PRECOMPILE.channelClosed, PRECOMPILE_ESCROW, [45n, 55n]), "precompile")).toEqual({
+      ...pbase,
+      type: "channelClosed",
+      settledToPayee: 45n,
+      refundedToPayer: 55n,
+    });
   });
   it("refuses an amount word above uint96, the legacy events of other shape, and ChannelExpired (the precompile has none)", () => {
     const log = eventLog(PRECOMPILE.settled, PRECOMPILE_ESCROW, [30n, 20n, 30n]);
@@ -123,7 +190,12 @@ describe("decodeEscrowLog: malformed logs decode to null", () => {
     expect(decodeEscrowLog({ ...good, topics: [`0x${"00".repeat(32)}`, ...good.topics.slice(1)] }, "legacy")).toBeNull();
   });
   it("reads upper-case hex like lower case", () => {
-    const upper = { ...good, address: LEGACY_ESCROW.toUpperCase().replace("0X", "0x"), topics: good.topics.map((t) => `0x${t.slice(2).toUpperCase()}`), data: `0x${good.data.slice(2).toUpperCase()}` };
+    const upper = {
+      ...good,
+      address: LEGACY_ESCROW.toUpperCase().replace("0X", "0x"),
+      topics: good.topics.map((t) => `0x${t.slice(2).toUpperCase()}`),
+      data: `0x${good.data.slice(2).toUpperCase()}`,
+    };
     expect(decodeEscrowLog(upper, "legacy")).toEqual(decodeEscrowLog(good, "legacy"));
   });
 });

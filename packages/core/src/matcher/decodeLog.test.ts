@@ -23,14 +23,30 @@ const WORD_9 = "0000000000000000000000000000000000000000000000000000000000000009
 const TOKEN = "0x20C0000000000000000000000000000000000001";
 
 function log(topics: string[], data: string, address = TOKEN): RawLog {
-  return { blockNumber: 7n, blockHash: "0x" + "cd".repeat(32), blockTimestamp: 1_790_000_000, txHash: "0x" + "ab".repeat(32), txIndex: 0, logIndex: 42, address, topics, data };
+  return {
+    blockNumber: 7n,
+    blockHash: "0x" + "cd".repeat(32),
+    blockTimestamp: 1_790_000_000,
+    txHash: "0x" + "ab".repeat(32),
+    txIndex: 0,
+    logIndex: 42,
+    address,
+    topics,
+    data,
+  };
 }
 const upper0x = (word: string) => "0x" + word.slice(2).toUpperCase();
 
 describe("decodeLog: Transfer(address indexed from, address indexed to, uint256 amount)", () => {
   it("decodes the known vector: addresses from the low 20 bytes, amount from the data word, all lowercase", () => {
     expect(decodeLog(log([TRANSFER, FROM_TOPIC, TO_TOPIC], "0x" + WORD_1M))).toEqual({
-      type: "transfer", token: "0x20c0000000000000000000000000000000000001", from: FROM, to: TO, amount: 1_000_000n, memo: null, logIndex: 42,
+      type: "transfer",
+      token: "0x20c0000000000000000000000000000000000001",
+      from: FROM,
+      to: TO,
+      amount: 1_000_000n,
+      memo: null,
+      logIndex: 42,
     });
   });
 
@@ -80,8 +96,13 @@ describe("decodeLog: Transfer(address indexed from, address indexed to, uint256 
 describe("decodeLog: TransferWithMemo(address indexed from, address indexed to, uint256 amount, bytes32 indexed memo)", () => {
   it("decodes the known vector with the memo topic lowercase", () => {
     expect(decodeLog(log([TRANSFER_WITH_MEMO, FROM_TOPIC, TO_TOPIC, MEMO], "0x" + WORD_1M))).toEqual({
-      type: "transferWithMemo", token: "0x20c0000000000000000000000000000000000001", from: FROM, to: TO, amount: 1_000_000n,
-      memo: MEMO.toLowerCase(), logIndex: 42,
+      type: "transferWithMemo",
+      token: "0x20c0000000000000000000000000000000000001",
+      from: FROM,
+      to: TO,
+      amount: 1_000_000n,
+      memo: MEMO.toLowerCase(),
+      logIndex: 42,
     });
     expect(decodeLog(log([upper0x(TRANSFER_WITH_MEMO), FROM_TOPIC, TO_TOPIC, MEMO], "0x" + WORD_9))).toMatchObject({ type: "transferWithMemo", amount: 9n });
   });
@@ -111,14 +132,24 @@ describe("decodeLog: Settlement(bytes32 indexed sessionRef, address indexed prov
 
   it("decodes the known vector: provider topic 2, gateway topic 3, amountIn word 0, amountOut word 1", () => {
     expect(decodeLog(log([SETTLEMENT, SESSION, FROM_TOPIC, TO_TOPIC], data, ESCROW))).toEqual({
-      type: "settlement", contract: "0x33b901018174ddabe4841042ab76ba85d4e24f25", sessionRef: SESSION.toLowerCase(),
-      provider: FROM, gateway: TO, amountIn: 1_000_000n, amountOut: 9n, logIndex: 42,
+      type: "settlement",
+      contract: "0x33b901018174ddabe4841042ab76ba85d4e24f25",
+      sessionRef: SESSION.toLowerCase(),
+      provider: FROM,
+      gateway: TO,
+      amountIn: 1_000_000n,
+      amountOut: 9n,
+      logIndex: 42,
     });
   });
 
   it("reads the mainnet topic0 with the same layout, case-insensitively", () => {
     expect(decodeLog(log([upper0x(SETTLEMENT_MAINNET), SESSION, TO_TOPIC, FROM_TOPIC], "0x" + WORD_9 + WORD_MAX, ESCROW))).toMatchObject({
-      type: "settlement", provider: TO, gateway: FROM, amountIn: 9n, amountOut: 2n ** 256n - 1n,
+      type: "settlement",
+      provider: TO,
+      gateway: FROM,
+      amountIn: 9n,
+      amountOut: 2n ** 256n - 1n,
     });
     expect(decodeLog(log([upper0x(SETTLEMENT), SESSION, TO_TOPIC, FROM_TOPIC], data, ESCROW))).toMatchObject({ type: "settlement" });
   });

@@ -53,7 +53,16 @@ export function decodeLog(log: RawLog): DecodedLog | null {
     const amountIn = dataWord(log.data, 0);
     const amountOut = dataWord(log.data, 1);
     if (provider === null || gateway === null || amountIn === null || amountOut === null || log.data.length !== 130) return null;
-    return { type: "settlement", contract: log.address.toLowerCase(), sessionRef: log.topics[1]!.toLowerCase(), provider, gateway, amountIn, amountOut, logIndex: log.logIndex };
+    return {
+      type: "settlement",
+      contract: log.address.toLowerCase(),
+      sessionRef: log.topics[1]!.toLowerCase(),
+      provider,
+      gateway,
+      amountIn,
+      amountOut,
+      logIndex: log.logIndex,
+    };
   }
   return null;
 }

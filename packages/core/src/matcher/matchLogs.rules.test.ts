@@ -22,7 +22,14 @@ const OTHER = "0x8888888888888888888888888888888888888888";
 const TX = ("0x" + "ab".repeat(32)) as Hex;
 
 let nextIndex = 0;
-const at = (tx: Hex = TX) => ({ blockNumber: 100n, blockHash: "0x" + "cd".repeat(32), blockTimestamp: 1_790_000_000, txHash: tx, txIndex: 0, logIndex: nextIndex++ });
+const at = (tx: Hex = TX) => ({
+  blockNumber: 100n,
+  blockHash: "0x" + "cd".repeat(32),
+  blockTimestamp: 1_790_000_000,
+  txHash: tx,
+  txIndex: 0,
+  logIndex: nextIndex++,
+});
 const amountData = (amount: bigint) => encodeAbiParameters([{ type: "uint256" }], [amount]);
 function transfer(from: string, to: string, amount: bigint, token = PATH_USD, tx?: Hex): RawLog {
   const topics = encodeEventTopics({ abi: Abis.tip20, eventName: "Transfer", args: { from: getAddress(from), to: getAddress(to) } });
@@ -33,7 +40,10 @@ function withMemo(from: string, to: string, amount: bigint, memo: Hex, token = P
   return { ...at(tx), address: token, topics: topics as string[], data: amountData(amount) };
 }
 function settlement(provider: string, gateway: string, tx?: Hex): RawLog {
-  const topics = encodeEventTopics({ abi: [settlementEvent], args: { sessionRef: stringToHex("s", { size: 32 }), serviceProvider: getAddress(provider), gateway: getAddress(gateway) } });
+  const topics = encodeEventTopics({
+    abi: [settlementEvent],
+    args: { sessionRef: stringToHex("s", { size: 32 }), serviceProvider: getAddress(provider), gateway: getAddress(gateway) },
+  });
   return { ...at(tx), address: ESCROW, topics: topics as string[], data: encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }], [10n, 9n]) };
 }
 const entity = (id: string, label: string, category: string, trackFees = false): WatchedEntity => ({ id, label, category, trackFees });
@@ -72,7 +82,12 @@ describe("matchLogs v0.1: which payments are read", () => {
     expect(row!.sourceBlock).toBe(100n);
   });
   it("records a fee paid by a fee-tracking entity, never a fee received", () => {
-    const ctx = context({ wallets: new Map([[AGENT, entity("demo-agent", "Demo agent", "agent", true)], [FEE_MANAGER_ADDRESS, entity("fee-sink", "Fees", "infra")]]) });
+    const ctx = context({
+      wallets: new Map([
+        [AGENT, entity("demo-agent", "Demo agent", "agent", true)],
+        [FEE_MANAGER_ADDRESS, entity("fee-sink", "Fees", "infra")],
+      ]),
+    });
     const feeLog = transfer(AGENT, FEE_MANAGER_ADDRESS, 11n);
     expect(matchLogs([feeLog], ctx).map((r) => [r.agentId, r.kind, r.routedToAddress])).toEqual([["demo-agent", "fee_paid", ""]]);
   });
@@ -90,7 +105,13 @@ describe("matchLogs v0.1: pairing a TransferWithMemo with its Transfer", () => {
     for (const [name, t, amounts] of cases) {
       const m = withMemo(AGENT, STRANGER, 7n, memo);
       const rows = matchLogs([t, m], context());
-      expect(rows.map((r) => [r.logIndex, r.amountWei]), name).toEqual([[t.logIndex, amounts[0]], [m.logIndex, amounts[1]]]);
+      expect(
+        rows.map((r) => [r.logIndex, r.amountWei]),
+        name,
+      ).toEqual([
+        [t.logIndex, amounts[0]],
+        [m.logIndex, amounts[1]],
+      ]);
     }
     const t = transfer(AGENT, STRANGER, 7n);
     const m = withMemo(AGENT, STRANGER, 7n, memo);
@@ -108,7 +129,10 @@ describe("matchLogs v0.1: pairing a TransferWithMemo with its Transfer", () => {
     const second = transfer(AGENT, GATEWAY, 7n);
     const m = withMemo(AGENT, GATEWAY, 7n, gatewayMemo);
     const rows = matchLogs([first, second, m], context()).filter((r) => r.agentId === "demo-agent");
-    expect(rows.map((r) => [r.logIndex, r.routedFingerprint])).toEqual([[first.logIndex, null], [second.logIndex, `0x${fp}`]]);
+    expect(rows.map((r) => [r.logIndex, r.routedFingerprint])).toEqual([
+      [first.logIndex, null],
+      [second.logIndex, `0x${fp}`],
+    ]);
   });
 });
 
@@ -116,7 +140,16 @@ describe("matchLogs v0.1: Pattern A routing", () => {
   it("routes to a settled provider nobody labelled: the address, an empty label", () => {
     const logs = [transfer(GATEWAY, UNLABELLED, 9n), settlement(UNLABELLED, GATEWAY)];
     expect(matchLogs(logs, context())).toEqual([
-      expect.objectContaining({ agentId: "tempo-gateway-mpp", kind: "payment_sent", counterpartyAddress: UNLABELLED, counterpartyLabel: "", counterpartyCategory: null, routedToAddress: UNLABELLED, routedToLabel: "", routedFingerprint: null }),
+      expect.objectContaining({
+        agentId: "tempo-gateway-mpp",
+        kind: "payment_sent",
+        counterpartyAddress: UNLABELLED,
+        counterpartyLabel: "",
+        counterpartyCategory: null,
+        routedToAddress: UNLABELLED,
+        routedToLabel: "",
+        routedFingerprint: null,
+      }),
     ]);
   });
   it("labels a settled provider that is a watched entity with the entity's label", () => {
@@ -130,7 +163,8 @@ describe("matchLogs v0.1: Pattern A routing", () => {
   it("falls back to the transaction's first trusted Settlement when none names the recipient", () => {
     const logs = [settlement(OTHER, GATEWAY), settlement(UNLABELLED, GATEWAY), transfer(GATEWAY, STRANGER, 9n)];
     expect(matchLogs(logs, context({ addressLabels: new Map([[OTHER, { label: "Other provider", category: "provider" }]]) }))[0]).toMatchObject({
-      routedToAddress: OTHER, routedToLabel: "Other provider",
+      routedToAddress: OTHER,
+      routedToLabel: "Other provider",
     });
   });
 });
@@ -159,8 +193,14 @@ describe("matchLogs v0.1: rules the other tests leave open", () => {
   it("never routes a fee, even beside a trusted Settlement; a fingerprint nobody labelled routes with an empty label", () => {
     const ctx = context({ wallets: new Map([[GATEWAY, entity("tempo-gateway-mpp", "Tempo MPP Gateway", "gateway", true)]]) });
     const tx = ("0x" + "0d".repeat(32)) as Hex;
-    const rows = matchLogs([transfer(GATEWAY, FEE_MANAGER_ADDRESS, 4n, PATH_USD, tx), transfer(GATEWAY, UNLABELLED, 9n, PATH_USD, tx), settlement(UNLABELLED, GATEWAY, tx)], ctx);
-    expect(rows.map((r) => [r.kind, r.routedToAddress])).toEqual([["fee_paid", ""], ["payment_sent", UNLABELLED]]);
+    const rows = matchLogs(
+      [transfer(GATEWAY, FEE_MANAGER_ADDRESS, 4n, PATH_USD, tx), transfer(GATEWAY, UNLABELLED, 9n, PATH_USD, tx), settlement(UNLABELLED, GATEWAY, tx)],
+      ctx,
+    );
+    expect(rows.map((r) => [r.kind, r.routedToAddress])).toEqual([
+      ["fee_paid", ""],
+      ["payment_sent", UNLABELLED],
+    ]);
     const fp = "0a0b0c0d0e0f10111213";
     const tx2 = ("0x" + "0e".repeat(32)) as Hex;
     const gm = `0xef1ed71201${fp}${"00".repeat(17)}` as Hex;

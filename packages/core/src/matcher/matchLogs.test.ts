@@ -36,8 +36,16 @@ function memoPayment(from: string, to: string, amount: bigint, memo: Hex, token 
   return [transfer(from, to, amount, token, tx), transferWithMemo(from, to, amount, memo, token, tx)];
 }
 function settlement(provider: string, gateway: string, amountIn: bigint, amountOut: bigint, contract = ESCROW, tx?: Hex): RawLog {
-  const topics = encodeEventTopics({ abi: [settlementEvent], args: { sessionRef: stringToHex("session-1", { size: 32 }), serviceProvider: getAddress(provider), gateway: getAddress(gateway) } });
-  return { ...base(tx), address: contract, topics: topics as string[], data: encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }], [amountIn, amountOut]) };
+  const topics = encodeEventTopics({
+    abi: [settlementEvent],
+    args: { sessionRef: stringToHex("session-1", { size: 32 }), serviceProvider: getAddress(provider), gateway: getAddress(gateway) },
+  });
+  return {
+    ...base(tx),
+    address: contract,
+    topics: topics as string[],
+    data: encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }], [amountIn, amountOut]),
+  };
 }
 function gatewayMemo(fingerprint: string, nonce: number): Hex {
   return `0xef1ed71201${fingerprint}${"00".repeat(8)}${nonce.toString(16).padStart(14, "0")}0000`;
@@ -70,20 +78,45 @@ describe("matchLogs", () => {
     expect(rows).toHaveLength(2);
     const [sent, received] = rows;
     expect(sent).toMatchObject({
-      agentId: "demo-agent", agentLabel: "Demo agent", agentCategory: "agent", kind: "payment_sent",
-      counterpartyAddress: SERVICE.toLowerCase(), counterpartyLabel: "Weather API", counterpartyCategory: "data",
-      amountWei: 1_500_000n, tokenAddress: PATH_USD, txHash: TX, sourceBlock: 100n, methodologyVersion: "v0.1",
-      routedToAddress: "", routedToLabel: "", routedFingerprint: null, explorerUrl: `https://explore.tempo.xyz/tx/${TX}`,
+      agentId: "demo-agent",
+      agentLabel: "Demo agent",
+      agentCategory: "agent",
+      kind: "payment_sent",
+      counterpartyAddress: SERVICE.toLowerCase(),
+      counterpartyLabel: "Weather API",
+      counterpartyCategory: "data",
+      amountWei: 1_500_000n,
+      tokenAddress: PATH_USD,
+      txHash: TX,
+      sourceBlock: 100n,
+      methodologyVersion: "v0.1",
+      routedToAddress: "",
+      routedToLabel: "",
+      routedFingerprint: null,
+      explorerUrl: `https://explore.tempo.xyz/tx/${TX}`,
     });
     expect(sent!.ts.toISOString()).toBe(new Date(1_790_000_000_000).toISOString());
-    expect(received).toMatchObject({ agentId: "weather-api-mpp", kind: "payment_received", counterpartyAddress: AGENT.toLowerCase(), counterpartyLabel: "Demo agent", logIndex: sent!.logIndex });
+    expect(received).toMatchObject({
+      agentId: "weather-api-mpp",
+      kind: "payment_received",
+      counterpartyAddress: AGENT.toLowerCase(),
+      counterpartyLabel: "Demo agent",
+      logIndex: sent!.logIndex,
+    });
   });
 
   it("counts a transferWithMemo (Transfer + TransferWithMemo) as one payment at the Transfer's log index", () => {
     const logs = memoPayment(AGENT, STRANGER, 42n, stringToHex("invoice-42", { size: 32 }));
     const rows = matchLogs(logs, context());
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ kind: "payment_sent", amountWei: 42n, logIndex: logs[0]!.logIndex, counterpartyLabel: "", counterpartyCategory: null, routedFingerprint: null });
+    expect(rows[0]).toMatchObject({
+      kind: "payment_sent",
+      amountWei: 42n,
+      logIndex: logs[0]!.logIndex,
+      counterpartyLabel: "",
+      counterpartyCategory: null,
+      routedFingerprint: null,
+    });
   });
 
   it("keeps two identical memo payments in one transaction as two rows", () => {
@@ -107,7 +140,12 @@ describe("matchLogs", () => {
     const logs = [transfer(AGENT, STRANGER, 10n), fee(AGENT, 999n)];
     expect(matchLogs(logs, context()).map((r) => r.kind)).toEqual(["payment_sent"]);
     const tracking = context();
-    (tracking.wallets as Map<string, { id: string; label: string; category: string; trackFees: boolean }>).set(AGENT.toLowerCase(), { id: "demo-agent", label: "Demo agent", category: "agent", trackFees: true });
+    (tracking.wallets as Map<string, { id: string; label: string; category: string; trackFees: boolean }>).set(AGENT.toLowerCase(), {
+      id: "demo-agent",
+      label: "Demo agent",
+      category: "agent",
+      trackFees: true,
+    });
     const rows = matchLogs(logs, tracking);
     expect(rows.map((r) => [r.kind, r.amountWei, r.counterpartyAddress])).toEqual([
       ["payment_sent", 10n, STRANGER],
@@ -130,10 +168,22 @@ describe("matchLogs", () => {
 
   it("Pattern A: a trusted Settlement names the provider of the gateway's payment in the same transaction", () => {
     const settleTx = ("0x" + "5e".repeat(32)) as Hex;
-    const logs = [transfer(GATEWAY, PROVIDER, 900n, PATH_USD, settleTx), settlement(PROVIDER, GATEWAY, 1000n, 900n, ESCROW, settleTx), fee(GATEWAY, 5n, settleTx)];
+    const logs = [
+      transfer(GATEWAY, PROVIDER, 900n, PATH_USD, settleTx),
+      settlement(PROVIDER, GATEWAY, 1000n, 900n, ESCROW, settleTx),
+      fee(GATEWAY, 5n, settleTx),
+    ];
     const rows = matchLogs(logs, context());
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ agentId: "tempo-gateway-mpp", kind: "payment_sent", counterpartyAddress: PROVIDER, counterpartyLabel: "Image provider", routedToAddress: PROVIDER, routedToLabel: "Image provider", amountWei: 900n });
+    expect(rows[0]).toMatchObject({
+      agentId: "tempo-gateway-mpp",
+      kind: "payment_sent",
+      counterpartyAddress: PROVIDER,
+      counterpartyLabel: "Image provider",
+      routedToAddress: PROVIDER,
+      routedToLabel: "Image provider",
+      amountWei: 900n,
+    });
   });
 
   it("Pattern A also reads the Settlement topic0 reported for the mainnet escrow", () => {

@@ -30,7 +30,8 @@ export function matchLogs(logs: readonly RawLog[], context: MatchContext, versio
       if (!d) continue;
       if (d.type === "settlement") {
         if (context.settlementContracts.has(d.contract)) settlements.push(d);
-      } else transfers.push({ logIndex: d.logIndex, token: d.token, from: d.from, to: d.to, amount: d.amount, memo: d.memo, isMemo: d.type === "transferWithMemo" });
+      } else
+        transfers.push({ logIndex: d.logIndex, token: d.token, from: d.from, to: d.to, amount: d.amount, memo: d.memo, isMemo: d.type === "transferWithMemo" });
     }
     // v0.1: a TransferWithMemo without its Transfer is a payment of its own.
     const payments = toPayments(transfers, () => true);

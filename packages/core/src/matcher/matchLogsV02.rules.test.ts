@@ -31,7 +31,14 @@ const FP_LINKED_TO_UNLABELLED = "2122232425262728292a";
 let nextLogIndex = 0;
 let nextTx = 0x1000;
 const newTx = (): Hex => `0x${(nextTx++).toString(16).padStart(64, "0")}`;
-const base = (tx: string) => ({ blockNumber: 321n, blockHash: "0x" + "cd".repeat(32), blockTimestamp: 1_790_000_000, txHash: tx, txIndex: 0, logIndex: nextLogIndex++ });
+const base = (tx: string) => ({
+  blockNumber: 321n,
+  blockHash: "0x" + "cd".repeat(32),
+  blockTimestamp: 1_790_000_000,
+  txHash: tx,
+  txIndex: 0,
+  logIndex: nextLogIndex++,
+});
 function transfer(tx: string, from: string, to: string, amount: bigint, token = PATH_USD): RawLog {
   const topics = encodeEventTopics({ abi: Abis.tip20, eventName: "Transfer", args: { from: getAddress(from), to: getAddress(to) } });
   return { ...base(tx), address: token, topics: topics as string[], data: encodeAbiParameters([{ type: "uint256" }], [amount]) };
@@ -41,8 +48,16 @@ function withMemo(tx: string, from: string, to: string, amount: bigint, memo: He
   return { ...base(tx), address: token, topics: topics as string[], data: encodeAbiParameters([{ type: "uint256" }], [amount]) };
 }
 function settlement(tx: string, provider: string, gateway: string, amountIn: bigint, amountOut: bigint, contract = ESCROW): RawLog {
-  const topics = encodeEventTopics({ abi: [settlementEvent], args: { sessionRef: stringToHex("session-9", { size: 32 }), serviceProvider: getAddress(provider), gateway: getAddress(gateway) } });
-  return { ...base(tx), address: contract, topics: topics as string[], data: encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }], [amountIn, amountOut]) };
+  const topics = encodeEventTopics({
+    abi: [settlementEvent],
+    args: { sessionRef: stringToHex("session-9", { size: 32 }), serviceProvider: getAddress(provider), gateway: getAddress(gateway) },
+  });
+  return {
+    ...base(tx),
+    address: contract,
+    topics: topics as string[],
+    data: encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }], [amountIn, amountOut]),
+  };
 }
 const gatewayMemo = (fingerprint: string, nonce: number): Hex => `0xef1ed71201${fingerprint}${"00".repeat(8)}${nonce.toString(16).padStart(14, "0")}0000`;
 const entity = (id: string, category: string, trackFees = false): WatchedEntity => ({ id, label: `${id} label`, category, trackFees });
@@ -89,13 +104,42 @@ describe("matchLogsV02: the row", () => {
     const log = { ...transfer(tx, AGENT, SERVICE, 1_234_567n, ALPHA_USD), blockTimestampMs: 1_790_000_000_456 };
     const { rows, trace } = run([log]);
     const common = {
-      ts: new Date(1_790_000_000_456), amountWei: 1_234_567n, tokenAddress: ALPHA_USD, txHash: "0x" + "ab".repeat(32), logIndex: log.logIndex,
-      sourceBlock: 321n, methodologyVersion: "v0.2", routedToAddress: "", routedToLabel: "", routedFingerprint: null,
-      explorerUrl: `https://explore.example/tx/0x${"ab".repeat(32)}`, attribution: null, clientFingerprint: null, channelId: null,
+      ts: new Date(1_790_000_000_456),
+      amountWei: 1_234_567n,
+      tokenAddress: ALPHA_USD,
+      txHash: "0x" + "ab".repeat(32),
+      logIndex: log.logIndex,
+      sourceBlock: 321n,
+      methodologyVersion: "v0.2",
+      routedToAddress: "",
+      routedToLabel: "",
+      routedFingerprint: null,
+      explorerUrl: `https://explore.example/tx/0x${"ab".repeat(32)}`,
+      attribution: null,
+      clientFingerprint: null,
+      channelId: null,
     };
     expect(rows).toEqual([
-      { ...common, agentId: "agent-1", agentLabel: "agent-1 label", agentCategory: "agent", counterpartyAddress: SERVICE, counterpartyLabel: "service-1 label", counterpartyCategory: "service", kind: "payment_sent" },
-      { ...common, agentId: "service-1", agentLabel: "service-1 label", agentCategory: "service", counterpartyAddress: AGENT, counterpartyLabel: "agent-1 label", counterpartyCategory: "agent", kind: "payment_received" },
+      {
+        ...common,
+        agentId: "agent-1",
+        agentLabel: "agent-1 label",
+        agentCategory: "agent",
+        counterpartyAddress: SERVICE,
+        counterpartyLabel: "service-1 label",
+        counterpartyCategory: "service",
+        kind: "payment_sent",
+      },
+      {
+        ...common,
+        agentId: "service-1",
+        agentLabel: "service-1 label",
+        agentCategory: "service",
+        counterpartyAddress: AGENT,
+        counterpartyLabel: "agent-1 label",
+        counterpartyCategory: "agent",
+        kind: "payment_received",
+      },
     ]);
     expect(trace).toEqual([]);
   });
@@ -125,9 +169,12 @@ describe("matchLogsV02: the row", () => {
     const later = transfer(tx, AGENT, SERVICE, 3n);
     const { rows } = run([plain, ...paired, later]);
     expect(rows.map((r) => [r.agentId, r.kind, r.amountWei, r.logIndex])).toEqual([
-      ["service-1", "payment_sent", 1n, plain.logIndex], ["agent-1", "payment_received", 1n, plain.logIndex],
-      ["agent-1", "payment_sent", 2n, paired[0]!.logIndex], ["service-1", "payment_received", 2n, paired[0]!.logIndex],
-      ["agent-1", "payment_sent", 3n, later.logIndex], ["service-1", "payment_received", 3n, later.logIndex],
+      ["service-1", "payment_sent", 1n, plain.logIndex],
+      ["agent-1", "payment_received", 1n, plain.logIndex],
+      ["agent-1", "payment_sent", 2n, paired[0]!.logIndex],
+      ["service-1", "payment_received", 2n, paired[0]!.logIndex],
+      ["agent-1", "payment_sent", 3n, later.logIndex],
+      ["service-1", "payment_received", 3n, later.logIndex],
     ]);
   });
 });
@@ -164,7 +211,16 @@ describe("matchLogsV02: the trace notes only transfers that touch a watched wall
 
   it("skips a log that is no transfer of a known shape (another event, an anonymous log) without a note", () => {
     const tx = newTx();
-    const approval = { ...base(tx), address: PATH_USD, topics: ["0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925", "0x" + "0".repeat(24) + AGENT.slice(2), "0x" + "0".repeat(24) + SERVICE.slice(2)], data: "0x" + "0".repeat(63) + "1" };
+    const approval = {
+      ...base(tx),
+      address: PATH_USD,
+      topics: [
+        "0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925",
+        "0x" + "0".repeat(24) + AGENT.slice(2),
+        "0x" + "0".repeat(24) + SERVICE.slice(2),
+      ],
+      data: "0x" + "0".repeat(63) + "1",
+    };
     const anonymous = { ...base(tx), address: PATH_USD, topics: [], data: "0x" };
     const pay = transfer(tx, AGENT, SERVICE, 5n);
     const { kinds, notes } = run([approval, anonymous, pay]);
@@ -232,7 +288,11 @@ describe("matchLogsV02: routing by fingerprint (Pattern B)", () => {
     const linked = run([transfer("0x01", AGENT, GATEWAY, 4n), withMemo("0x01", AGENT, GATEWAY, 4n, gatewayMemo(FP_LINKED, 1))]).rows[0];
     expect(linked).toMatchObject({ routedToAddress: PROVIDER, routedToLabel: "Image provider", routedFingerprint: `0x${FP_LINKED}` });
     const toUnlabelled = run([transfer("0x02", AGENT, GATEWAY, 4n), withMemo("0x02", AGENT, GATEWAY, 4n, gatewayMemo(FP_LINKED_TO_UNLABELLED, 1))]).rows[0];
-    expect(toUnlabelled).toMatchObject({ routedToAddress: UNLABELLED, routedToLabel: "Loose (via gateway)", routedFingerprint: `0x${FP_LINKED_TO_UNLABELLED}` });
+    expect(toUnlabelled).toMatchObject({
+      routedToAddress: UNLABELLED,
+      routedToLabel: "Loose (via gateway)",
+      routedFingerprint: `0x${FP_LINKED_TO_UNLABELLED}`,
+    });
     const nothing = run([transfer("0x03", AGENT, GATEWAY, 4n), withMemo("0x03", AGENT, GATEWAY, 4n, gatewayMemo(FP_UNLINKED_UNLABELLED, 1))]).rows[0];
     expect(nothing).toMatchObject({ routedToAddress: "", routedToLabel: "", routedFingerprint: `0x${FP_UNLINKED_UNLABELLED}` });
     // a watched entity linked as provider is labelled by the entity
@@ -240,7 +300,10 @@ describe("matchLogsV02: routing by fingerprint (Pattern B)", () => {
     const toEntity = run([transfer("0x04", AGENT, GATEWAY, 4n), withMemo("0x04", AGENT, GATEWAY, 4n, gatewayMemo(FP_LINKED, 1))], ctx).rows[0];
     expect(toEntity).toMatchObject({ routedToAddress: SERVICE, routedToLabel: "service-1 label" });
     // without any provider links the fingerprint label is used
-    const noLinks = run([transfer("0x05", AGENT, GATEWAY, 4n), withMemo("0x05", AGENT, GATEWAY, 4n, gatewayMemo(FP_LINKED, 1))], context({ fingerprintProviders: undefined })).rows[0];
+    const noLinks = run(
+      [transfer("0x05", AGENT, GATEWAY, 4n), withMemo("0x05", AGENT, GATEWAY, 4n, gatewayMemo(FP_LINKED, 1))],
+      context({ fingerprintProviders: undefined }),
+    ).rows[0];
     expect(noLinks).toMatchObject({ routedToAddress: "", routedToLabel: "Image (via gateway)", routedFingerprint: `0x${FP_LINKED}` });
   });
 });
@@ -270,7 +333,11 @@ describe("matchLogsV02: the fee is the last transfer to the FeeManager, wherever
     const fee = transfer(tx, AGENT, FEE_MANAGER_ADDRESS, 3n);
     const pay = transfer(tx, AGENT, SERVICE, 5n);
     const { rows, notes } = run([fee, pay]);
-    expect(rows.map((r) => [r.agentId, r.kind, r.amountWei])).toEqual([["agent-1", "fee_paid", 3n], ["agent-1", "payment_sent", 5n], ["service-1", "payment_received", 5n]]);
+    expect(rows.map((r) => [r.agentId, r.kind, r.amountWei])).toEqual([
+      ["agent-1", "fee_paid", 3n],
+      ["agent-1", "payment_sent", 5n],
+      ["service-1", "payment_received", 5n],
+    ]);
     expect(notes).toEqual(["fee"]);
   });
 });
@@ -317,7 +384,12 @@ describe("matchLogsV02: settlements (rules 6 and 7)", () => {
     const tx = newTx();
     expect(run([transfer(tx, GATEWAY, OTHER, 9n), settlement(tx, PROVIDER, GATEWAY, 9n, 9n)]).kinds).toEqual(["gateway-1:payment_sent"]);
     const tx2 = newTx();
-    const twice = [transfer(tx2, GATEWAY, PROVIDER, 9n), transfer(tx2, GATEWAY, PROVIDER, 9n), settlement(tx2, PROVIDER, GATEWAY, 9n, 9n), settlement(tx2, PROVIDER, GATEWAY, 9n, 9n)];
+    const twice = [
+      transfer(tx2, GATEWAY, PROVIDER, 9n),
+      transfer(tx2, GATEWAY, PROVIDER, 9n),
+      settlement(tx2, PROVIDER, GATEWAY, 9n, 9n),
+      settlement(tx2, PROVIDER, GATEWAY, 9n, 9n),
+    ];
     expect(run(twice).kinds).toEqual(["gateway-1:settlement_sent", "gateway-1:settlement_sent"]);
     const tx3 = newTx();
     const once = [transfer(tx3, GATEWAY, PROVIDER, 9n), transfer(tx3, GATEWAY, PROVIDER, 9n), settlement(tx3, PROVIDER, GATEWAY, 9n, 9n)];
@@ -328,7 +400,9 @@ describe("matchLogsV02: settlements (rules 6 and 7)", () => {
     const tx = newTx();
     const s = { ...settlement(tx, PROVIDER, GATEWAY, 9n, 9n), address: getAddress(ESCROW) };
     expect(run([transfer(tx, GATEWAY, PROVIDER, 9n), s]).kinds).toEqual(["gateway-1:settlement_sent"]);
-    const declared = context({ settlementEvents: new Map([[ESCROW, { topic0: SETTLEMENT_TOPIC.toUpperCase().replace("0X", "0x"), providerTopic: 2, verified: true }]]) });
+    const declared = context({
+      settlementEvents: new Map([[ESCROW, { topic0: SETTLEMENT_TOPIC.toUpperCase().replace("0X", "0x"), providerTopic: 2, verified: true }]]),
+    });
     const tx2 = newTx();
     const upperTopics = settlement(tx2, PROVIDER, GATEWAY, 9n, 9n);
     upperTopics.topics = upperTopics.topics.map((t) => "0x" + t.slice(2).toUpperCase());
@@ -355,7 +429,9 @@ describe("matchLogsV02: settlements (rules 6 and 7)", () => {
     expect(malformed((l) => ({ ...l, topics: [l.topics[0]!, l.topics[1]!, l.topics[2]!, high(l.topics[3]!)] }))).toEqual(["gateway-1:payment_sent"]);
     expect(malformed((l) => ({ ...l, topics: [l.topics[0]!, l.topics[1]!, l.topics[2]! + "0", l.topics[3]!] }))).toEqual(["gateway-1:payment_sent"]);
     expect(malformed((l) => ({ ...l, topics: [l.topics[0]!, l.topics[1]!, "x" + l.topics[2]!, l.topics[3]!] }))).toEqual(["gateway-1:payment_sent"]);
-    expect(malformed((l) => ({ ...l, topics: [l.topics[0]!, l.topics[1]!, l.topics[2]!.slice(0, 65) + "g", l.topics[3]!] }))).toEqual(["gateway-1:payment_sent"]);
+    expect(malformed((l) => ({ ...l, topics: [l.topics[0]!, l.topics[1]!, l.topics[2]!.slice(0, 65) + "g", l.topics[3]!] }))).toEqual([
+      "gateway-1:payment_sent",
+    ]);
     // data: not exactly two hex words
     expect(malformed((l) => ({ ...l, data: l.data.slice(0, 66) }))).toEqual(["gateway-1:payment_sent"]);
     expect(malformed((l) => ({ ...l, data: l.data + "00" }))).toEqual(["gateway-1:payment_sent"]);
@@ -373,7 +449,9 @@ describe("matchLogsV02: settlements (rules 6 and 7)", () => {
     const p = settlement(tx2, GATEWAY, GATEWAY, 9n, 9n);
     p.topics = [p.topics[0]!, p.topics[1]!, "0x" + "0".repeat(24) + "AbCdEf0000000000000000000000000000000001", p.topics[3]!];
     const providerMixed = "0xabcdef0000000000000000000000000000000001";
-    expect(run([transfer(tx2, GATEWAY, providerMixed, 9n), p]).rows).toEqual([expect.objectContaining({ kind: "settlement_sent", routedToAddress: providerMixed })]);
+    expect(run([transfer(tx2, GATEWAY, providerMixed, 9n), p]).rows).toEqual([
+      expect.objectContaining({ kind: "settlement_sent", routedToAddress: providerMixed }),
+    ]);
     const tx3 = newTx();
     expect(run([transfer(tx3, GATEWAY, PROVIDER, 10n), settlement(tx3, PROVIDER, GATEWAY, 10n, 9n)]).kinds).toEqual(["gateway-1:payment_sent"]);
   });

@@ -46,8 +46,16 @@ function memoPayment(tx: Hex, from: string, to: string, amount: bigint, memo: He
   return [transfer(tx, from, to, amount, token), transferWithMemo(tx, from, to, amount, memo, token)];
 }
 function settlement(tx: Hex, provider: string, gateway: string, amountIn: bigint, amountOut: bigint, contract = ESCROW): RawLog {
-  const topics = encodeEventTopics({ abi: [settlementEvent], args: { sessionRef: stringToHex("session-1", { size: 32 }), serviceProvider: getAddress(provider), gateway: getAddress(gateway) } });
-  return { ...base(tx), address: contract, topics: topics as string[], data: encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }], [amountIn, amountOut]) };
+  const topics = encodeEventTopics({
+    abi: [settlementEvent],
+    args: { sessionRef: stringToHex("session-1", { size: 32 }), serviceProvider: getAddress(provider), gateway: getAddress(gateway) },
+  });
+  return {
+    ...base(tx),
+    address: contract,
+    topics: topics as string[],
+    data: encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }], [amountIn, amountOut]),
+  };
 }
 const gatewayMemo = (fingerprint: string, nonce: number): Hex => `0xef1ed71201${fingerprint}${"00".repeat(8)}${nonce.toString(16).padStart(14, "0")}0000`;
 
@@ -159,13 +167,20 @@ describe("methodology v0.2, rule 3: one payment counted once, one provider one k
     // provider view: what reached the provider, once, under its address
     expect(rollups.providerTotals).toEqual([expect.objectContaining({ providerKey: PROVIDER, pattern: "address", paymentsCount: 1, amountSumWei: 950n })]);
     // entity counters: the gateway received one payment; its settlement leg is not "sent" activity
-    expect(rollups.entityTotals.find((e) => e.entityId === "tempo-gateway-mpp")).toMatchObject({ sentCount: 0, sentSumWei: 0n, receivedCount: 1, receivedSumWei: 1_000n });
+    expect(rollups.entityTotals.find((e) => e.entityId === "tempo-gateway-mpp")).toMatchObject({
+      sentCount: 0,
+      sentSumWei: 0n,
+      receivedCount: 1,
+      receivedSumWei: 1_000n,
+    });
   });
 
   it("v0.2: a fingerprint without a provider link is its own provider key, counted from the payments", () => {
     const rows = v02(memoPayment(newTx(), AGENT, GATEWAY, 300n, gatewayMemo(FP_LOOSE, 2)));
     expect(rows[0]).toMatchObject({ routedToAddress: "", routedToLabel: "Loose (via gateway)", routedFingerprint: `0x${FP_LOOSE}` });
-    expect(computeRollups(rows).providerTotals).toEqual([expect.objectContaining({ providerKey: `0x${FP_LOOSE}`, pattern: "fingerprint", paymentsCount: 1, amountSumWei: 300n })]);
+    expect(computeRollups(rows).providerTotals).toEqual([
+      expect.objectContaining({ providerKey: `0x${FP_LOOSE}`, pattern: "fingerprint", paymentsCount: 1, amountSumWei: 300n }),
+    ]);
   });
 });
 
@@ -174,7 +189,9 @@ describe("methodology v0.2, rule 4: funding and internal moves", () => {
     const logs = [transfer(newTx(), FAUCET, AGENT, 100_000_000_000n)];
     expect(kinds(v01(logs))).toEqual(["demo-agent:payment_received"]);
     const rows = v02(logs);
-    expect(rows).toEqual([expect.objectContaining({ kind: "funding_received", counterpartyAddress: FAUCET, counterpartyCategory: "faucet", routedToAddress: "" })]);
+    expect(rows).toEqual([
+      expect.objectContaining({ kind: "funding_received", counterpartyAddress: FAUCET, counterpartyCategory: "faucet", routedToAddress: "" }),
+    ]);
     const rollups = computeRollups(rows);
     expect(rollups.hourly.ledger).toEqual([]);
     expect(rollups.entityTotals).toEqual([expect.objectContaining({ receivedCount: 0, sentCount: 0, feeCount: 0 })]);
@@ -184,8 +201,18 @@ describe("methodology v0.2, rule 4: funding and internal moves", () => {
     const ctx = context();
     (ctx.wallets as Map<string, WatchedEntity>).set(TREASURY, entity("acme-treasury", "treasury"));
     const logs = [transfer(newTx(), TREASURY, AGENT, 50n), transfer(newTx(), ZERO_ADDRESS, AGENT, 60n), transfer(newTx(), AGENT, ZERO_ADDRESS, 70n)];
-    expect(kinds(v01(logs, ctx))).toEqual(["acme-treasury:payment_sent", "demo-agent:payment_received", "demo-agent:payment_received", "demo-agent:payment_sent"]);
-    expect(kinds(v02(logs, ctx))).toEqual(["acme-treasury:funding_sent", "demo-agent:funding_received", "demo-agent:funding_received", "demo-agent:funding_sent"]);
+    expect(kinds(v01(logs, ctx))).toEqual([
+      "acme-treasury:payment_sent",
+      "demo-agent:payment_received",
+      "demo-agent:payment_received",
+      "demo-agent:payment_sent",
+    ]);
+    expect(kinds(v02(logs, ctx))).toEqual([
+      "acme-treasury:funding_sent",
+      "demo-agent:funding_received",
+      "demo-agent:funding_received",
+      "demo-agent:funding_sent",
+    ]);
   });
 
   it("a move between two wallets of one entity is no row in either version; an inactive entity is not watched", () => {
@@ -201,8 +228,16 @@ describe("methodology v0.2, rule 4: funding and internal moves", () => {
 describe("methodology v0.2, rule 5: only the net fee is a fee", () => {
   it("fee-AMM liquidity in and out: v0.1 a second fee and a payment received, v0.2 only the last transfer to the FeeManager", () => {
     const tx = newTx();
-    const logs = [transfer(tx, AGENT, FEE_MANAGER_ADDRESS, 1_000_000n), transfer(tx, FEE_MANAGER_ADDRESS, AGENT, 400_000n), transfer(tx, AGENT, FEE_MANAGER_ADDRESS, 11_241n)];
-    expect(v01(logs).map((r) => [r.kind, r.amountWei])).toEqual([["fee_paid", 1_000_000n], ["payment_received", 400_000n], ["fee_paid", 11_241n]]);
+    const logs = [
+      transfer(tx, AGENT, FEE_MANAGER_ADDRESS, 1_000_000n),
+      transfer(tx, FEE_MANAGER_ADDRESS, AGENT, 400_000n),
+      transfer(tx, AGENT, FEE_MANAGER_ADDRESS, 11_241n),
+    ];
+    expect(v01(logs).map((r) => [r.kind, r.amountWei])).toEqual([
+      ["fee_paid", 1_000_000n],
+      ["payment_received", 400_000n],
+      ["fee_paid", 11_241n],
+    ]);
     const trace: V02Trace[] = [];
     expect(matchLogsV02(logs, context(), trace).map((r) => [r.kind, r.amountWei, r.logIndex])).toEqual([["fee_paid", 11_241n, logs[2]!.logIndex]]);
     expect(trace.map((t) => t.note)).toEqual(["fee_amm", "fee_amm", "fee"]);
@@ -215,7 +250,9 @@ describe("methodology v0.2, rule 6: Pattern A routes only the leg the watched ga
     // our escrow pulls from msg.sender: the outsider pays itself, and the event names the outsider as gateway
     const logs = [transfer(tx, OUTSIDER, SERVICE, 5_000n), transfer(tx, OUTSIDER, OUTSIDER, 1n), settlement(tx, OUTSIDER, OUTSIDER, 1n, 1n)];
     expect(v01(logs)).toEqual([expect.objectContaining({ agentId: "weather-api-mpp", kind: "payment_received", routedToAddress: OUTSIDER })]);
-    expect(v02(logs)).toEqual([expect.objectContaining({ agentId: "weather-api-mpp", kind: "payment_received", routedToAddress: "", routedFingerprint: null })]);
+    expect(v02(logs)).toEqual([
+      expect.objectContaining({ agentId: "weather-api-mpp", kind: "payment_received", routedToAddress: "", routedFingerprint: null }),
+    ]);
   });
 
   it("a settlement naming the watched gateway is ignored when the gateway does not send the leg itself", () => {
@@ -249,7 +286,11 @@ describe("methodology v0.2, rule 6: Pattern A routes only the leg the watched ga
   it("several settlements and no recipient match: v0.1 takes the first, v0.2 routes nothing", () => {
     const tx = newTx();
     const other = "0x2222222222222222222222222222222222222222";
-    const logs = [settlement(tx, other, GATEWAY, 1n, 1n), transfer(tx, GATEWAY, PROVIDER, 9n), settlement(tx, "0x3333333333333333333333333333333333333333", GATEWAY, 9n, 9n)];
+    const logs = [
+      settlement(tx, other, GATEWAY, 1n, 1n),
+      transfer(tx, GATEWAY, PROVIDER, 9n),
+      settlement(tx, "0x3333333333333333333333333333333333333333", GATEWAY, 9n, 9n),
+    ];
     expect(v01(logs)[0]!.routedToAddress).toBe(other);
     expect(v02(logs)[0]).toMatchObject({ kind: "payment_sent", routedToAddress: "" });
   });

@@ -1,18 +1,22 @@
 import { FEE_MANAGER_ADDRESS, GATEWAY_CATEGORY, SETTLEMENT_TOPIC } from "./constants.ts";
 import { decodeLog } from "./decodeLog.ts";
 import { parseGatewayMemo } from "./parseGatewayMemo.ts";
-import { decodeSettlement, groupByTransaction, isFunding, labelOf, NO_ROUTING, row, toPayments, type RowBase, type Settlement, type TransferLeg } from "./matchShared.ts";
+import {
+  decodeSettlement,
+  groupByTransaction,
+  isFunding,
+  labelOf,
+  NO_ROUTING,
+  row,
+  toPayments,
+  type RowBase,
+  type Settlement,
+  type TransferLeg,
+} from "./matchShared.ts";
 import type { EventDraft, MatchContext, RawLog, SettlementEventDefinition } from "./types.ts";
 
 /** Why a transfer touching a watched wallet produced no row, or not the row v0.1 would produce (rematch --diff). */
-export type V02Note =
-  | "not_allowlisted_token"
-  | "solo_memo"
-  | "fee_amm"
-  | "internal"
-  | "funding"
-  | "settlement_leg"
-  | "fee";
+export type V02Note = "not_allowlisted_token" | "solo_memo" | "fee_amm" | "internal" | "funding" | "settlement_leg" | "fee";
 
 export interface V02Trace {
   txHash: string;
@@ -61,10 +65,15 @@ export function matchLogsV02(logs: readonly RawLog[], context: MatchContext, tra
       transfers.push({ logIndex: d.logIndex, token: d.token, from: d.from, to: d.to, amount: d.amount, memo: d.memo, isMemo: d.type === "transferWithMemo" });
     }
     // Rule 2: a TransferWithMemo without its Transfer is not a payment.
-    const payments = toPayments(transfers, trace ? (t) => {
-      if (watched(t.from) || watched(t.to)) note(t.logIndex, "solo_memo");
-      return false;
-    } : dropSoloMemo);
+    const payments = toPayments(
+      transfers,
+      trace
+        ? (t) => {
+            if (watched(t.from) || watched(t.to)) note(t.logIndex, "solo_memo");
+            return false;
+          }
+        : dropSoloMemo,
+    );
     if (!payments.some((p) => watched(p.from) || watched(p.to))) continue;
 
     // Rule 5: the last transfer to the FeeManager is the fee; every other FeeManager flow is the fee AMM's.
@@ -102,7 +111,11 @@ export function matchLogsV02(logs: readonly RawLog[], context: MatchContext, tra
       const settlement = settledBy?.get(payment.logIndex);
       if (settlement) {
         note(payment.logIndex, "settlement_leg");
-        const routing = { routedToAddress: settlement.provider, routedToLabel: labelOf(settlement.provider, context)?.label ?? "", routedFingerprint: parseGatewayMemo(payment.memo) };
+        const routing = {
+          routedToAddress: settlement.provider,
+          routedToLabel: labelOf(settlement.provider, context)?.label ?? "",
+          routedFingerprint: parseGatewayMemo(payment.memo),
+        };
         if (sender) rows.push(row(base, payment, sender, "settlement_sent", payment.to, routing, context));
         if (recipient) rows.push(row(base, payment, recipient, "settlement_received", payment.from, routing, context));
         continue;

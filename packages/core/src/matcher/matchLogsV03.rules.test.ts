@@ -1,4 +1,16 @@
-import { concat, encodeAbiParameters, encodeEventTopics, getAddress, keccak256, parseAbiItem, slice, stringToHex, toBytes, type AbiEvent, type Hex } from "viem";
+import {
+  concat,
+  encodeAbiParameters,
+  encodeEventTopics,
+  getAddress,
+  keccak256,
+  parseAbiItem,
+  slice,
+  stringToHex,
+  toBytes,
+  type AbiEvent,
+  type Hex,
+} from "viem";
 import { Abis } from "viem/tempo";
 import { describe, expect, it } from "vitest";
 import { computeRollups } from "../rollups/computeRollups.ts";
@@ -29,7 +41,13 @@ const FAL_SERVER_ID = "0x8bdbf8cc304c4816750e"; // keccak256("fal.mpp.tempo.xyz"
 const fingerprint = (s: string) => slice(keccak256(toBytes(s)), 0, 10);
 /** An MPP attribution memo as mppx `src/tempo/Attribution.ts` encodes it. */
 const mppMemo = (serverId: string, clientId: string | null, challengeId = "challenge-1"): Hex =>
-  concat([slice(keccak256(toBytes("mpp")), 0, 4), "0x01", fingerprint(serverId), clientId ? fingerprint(clientId) : `0x${"00".repeat(10)}`, slice(keccak256(toBytes(challengeId)), 0, 7)]);
+  concat([
+    slice(keccak256(toBytes("mpp")), 0, 4),
+    "0x01",
+    fingerprint(serverId),
+    clientId ? fingerprint(clientId) : `0x${"00".repeat(10)}`,
+    slice(keccak256(toBytes(challengeId)), 0, 7),
+  ]);
 const SHOP_SERVER_ID = fingerprint("shop.example");
 const UNKNOWN_SERVER_ID = fingerprint("unknown.mpp.tempo.xyz");
 
@@ -46,8 +64,13 @@ const PRECOMPILE_E = entity("mpp-channel-reserve", "escrow", "MPP channel reserv
 function context(overrides: Partial<MatchContext> = {}): MatchContext {
   return {
     wallets: new Map([
-      [AGENT, AGENT_E], [GATEWAY, GATEWAY_E], [SHOP_WALLET, SHOP], [PARTNER, PARTNER_E], [PAYEE, PAYEE_E],
-      [LEGACY_ESCROW, LEGACY_E], [PRECOMPILE, PRECOMPILE_E], // the registry loader makes each escrow an entity
+      [AGENT, AGENT_E],
+      [GATEWAY, GATEWAY_E],
+      [SHOP_WALLET, SHOP],
+      [PARTNER, PARTNER_E],
+      [PAYEE, PAYEE_E],
+      [LEGACY_ESCROW, LEGACY_E],
+      [PRECOMPILE, PRECOMPILE_E], // the registry loader makes each escrow an entity
     ]),
     addressLabels: new Map([[EXCHANGE, { label: "Some exchange", category: "exchange" }]]),
     fingerprintLabels: new Map([[UNKNOWN_SERVER_ID, { label: "Unknown (via gateway)", category: "provider" }]]),
@@ -69,7 +92,15 @@ function context(overrides: Partial<MatchContext> = {}): MatchContext {
 let nextLogIndex = 0;
 let nextTx = 0x3000;
 const newTx = (): Hex => `0x${(nextTx++).toString(16).padStart(64, "0")}`;
-const base = (tx: string) => ({ blockNumber: 9_000_000n, blockHash: "0x" + "cd".repeat(32), blockTimestamp: 1_790_000_000, blockTimestampMs: 1_790_000_000_250, txHash: tx, txIndex: 0, logIndex: nextLogIndex++ });
+const base = (tx: string) => ({
+  blockNumber: 9_000_000n,
+  blockHash: "0x" + "cd".repeat(32),
+  blockTimestamp: 1_790_000_000,
+  blockTimestampMs: 1_790_000_000_250,
+  txHash: tx,
+  txIndex: 0,
+  logIndex: nextLogIndex++,
+});
 function transfer(tx: string, from: string, to: string, amount: bigint, token = USDC_E): RawLog {
   const topics = encodeEventTopics({ abi: Abis.tip20, eventName: "Transfer", args: { from: getAddress(from), to: getAddress(to) } });
   return { ...base(tx), address: token, topics: topics as string[], data: encodeAbiParameters([{ type: "uint256" }], [amount]) };
@@ -83,33 +114,64 @@ const charge = (tx: string, from: string, to: string, amount: bigint, memo: Hex)
 
 const ESCROW_EVENTS = {
   legacy: {
-    ChannelOpened: "event ChannelOpened(bytes32 indexed channelId, address indexed payer, address indexed payee, address token, address authorizedSigner, bytes32 salt, uint256 deposit)",
+    ChannelOpened:
+      "event ChannelOpened(bytes32 indexed channelId, address indexed payer, address indexed payee, address token, address authorizedSigner, bytes32 salt, uint256 deposit)",
     TopUp: "event TopUp(bytes32 indexed channelId, address indexed payer, address indexed payee, uint256 additionalDeposit, uint256 newDeposit)",
-    Settled: "event Settled(bytes32 indexed channelId, address indexed payer, address indexed payee, uint256 cumulativeAmount, uint256 deltaPaid, uint256 newSettled)",
-    ChannelClosed: "event ChannelClosed(bytes32 indexed channelId, address indexed payer, address indexed payee, uint256 settledToPayee, uint256 refundedToPayer)",
+    Settled:
+      "event Settled(bytes32 indexed channelId, address indexed payer, address indexed payee, uint256 cumulativeAmount, uint256 deltaPaid, uint256 newSettled)",
+    ChannelClosed:
+      "event ChannelClosed(bytes32 indexed channelId, address indexed payer, address indexed payee, uint256 settledToPayee, uint256 refundedToPayer)",
   },
   precompile: {
-    ChannelOpened: "event ChannelOpened(bytes32 indexed channelId, address indexed payer, address indexed payee, address operator, address token, address authorizedSigner, bytes32 salt, bytes32 expiringNonceHash, uint96 deposit)",
+    ChannelOpened:
+      "event ChannelOpened(bytes32 indexed channelId, address indexed payer, address indexed payee, address operator, address token, address authorizedSigner, bytes32 salt, bytes32 expiringNonceHash, uint96 deposit)",
     TopUp: "event TopUp(bytes32 indexed channelId, address indexed payer, address indexed payee, uint96 additionalDeposit, uint96 newDeposit)",
-    Settled: "event Settled(bytes32 indexed channelId, address indexed payer, address indexed payee, uint96 cumulativeAmount, uint96 deltaPaid, uint96 newSettled)",
-    ChannelClosed: "event ChannelClosed(bytes32 indexed channelId, address indexed payer, address indexed payee, uint96 settledToPayee, uint96 refundedToPayer)",
+    Settled:
+      "event Settled(bytes32 indexed channelId, address indexed payer, address indexed payee, uint96 cumulativeAmount, uint96 deltaPaid, uint96 newSettled)",
+    ChannelClosed:
+      "event ChannelClosed(bytes32 indexed channelId, address indexed payer, address indexed payee, uint96 settledToPayee, uint96 refundedToPayer)",
   },
 } as const;
 type Abi = keyof typeof ESCROW_EVENTS;
 const escrowOf = (abi: Abi) => (abi === "legacy" ? LEGACY_ESCROW : PRECOMPILE);
-function escrowEvent(tx: string, abi: Abi, name: keyof (typeof ESCROW_EVENTS)["legacy"], channel: Hex, payer: string, payee: string, values: readonly unknown[], emitter = escrowOf(abi)): RawLog {
+function escrowEvent(
+  tx: string,
+  abi: Abi,
+  name: keyof (typeof ESCROW_EVENTS)["legacy"],
+  channel: Hex,
+  payer: string,
+  payee: string,
+  values: readonly unknown[],
+  emitter = escrowOf(abi),
+): RawLog {
   const event = parseAbiItem(ESCROW_EVENTS[abi][name]) as AbiEvent;
   const topics = encodeEventTopics({ abi: [event], args: { channelId: channel, payer: getAddress(payer), payee: getAddress(payee) } } as never);
-  return { ...base(tx), address: emitter, topics: topics as string[], data: encodeAbiParameters(event.inputs.filter((i) => !i.indexed), values as never) };
+  return {
+    ...base(tx),
+    address: emitter,
+    topics: topics as string[],
+    data: encodeAbiParameters(
+      event.inputs.filter((i) => !i.indexed),
+      values as never,
+    ),
+  };
 }
 const SALT = `0x${"5a".repeat(32)}` as Hex;
 /** The logs of one session step, in the order the escrow emits them (transfers, then the event). */
 const session = {
   open: (tx: string, abi: Abi, channel: Hex, payer: string, payee: string, deposit: bigint) => [
     transfer(tx, payer, escrowOf(abi), deposit),
-    escrowEvent(tx, abi, "ChannelOpened", channel, payer, payee, abi === "legacy"
-      ? [getAddress(USDC_E), getAddress(payer), SALT, deposit]
-      : [getAddress("0x0000000000000000000000000000000000000000"), getAddress(USDC_E), getAddress(payer), SALT, `0x${"6b".repeat(32)}`, deposit]),
+    escrowEvent(
+      tx,
+      abi,
+      "ChannelOpened",
+      channel,
+      payer,
+      payee,
+      abi === "legacy"
+        ? [getAddress(USDC_E), getAddress(payer), SALT, deposit]
+        : [getAddress("0x0000000000000000000000000000000000000000"), getAddress(USDC_E), getAddress(payer), SALT, `0x${"6b".repeat(32)}`, deposit],
+    ),
   ],
   topUp: (tx: string, abi: Abi, channel: Hex, payer: string, payee: string, add: bigint, newDeposit: bigint) => [
     transfer(tx, payer, escrowOf(abi), add),
@@ -143,14 +205,42 @@ describe("v0.3 rule 2: charges belong to the service their serverId names", () =
     const fee = transfer(tx, AGENT, FEE_MANAGER_ADDRESS, 30n);
     const { rows, trace } = run([t!, m!, fee]);
     const common = {
-      ts: new Date(1_790_000_000_250), amountWei: 1_500n, tokenAddress: USDC_E, txHash: tx, logIndex: t!.logIndex, sourceBlock: 9_000_000n,
-      methodologyVersion: "v0.3", explorerUrl: `https://explore.tempo.xyz/tx/${tx}`,
-      routedToAddress: "", routedToLabel: "fal.ai", routedFingerprint: FAL_SERVER_ID,
-      attribution: "server_id_host", clientFingerprint: fingerprint("agent-alpha"), channelId: null,
+      ts: new Date(1_790_000_000_250),
+      amountWei: 1_500n,
+      tokenAddress: USDC_E,
+      txHash: tx,
+      logIndex: t!.logIndex,
+      sourceBlock: 9_000_000n,
+      methodologyVersion: "v0.3",
+      explorerUrl: `https://explore.tempo.xyz/tx/${tx}`,
+      routedToAddress: "",
+      routedToLabel: "fal.ai",
+      routedFingerprint: FAL_SERVER_ID,
+      attribution: "server_id_host",
+      clientFingerprint: fingerprint("agent-alpha"),
+      channelId: null,
     };
     expect(rows).toEqual([
-      { ...common, agentId: "agent-1", agentLabel: "agent-1 label", agentCategory: "agent", kind: "payment_sent", counterpartyAddress: GATEWAY, counterpartyLabel: "Tempo MPP gateway", counterpartyCategory: "gateway" },
-      { ...common, agentId: "fal-mpp", agentLabel: "fal.ai", agentCategory: "service", kind: "payment_received", counterpartyAddress: AGENT, counterpartyLabel: "agent-1 label", counterpartyCategory: "agent" },
+      {
+        ...common,
+        agentId: "agent-1",
+        agentLabel: "agent-1 label",
+        agentCategory: "agent",
+        kind: "payment_sent",
+        counterpartyAddress: GATEWAY,
+        counterpartyLabel: "Tempo MPP gateway",
+        counterpartyCategory: "gateway",
+      },
+      {
+        ...common,
+        agentId: "fal-mpp",
+        agentLabel: "fal.ai",
+        agentCategory: "service",
+        kind: "payment_received",
+        counterpartyAddress: AGENT,
+        counterpartyLabel: "agent-1 label",
+        counterpartyCategory: "agent",
+      },
       expect.objectContaining({ agentId: "agent-1", kind: "fee_paid", amountWei: 30n, attribution: null, clientFingerprint: null, channelId: null }),
     ]);
     expect(trace).toEqual([
@@ -167,16 +257,26 @@ describe("v0.3 rule 2: charges belong to the service their serverId names", () =
     expect(rows.map((r) => [r.agentId, r.kind, r.counterpartyAddress, r.attribution])).toEqual([["fal-mpp", "payment_received", STRANGER, "server_id_host"]]);
     const shop = run(charge(newTx(), AGENT, SHOP_WALLET, 5n, mppMemo("shop.example", "x"))).rows;
     expect(shop.map((r) => [r.agentId, r.kind, r.attribution, r.routedToLabel])).toEqual([
-      ["agent-1", "payment_sent", "server_id_realm", "Shop"], ["shop-mpp", "payment_received", "server_id_realm", "Shop"],
+      ["agent-1", "payment_sent", "server_id_realm", "Shop"],
+      ["shop-mpp", "payment_received", "server_id_realm", "Shop"],
     ]);
   });
 
   it("an unknown serverId falls back to the recipient wallet, grouped by its fingerprint and labelled from fingerprint_labels", () => {
     const tx = newTx();
     const { rows, notes } = run(charge(tx, AGENT, GATEWAY, 900n, mppMemo("unknown.mpp.tempo.xyz", "agent-alpha")));
-    expect(rows.map((r) => [r.agentId, r.kind, r.counterpartyAddress])).toEqual([["agent-1", "payment_sent", GATEWAY], ["tempo-gateway", "payment_received", AGENT]]);
+    expect(rows.map((r) => [r.agentId, r.kind, r.counterpartyAddress])).toEqual([
+      ["agent-1", "payment_sent", GATEWAY],
+      ["tempo-gateway", "payment_received", AGENT],
+    ]);
     for (const r of rows) {
-      expect(r).toMatchObject({ attribution: "recipient_wallet", routedToAddress: "", routedToLabel: "Unknown (via gateway)", routedFingerprint: UNKNOWN_SERVER_ID, clientFingerprint: fingerprint("agent-alpha") });
+      expect(r).toMatchObject({
+        attribution: "recipient_wallet",
+        routedToAddress: "",
+        routedToLabel: "Unknown (via gateway)",
+        routedFingerprint: UNKNOWN_SERVER_ID,
+        clientFingerprint: fingerprint("agent-alpha"),
+      });
     }
     expect(notes).toEqual([]);
   });
@@ -201,8 +301,10 @@ describe("v0.3 rule 2: charges belong to the service their serverId names", () =
   it("a payment without an MPP memo is the recipient's, attribution recipient_wallet, no routing", () => {
     const { rows } = run([transfer(newTx(), AGENT, SHOP_WALLET, 4n), ...charge(newTx(), AGENT, SHOP_WALLET, 4n, stringToHex("invoice 42", { size: 32 }))]);
     expect(rows.map((r) => [r.agentId, r.kind, r.attribution, r.routedFingerprint, r.routedToLabel, r.clientFingerprint])).toEqual([
-      ["agent-1", "payment_sent", "recipient_wallet", null, "", null], ["shop-mpp", "payment_received", "recipient_wallet", null, "", null],
-      ["agent-1", "payment_sent", "recipient_wallet", null, "", null], ["shop-mpp", "payment_received", "recipient_wallet", null, "", null],
+      ["agent-1", "payment_sent", "recipient_wallet", null, "", null],
+      ["shop-mpp", "payment_received", "recipient_wallet", null, "", null],
+      ["agent-1", "payment_sent", "recipient_wallet", null, "", null],
+      ["shop-mpp", "payment_received", "recipient_wallet", null, "", null],
     ]);
   });
 });
@@ -250,12 +352,20 @@ describe("v0.3 rule 3: split legs", () => {
     const loose = transfer(tx, AGENT, OUTSIDER, 7n);
     const { rows, trace } = run([t!, m!, leg, loose]);
     expect(rows.map((r) => [r.agentId, r.kind, r.amountWei, r.counterpartyAddress, r.logIndex])).toEqual([
-      ["agent-1", "payment_sent", 900n, GATEWAY, t!.logIndex], ["fal-mpp", "payment_received", 900n, AGENT, t!.logIndex],
-      ["agent-1", "payment_sent", 100n, PARTNER, leg.logIndex], ["partner", "payment_received", 100n, AGENT, leg.logIndex],
+      ["agent-1", "payment_sent", 900n, GATEWAY, t!.logIndex],
+      ["fal-mpp", "payment_received", 900n, AGENT, t!.logIndex],
+      ["agent-1", "payment_sent", 100n, PARTNER, leg.logIndex],
+      ["partner", "payment_received", 100n, AGENT, leg.logIndex],
       ["agent-1", "payment_sent", 7n, OUTSIDER, loose.logIndex],
     ]);
     for (const r of rows) {
-      expect(r).toMatchObject({ routedFingerprint: FAL_SERVER_ID, routedToLabel: "fal.ai", routedToAddress: "", attribution: "server_id_host", clientFingerprint: fingerprint("agent-alpha") });
+      expect(r).toMatchObject({
+        routedFingerprint: FAL_SERVER_ID,
+        routedToLabel: "fal.ai",
+        routedToAddress: "",
+        attribution: "server_id_host",
+        clientFingerprint: fingerprint("agent-alpha"),
+      });
     }
     expect(trace.filter((x) => x.note === "split_leg").map((x) => x.logIndex)).toEqual([leg.logIndex, loose.logIndex]);
   });
@@ -271,7 +381,8 @@ describe("v0.3 rule 3: split legs", () => {
     ];
     const { rows, notes } = run(logs);
     expect(rows.filter((r) => r.amountWei !== 900n).map((r) => [r.agentId, r.kind, r.routedFingerprint, r.attribution])).toEqual([
-      ["partner", "payment_sent", null, "recipient_wallet"], ["shop-mpp", "payment_received", null, "recipient_wallet"],
+      ["partner", "payment_sent", null, "recipient_wallet"],
+      ["shop-mpp", "payment_received", null, "recipient_wallet"],
       ["agent-1", "funding_sent", null, null],
       ["agent-1", "fee_paid", null, null],
     ]);
@@ -296,29 +407,46 @@ describe("v0.3 rule 4: sessions, read from the escrow's own events", () => {
     };
   };
 
-  it.each(["legacy", "precompile"] as const)("%s: open → top-up → settle → settle → close counts the payee's payouts exactly once; deposit, top-up and refund are funding", (abi) => {
-    const escrow = escrowOf(abi);
-    const escrowId = abi === "legacy" ? "mpp-session-escrow" : "mpp-channel-reserve";
-    const { logs } = lifecycle(abi, AGENT, PAYEE);
-    const { rows, notes } = run(logs);
-    expect(rows.map((r) => [r.agentId, r.kind, r.amountWei, r.counterpartyAddress])).toEqual([
-      ["agent-1", "funding_sent", 10_000n, escrow], [escrowId, "funding_received", 10_000n, AGENT],
-      ["agent-1", "funding_sent", 5_000n, escrow], [escrowId, "funding_received", 5_000n, AGENT],
-      ["agent-1", "payment_sent", 3_000n, PAYEE], ["session-svc", "payment_received", 3_000n, AGENT],
-      ["agent-1", "payment_sent", 2_000n, PAYEE], ["session-svc", "payment_received", 2_000n, AGENT],
-      ["agent-1", "payment_sent", 1_500n, PAYEE], ["session-svc", "payment_received", 1_500n, AGENT],
-      [escrowId, "funding_sent", 8_500n, AGENT], ["agent-1", "funding_received", 8_500n, escrow],
-    ]);
-    expect(paymentsOnce(rows)).toEqual([3_000n, 2_000n, 1_500n]); // 6,500 = ChannelClosed.settledToPayee, counted once
-    expect(rows.every((r) => r.channelId === CHANNEL)).toBe(true);
-    for (const r of activity(rows)) expect(r).toMatchObject({ attribution: "session_escrow", routedToAddress: PAYEE, routedToLabel: "Session service", routedFingerprint: null, clientFingerprint: null });
-    for (const r of rows.filter((x) => x.kind.startsWith("funding"))) expect(r).toMatchObject({ attribution: null, routedToAddress: "", routedFingerprint: null });
-    expect(notes).toEqual(["session_funding", "session_funding", "session_payout", "session_payout", "session_payout", "session_funding"]);
-    // the provider view: what reached the payee, once
-    const r = computeRollups(rows);
-    expect(r.providerTotals.map((p) => [p.providerKey, p.pattern, p.paymentsCount, p.amountSumWei])).toEqual([[PAYEE, "address", 3, 6_500n]]);
-    expect(r.hourly.ledger.reduce((s, b) => s + b.amountSumWei, 0n)).toBe(6_500n);
-  });
+  it.each(["legacy", "precompile"] as const)(
+    "%s: open → top-up → settle → settle → close counts the payee's payouts exactly once; deposit, top-up and refund are funding",
+    (abi) => {
+      const escrow = escrowOf(abi);
+      const escrowId = abi === "legacy" ? "mpp-session-escrow" : "mpp-channel-reserve";
+      const { logs } = lifecycle(abi, AGENT, PAYEE);
+      const { rows, notes } = run(logs);
+      expect(rows.map((r) => [r.agentId, r.kind, r.amountWei, r.counterpartyAddress])).toEqual([
+        ["agent-1", "funding_sent", 10_000n, escrow],
+        [escrowId, "funding_received", 10_000n, AGENT],
+        ["agent-1", "funding_sent", 5_000n, escrow],
+        [escrowId, "funding_received", 5_000n, AGENT],
+        ["agent-1", "payment_sent", 3_000n, PAYEE],
+        ["session-svc", "payment_received", 3_000n, AGENT],
+        ["agent-1", "payment_sent", 2_000n, PAYEE],
+        ["session-svc", "payment_received", 2_000n, AGENT],
+        ["agent-1", "payment_sent", 1_500n, PAYEE],
+        ["session-svc", "payment_received", 1_500n, AGENT],
+        [escrowId, "funding_sent", 8_500n, AGENT],
+        ["agent-1", "funding_received", 8_500n, escrow],
+      ]);
+      expect(paymentsOnce(rows)).toEqual([3_000n, 2_000n, 1_500n]); // 6,500 = ChannelClosed.settledToPayee, counted once
+      expect(rows.every((r) => r.channelId === CHANNEL)).toBe(true);
+      for (const r of activity(rows))
+        expect(r).toMatchObject({
+          attribution: "session_escrow",
+          routedToAddress: PAYEE,
+          routedToLabel: "Session service",
+          routedFingerprint: null,
+          clientFingerprint: null,
+        });
+      for (const r of rows.filter((x) => x.kind.startsWith("funding")))
+        expect(r).toMatchObject({ attribution: null, routedToAddress: "", routedFingerprint: null });
+      expect(notes).toEqual(["session_funding", "session_funding", "session_payout", "session_payout", "session_payout", "session_funding"]);
+      // the provider view: what reached the payee, once
+      const r = computeRollups(rows);
+      expect(r.providerTotals.map((p) => [p.providerKey, p.pattern, p.paymentsCount, p.amountSumWei])).toEqual([[PAYEE, "address", 3, 6_500n]]);
+      expect(r.hourly.ledger.reduce((s, b) => s + b.amountSumWei, 0n)).toBe(6_500n);
+    },
+  );
 
   it("neither party registered: one settlement_sent row per payout from the escrow's view, counterparty the payee", () => {
     const { logs } = lifecycle("legacy", STRANGER, LOOSE_PAYEE);
@@ -337,7 +465,9 @@ describe("v0.3 rule 4: sessions, read from the escrow's own events", () => {
   it("only the watched side of a payout has a row, with the other party (never the escrow) as counterparty", () => {
     const tx = newTx();
     const payerSide = run(session.settle(tx, "legacy", CHANNEL, AGENT, LOOSE_PAYEE, 40n, 40n)).rows;
-    expect(payerSide.map((r) => [r.agentId, r.kind, r.counterpartyAddress, r.routedToAddress])).toEqual([["agent-1", "payment_sent", LOOSE_PAYEE, LOOSE_PAYEE]]);
+    expect(payerSide.map((r) => [r.agentId, r.kind, r.counterpartyAddress, r.routedToAddress])).toEqual([
+      ["agent-1", "payment_sent", LOOSE_PAYEE, LOOSE_PAYEE],
+    ]);
     const payeeSide = run(session.settle(newTx(), "precompile", CHANNEL, STRANGER, PAYEE, 40n, 40n)).rows;
     expect(payeeSide.map((r) => [r.agentId, r.kind, r.counterpartyAddress, r.routedToAddress])).toEqual([["session-svc", "payment_received", STRANGER, PAYEE]]);
   });
@@ -345,7 +475,10 @@ describe("v0.3 rule 4: sessions, read from the escrow's own events", () => {
   it("a close with no new voucher pays nothing, even though settledToPayee carries the channel's earlier total", () => {
     const tx = newTx();
     const { rows, notes } = run(session.close(tx, "legacy", CHANNEL, AGENT, PAYEE, 0n, 5_000n, 10_000n));
-    expect(rows.map((r) => [r.agentId, r.kind, r.amountWei])).toEqual([["mpp-session-escrow", "funding_sent", 10_000n], ["agent-1", "funding_received", 10_000n]]);
+    expect(rows.map((r) => [r.agentId, r.kind, r.amountWei])).toEqual([
+      ["mpp-session-escrow", "funding_sent", 10_000n],
+      ["agent-1", "funding_received", 10_000n],
+    ]);
     expect(notes).toEqual(["session_funding"]);
     // the payer's withdraw after the grace period looks the same on the precompile: refund only
     expect(activity(run(session.close(newTx(), "precompile", CHANNEL, AGENT, PAYEE, 0n, 5_000n, 10_000n)).rows)).toEqual([]);
@@ -363,7 +496,9 @@ describe("v0.3 rule 4: sessions, read from the escrow's own events", () => {
     // that contract, the agent pays nothing
     const tx3 = newTx();
     const fake = [transfer(tx3, OUTSIDER, PAYEE, 40n), escrowEvent(tx3, "legacy", "Settled", CHANNEL, AGENT, PAYEE, [40n, 40n, 40n], OUTSIDER)];
-    expect(run(fake).rows.map((r) => [r.agentId, r.kind, r.counterpartyAddress, r.attribution, r.channelId])).toEqual([["session-svc", "payment_received", OUTSIDER, "recipient_wallet", null]]);
+    expect(run(fake).rows.map((r) => [r.agentId, r.kind, r.counterpartyAddress, r.attribution, r.channelId])).toEqual([
+      ["session-svc", "payment_received", OUTSIDER, "recipient_wallet", null],
+    ]);
     // a close cannot pay the payee more than the channel's settled total
     const tx4 = newTx();
     const tooMuch = [transfer(tx4, LEGACY_ESCROW, PAYEE, 41n), escrowEvent(tx4, "legacy", "ChannelClosed", CHANNEL, AGENT, PAYEE, [40n, 0n])];
@@ -372,7 +507,10 @@ describe("v0.3 rule 4: sessions, read from the escrow's own events", () => {
 
   it("a payer is never a provider: a channel paying its own payer is no payment", () => {
     const tx = newTx();
-    const { rows, notes } = run([...session.settle(tx, "legacy", CHANNEL, STRANGER, STRANGER, 40n, 40n), ...session.close(newTx(), "precompile", CHANNEL, AGENT, AGENT, 30n, 70n, 5n)]);
+    const { rows, notes } = run([
+      ...session.settle(tx, "legacy", CHANNEL, STRANGER, STRANGER, 40n, 40n),
+      ...session.close(newTx(), "precompile", CHANNEL, AGENT, AGENT, 30n, 70n, 5n),
+    ]);
     expect(activity(rows)).toEqual([]);
     expect(rows.some((r) => r.routedToAddress !== "")).toBe(false);
     expect(notes).toEqual(["session_self", "session_self", "session_funding"]); // the close: its payout (self), its refund
@@ -381,8 +519,10 @@ describe("v0.3 rule 4: sessions, read from the escrow's own events", () => {
   it("money sent to an escrow without an event is funding, never a payment of the escrow", () => {
     const { rows, notes } = run([transfer(newTx(), AGENT, LEGACY_ESCROW, 99n), ...charge(newTx(), AGENT, PRECOMPILE, 5n, mppMemo("fal.mpp.tempo.xyz", "a"))]);
     expect(rows.map((r) => [r.agentId, r.kind, r.channelId])).toEqual([
-      ["agent-1", "funding_sent", null], ["mpp-session-escrow", "funding_received", null],
-      ["agent-1", "funding_sent", null], ["mpp-channel-reserve", "funding_received", null],
+      ["agent-1", "funding_sent", null],
+      ["mpp-session-escrow", "funding_received", null],
+      ["agent-1", "funding_sent", null],
+      ["mpp-channel-reserve", "funding_received", null],
     ]);
     expect(notes).toEqual(["session_funding", "session_funding"]);
   });
@@ -393,7 +533,8 @@ describe("v0.3 rule 4: sessions, read from the escrow's own events", () => {
     const logs = [...session.settle(tx, "legacy", CHANNEL, AGENT, PAYEE, 10n, 10n), ...session.settle(tx, "legacy", other, STRANGER, PAYEE, 25n, 25n)];
     const { rows } = run(logs);
     expect(rows.map((r) => [r.agentId, r.kind, r.amountWei, r.counterpartyAddress, r.channelId])).toEqual([
-      ["agent-1", "payment_sent", 10n, PAYEE, CHANNEL], ["session-svc", "payment_received", 10n, AGENT, CHANNEL],
+      ["agent-1", "payment_sent", 10n, PAYEE, CHANNEL],
+      ["session-svc", "payment_received", 10n, AGENT, CHANNEL],
       ["session-svc", "payment_received", 25n, STRANGER, other],
     ]);
   });
@@ -406,7 +547,8 @@ describe("v0.3: TIP-1022 virtual addresses", () => {
     const first = transfer(tx, AGENT, VIRTUAL, 60n);
     const { rows, trace } = run([first, transfer(tx, VIRTUAL, SHOP_WALLET, 60n)]);
     expect(rows.map((r) => [r.agentId, r.kind, r.amountWei, r.counterpartyAddress, r.logIndex])).toEqual([
-      ["agent-1", "payment_sent", 60n, SHOP_WALLET, first.logIndex], ["shop-mpp", "payment_received", 60n, AGENT, first.logIndex],
+      ["agent-1", "payment_sent", 60n, SHOP_WALLET, first.logIndex],
+      ["shop-mpp", "payment_received", 60n, AGENT, first.logIndex],
     ]);
     expect(trace.map((t) => t.note)).toEqual(["virtual_forward"]);
   });
@@ -415,7 +557,10 @@ describe("v0.3: TIP-1022 virtual addresses", () => {
     const tx = newTx();
     const logs = [...charge(tx, AGENT, VIRTUAL, 60n, mppMemo("shop.example", "a")), transfer(tx, VIRTUAL, SHOP_WALLET, 60n)];
     const { rows } = run(logs);
-    expect(rows.map((r) => [r.agentId, r.kind, r.attribution])).toEqual([["agent-1", "payment_sent", "server_id_realm"], ["shop-mpp", "payment_received", "server_id_realm"]]);
+    expect(rows.map((r) => [r.agentId, r.kind, r.attribution])).toEqual([
+      ["agent-1", "payment_sent", "server_id_realm"],
+      ["shop-mpp", "payment_received", "server_id_realm"],
+    ]);
   });
 
   it("a master sending to its own virtual address moves nothing; a hop of another amount is no forward", () => {
@@ -424,12 +569,19 @@ describe("v0.3: TIP-1022 virtual addresses", () => {
     const tx2 = newTx();
     const { rows } = run([transfer(tx2, AGENT, VIRTUAL, 5n), transfer(tx2, VIRTUAL, SHOP_WALLET, 6n)]);
     // two unrelated transfers, each with the virtual address as counterparty
-    expect(rows.map((r) => [r.agentId, r.kind, r.amountWei, r.counterpartyAddress])).toEqual([["agent-1", "payment_sent", 5n, VIRTUAL], ["shop-mpp", "payment_received", 6n, VIRTUAL]]);
+    expect(rows.map((r) => [r.agentId, r.kind, r.amountWei, r.counterpartyAddress])).toEqual([
+      ["agent-1", "payment_sent", 5n, VIRTUAL],
+      ["shop-mpp", "payment_received", 6n, VIRTUAL],
+    ]);
   });
 
   it("a session paying the payer's own virtual address is no payment, and routes to nobody", () => {
     const tx = newTx();
-    const logs = [transfer(tx, PRECOMPILE, VIRTUAL, 40n), transfer(tx, VIRTUAL, STRANGER, 40n), escrowEvent(tx, "precompile", "Settled", `0x${"c5".repeat(32)}`, STRANGER, VIRTUAL, [40n, 40n, 40n])];
+    const logs = [
+      transfer(tx, PRECOMPILE, VIRTUAL, 40n),
+      transfer(tx, VIRTUAL, STRANGER, 40n),
+      escrowEvent(tx, "precompile", "Settled", `0x${"c5".repeat(32)}`, STRANGER, VIRTUAL, [40n, 40n, 40n]),
+    ];
     const { rows, notes } = run(logs);
     expect(rows.map((r) => [r.agentId, r.kind, r.routedToAddress])).toEqual([["mpp-channel-reserve", "funding_sent", ""]]);
     expect(notes).toEqual(["virtual_forward", "session_self"]);
@@ -437,8 +589,15 @@ describe("v0.3: TIP-1022 virtual addresses", () => {
 
   it("a session payee's virtual address: the payout reaches the master, routed to it", () => {
     const tx = newTx();
-    const logs = [transfer(tx, PRECOMPILE, VIRTUAL, 40n), transfer(tx, VIRTUAL, PAYEE, 40n), escrowEvent(tx, "precompile", "Settled", `0x${"c3".repeat(32)}`, AGENT, VIRTUAL, [40n, 40n, 40n])];
-    expect(run(logs).rows.map((r) => [r.agentId, r.kind, r.routedToAddress])).toEqual([["agent-1", "payment_sent", PAYEE], ["session-svc", "payment_received", PAYEE]]);
+    const logs = [
+      transfer(tx, PRECOMPILE, VIRTUAL, 40n),
+      transfer(tx, VIRTUAL, PAYEE, 40n),
+      escrowEvent(tx, "precompile", "Settled", `0x${"c3".repeat(32)}`, AGENT, VIRTUAL, [40n, 40n, 40n]),
+    ];
+    expect(run(logs).rows.map((r) => [r.agentId, r.kind, r.routedToAddress])).toEqual([
+      ["agent-1", "payment_sent", PAYEE],
+      ["session-svc", "payment_received", PAYEE],
+    ]);
   });
 });
 
@@ -453,14 +612,18 @@ describe("v0.3 keeps v0.2's rules", () => {
       transfer(tx, AGENT, FEE_MANAGER_ADDRESS, 5n),
     ]);
     expect(notes).toEqual(["not_allowlisted_token", "solo_memo", "funding", "fee_amm", "fee"]);
-    expect(rows.map((r) => [r.kind, r.amountWei, r.ts.getTime()])).toEqual([["funding_received", 3n, 1_790_000_000_250], ["fee_paid", 5n, 1_790_000_000_250]]);
+    expect(rows.map((r) => [r.kind, r.amountWei, r.ts.getTime()])).toEqual([
+      ["funding_received", 3n, 1_790_000_000_250],
+      ["fee_paid", 5n, 1_790_000_000_250],
+    ]);
   });
 
   it("matchLogs dispatches v0.3; v0.1 and v0.2 rows of the same logs carry null v0.3 fields", () => {
     const logs = charge(newTx(), AGENT, GATEWAY, 9n, mppMemo("fal.mpp.tempo.xyz", "a"));
     expect(matchLogs(logs, context(), "v0.3")).toEqual(matchLogsV03(logs, context()));
     for (const v of ["v0.1", "v0.2"]) {
-      for (const r of matchLogs(logs, context(), v)) expect(r).toMatchObject({ attribution: null, clientFingerprint: null, channelId: null, methodologyVersion: v });
+      for (const r of matchLogs(logs, context(), v))
+        expect(r).toMatchObject({ attribution: null, clientFingerprint: null, channelId: null, methodologyVersion: v });
     }
   });
 });
@@ -486,7 +649,14 @@ describe("v0.3 rule 5: all rows of one (tx_hash, log_index) share their kind fam
       const [a] = group;
       for (const r of group) {
         expect(family(r.kind)).toBe(family(a!.kind));
-        expect([r.routedToAddress, r.routedToLabel, r.routedFingerprint, r.attribution, r.clientFingerprint, r.channelId]).toEqual([a!.routedToAddress, a!.routedToLabel, a!.routedFingerprint, a!.attribution, a!.clientFingerprint, a!.channelId]);
+        expect([r.routedToAddress, r.routedToLabel, r.routedFingerprint, r.attribution, r.clientFingerprint, r.channelId]).toEqual([
+          a!.routedToAddress,
+          a!.routedToLabel,
+          a!.routedFingerprint,
+          a!.attribution,
+          a!.clientFingerprint,
+          a!.channelId,
+        ]);
       }
     }
     // no payer is ever a provider

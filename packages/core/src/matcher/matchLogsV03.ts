@@ -2,7 +2,19 @@ import { FEE_MANAGER_ADDRESS, GATEWAY_CATEGORY, SETTLEMENT_TOPIC, VIRTUAL_ADDRES
 import { decodeEscrowLog, type EscrowEvent } from "./decodeEscrowLog.ts";
 import { decodeLog } from "./decodeLog.ts";
 import { parseMppMemo, type MppMemo } from "./parseMppMemo.ts";
-import { decodeSettlement, groupByTransaction, isFunding, labelOf, NO_ROUTING, row, toPayments, type Payment, type RowBase, type Settlement, type TransferLeg } from "./matchShared.ts";
+import {
+  decodeSettlement,
+  groupByTransaction,
+  isFunding,
+  labelOf,
+  NO_ROUTING,
+  row,
+  toPayments,
+  type Payment,
+  type RowBase,
+  type Settlement,
+  type TransferLeg,
+} from "./matchShared.ts";
 import type { V02Note } from "./matchLogsV02.ts";
 import type { Attribution, EventDraft, MatchContext, RawLog, SettlementEventDefinition, WatchedEntity } from "./types.ts";
 
@@ -97,7 +109,8 @@ export function matchLogsV03(logs: readonly RawLog[], context: MatchContext, tra
     const first = txLogs[0]!;
     const txHash = first.txHash.toLowerCase();
     const note = trace
-      ? (logIndex: number, n: V03Note, agentId?: string) => trace.push(agentId === undefined ? { txHash, logIndex, note: n } : { txHash, logIndex, note: n, agentId })
+      ? (logIndex: number, n: V03Note, agentId?: string) =>
+          trace.push(agentId === undefined ? { txHash, logIndex, note: n } : { txHash, logIndex, note: n, agentId })
       : ignoreNote;
 
     // v0.2 rule 1 (allowlist) and rule 7 (settlement events); rule 4: escrow logs decoded by the escrow's own ABI.
@@ -126,10 +139,15 @@ export function matchLogsV03(logs: readonly RawLog[], context: MatchContext, tra
       transfers.push({ logIndex: d.logIndex, token: d.token, from: d.from, to: d.to, amount: d.amount, memo: d.memo, isMemo: d.type === "transferWithMemo" });
     }
     // v0.2 rule 2: a TransferWithMemo without its Transfer is not a payment.
-    const paired = toPayments(transfers, trace ? (t) => {
-      if (watched(t.from) || watched(t.to)) note(t.logIndex, "solo_memo");
-      return false;
-    } : dropSoloMemo);
+    const paired = toPayments(
+      transfers,
+      trace
+        ? (t) => {
+            if (watched(t.from) || watched(t.to)) note(t.logIndex, "solo_memo");
+            return false;
+          }
+        : dropSoloMemo,
+    );
     const payments = foldVirtualHops(paired, (logIndex, from, to) => {
       if (watched(from) || watched(to)) note(logIndex, "virtual_forward");
     });
@@ -196,7 +214,8 @@ export function matchLogsV03(logs: readonly RawLog[], context: MatchContext, tra
 
       if (session) {
         // A channel whose payer is its own payee (directly, or through a virtual address of its own) pays nobody.
-        const flow: SessionFlow = session.type === "payout" && session.event.payer === payment.to ? { type: "funding", channelId: session.event.channelId, self: true } : session;
+        const flow: SessionFlow =
+          session.type === "payout" && session.event.payer === payment.to ? { type: "funding", channelId: session.event.channelId, self: true } : session;
         if (flow.type === "funding") {
           note(payment.logIndex, flow.self ? "session_self" : "session_funding");
           const from = sender ?? escrows.get(payment.from)?.entity;
@@ -235,7 +254,11 @@ export function matchLogsV03(logs: readonly RawLog[], context: MatchContext, tra
       const settlement = settledBy?.get(payment.logIndex);
       if (settlement) {
         note(payment.logIndex, "settlement_leg");
-        const routing = { routedToAddress: settlement.provider, routedToLabel: labelOf(settlement.provider, context)?.label ?? "", routedFingerprint: parseMppMemo(payment.memo)?.serverId ?? null };
+        const routing = {
+          routedToAddress: settlement.provider,
+          routedToLabel: labelOf(settlement.provider, context)?.label ?? "",
+          routedFingerprint: parseMppMemo(payment.memo)?.serverId ?? null,
+        };
         if (sender) push(payment, sender, "settlement_sent", payment.to, routing, PLAIN);
         if (recipient) push(payment, recipient, "settlement_received", payment.from, routing, PLAIN);
         continue;
@@ -288,7 +311,9 @@ function foldVirtualHops(payments: readonly Payment[], onHop: (logIndex: number,
     const p = payments[i]!;
     if (hops.has(p)) continue;
     if (isVirtual(p.to)) {
-      const hop = payments.slice(i + 1).find((h) => !hops.has(h) && h.memo === null && h.from === p.to && h.token === p.token && h.amount === p.amount && !isVirtual(h.to));
+      const hop = payments
+        .slice(i + 1)
+        .find((h) => !hops.has(h) && h.memo === null && h.from === p.to && h.token === p.token && h.amount === p.amount && !isVirtual(h.to));
       if (hop) {
         hops.add(hop);
         onHop(hop.logIndex, p.from, hop.to);
@@ -358,11 +383,18 @@ function linkedRouting(serverId: string, label: string, context: MatchContext): 
  * the service has registered wallets and the recipient is neither one of them nor a gateway's wallet; then, as any
  * other MPP memo, the recipient's (routing by the fingerprint and its label).
  */
-function routeCharge(payment: V03Payment, memo: MppMemo, context: MatchContext, serverIds: NonNullable<MatchContext["serverIds"]>, onMismatch: () => void): ChargeRoute {
+function routeCharge(
+  payment: V03Payment,
+  memo: MppMemo,
+  context: MatchContext,
+  serverIds: NonNullable<MatchContext["serverIds"]>,
+  onMismatch: () => void,
+): ChargeRoute {
   const info = serverIds.get(memo.serverId);
   if (info) {
     const recipient = context.wallets.get(payment.to);
-    const foreignRecipient = entitiesWithWallets(context.wallets).has(info.entity.id) && recipient?.id !== info.entity.id && recipient?.category !== GATEWAY_CATEGORY;
+    const foreignRecipient =
+      entitiesWithWallets(context.wallets).has(info.entity.id) && recipient?.id !== info.entity.id && recipient?.category !== GATEWAY_CATEGORY;
     if (payment.from !== payment.to && !foreignRecipient) {
       return {
         payment,

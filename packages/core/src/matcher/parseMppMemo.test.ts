@@ -7,7 +7,13 @@ const fingerprint = (s: string) => slice(keccak256(toBytes(s)), 0, 10);
 // The memo as mppx `src/tempo/Attribution.ts` encode() builds it (core does not depend on mppx; same layout, from viem).
 const Attribution = {
   encode: ({ challengeId, clientId, serverId }: { challengeId: string; clientId?: string; serverId: string }): Hex =>
-    concat([slice(keccak256(toBytes("mpp")), 0, 4), "0x01", fingerprint(serverId), clientId ? fingerprint(clientId) : `0x${"00".repeat(10)}`, slice(keccak256(toBytes(challengeId)), 0, 7)]),
+    concat([
+      slice(keccak256(toBytes("mpp")), 0, 4),
+      "0x01",
+      fingerprint(serverId),
+      clientId ? fingerprint(clientId) : `0x${"00".repeat(10)}`,
+      slice(keccak256(toBytes(challengeId)), 0, 7),
+    ]),
 };
 
 describe("parseMppMemo", () => {

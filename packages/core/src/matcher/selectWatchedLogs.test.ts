@@ -7,7 +7,15 @@ const pad = (a: string) => `0x${"0".repeat(24)}${a.slice(2)}`;
 const W = "0x" + "a".repeat(40);
 const X = "0x" + "b".repeat(40);
 const log = (tx: string, logIndex: number, topics: string[]): RawLog => ({
-  blockNumber: 1n, blockHash: "0x", blockTimestamp: 0, txHash: tx, txIndex: 0, logIndex, address: "0x" + "2".repeat(40), topics, data: "0x",
+  blockNumber: 1n,
+  blockHash: "0x",
+  blockTimestamp: 0,
+  txHash: tx,
+  txIndex: 0,
+  logIndex,
+  address: "0x" + "2".repeat(40),
+  topics,
+  data: "0x",
 });
 
 describe("selectWatchedLogs", () => {

@@ -21,7 +21,9 @@ describe("minimumAmountUnit", () => {
   it("a chosen token: its decimals and symbol (address in any case); outside the allowlist: refused", () => {
     expect(minimumAmountUnit([USD6, ETH18], ETH18.address.toUpperCase().replace("0X", "0x"))).toEqual({ decimals: 18, unit: "WETHt" });
     expect(minimumAmountUnit([USD6, ETH18], USD6.address.toLowerCase())).toEqual({ decimals: 6, unit: "pathUSD" });
-    expect(minimumAmountUnit([USD6, ETH18], "0x00000000000000000000000000000000000000aa")).toEqual({ refused: expect.stringMatching(/not a token of the registry's allowlist \(pathUSD, WETHt\)/) });
+    expect(minimumAmountUnit([USD6, ETH18], "0x00000000000000000000000000000000000000aa")).toEqual({
+      refused: expect.stringMatching(/not a token of the registry's allowlist \(pathUSD, WETHt\)/),
+    });
   });
   it("any token: the common decimals, refused when they differ; no allowlist: 6 decimals for any token", () => {
     expect(minimumAmountUnit([USD6, ALPHA6])).toEqual({ decimals: 6, unit: "USD" });

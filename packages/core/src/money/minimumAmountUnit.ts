@@ -35,5 +35,7 @@ export function minimumAmountUnit(tokens: readonly AllowedToken[], token?: strin
   const common = commonTokenUnit(tokens);
   if (common) return common;
   const each = tokens.map((t) => `${t.symbol} ${t.decimals}`).join(", ");
-  return { refused: `Choose a token for a minimum amount: the allowed tokens have different decimals (${each}), so a minimum for any token is not one amount.` };
+  return {
+    refused: `Choose a token for a minimum amount: the allowed tokens have different decimals (${each}), so a minimum for any token is not one amount.`,
+  };
 }

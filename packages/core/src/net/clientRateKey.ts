@@ -4,7 +4,10 @@ import ipaddr from "ipaddr.js";
 function forwardedEntries(forwardedFor: string | string[] | undefined): string[] {
   if (forwardedFor === undefined) return [];
   const joined = Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor;
-  return joined.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  return joined
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
 }
 
 /** `ip4:a.b.c.d`, or `ip6:<first 64 bits>::/64` (one IPv6 subscriber gets a whole /64), or null for a non-address. */

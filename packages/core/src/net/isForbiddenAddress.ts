@@ -24,8 +24,10 @@ function embeddedIpv4(v6: IPv6): IPv4 {
 // text Node's isIP accepts, e.g. `fe80::1%1.2.3.4` or `fe80::1%a:b`) names an interface, not an address: dropped.
 function hexTail(v6: string): string {
   const zone = v6.indexOf("%");
-  return (zone === -1 ? v6 : v6.slice(0, zone)).replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_m, a: string, b: string, c: string, d: string) =>
-    `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`);
+  return (zone === -1 ? v6 : v6.slice(0, zone)).replace(
+    /(\d+)\.(\d+)\.(\d+)\.(\d+)$/,
+    (_m, a: string, b: string, c: string, d: string) => `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`,
+  );
 }
 
 function publicV4(v4: IPv4): boolean {

@@ -28,8 +28,21 @@ const dns = tableLookup({
 describe("resolvePublicAddresses", () => {
   it.each([
     ["public.example", [{ address: "93.184.216.34", family: 4 }]],
-    ["dual.example", [{ address: "93.184.216.34", family: 4 }, { address: "2606:4700:4700::1111", family: 6 }]],
-    ["many.example", [{ address: "93.184.216.34", family: 4 }, { address: "1.1.1.1", family: 4 }, { address: "8.8.8.8", family: 4 }]],
+    [
+      "dual.example",
+      [
+        { address: "93.184.216.34", family: 4 },
+        { address: "2606:4700:4700::1111", family: 6 },
+      ],
+    ],
+    [
+      "many.example",
+      [
+        { address: "93.184.216.34", family: 4 },
+        { address: "1.1.1.1", family: 4 },
+        { address: "8.8.8.8", family: 4 },
+      ],
+    ],
   ])("returns every address of %s when all are public", async (host, expected) => {
     await expect(resolvePublicAddresses(host, dns)).resolves.toEqual(expected);
   });

@@ -10,7 +10,12 @@ export type HostRefusal = "host_unresolvable" | "host_forbidden";
 /** A host the SSRF rule refuses: it does not resolve, or one of its addresses is not public (`address`). */
 export class HostNotPublicError extends LedgerError {
   declare readonly code: HostRefusal;
-  constructor(code: HostRefusal, message: string, readonly address: string | null, options: { cause?: unknown } = {}) {
+  constructor(
+    code: HostRefusal,
+    message: string,
+    readonly address: string | null,
+    options: { cause?: unknown } = {},
+  ) {
     super(code, message, options);
     this.name = "HostNotPublicError";
   }

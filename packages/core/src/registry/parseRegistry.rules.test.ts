@@ -34,11 +34,23 @@ describe("parseRegistry: registry_version 1 files", () => {
   it("keeps the network and the entities in file order, with defaults for active and track_fees", () => {
     const r = parseRegistry(v1({ network: "tempo-mainnet" }));
     expect(r.network).toBe("tempo-mainnet");
-    expect(r.entities).toEqual([{
-      id: "demo-agent", label: "Agent", category: "agent", kind: "agent", active: true, trackFees: false, wallets: [wallet],
-      // registry v3 fields, empty before v3
-      walletSources: {}, serverIds: [], categories: [], serviceUrl: null, source: null,
-    }]);
+    expect(r.entities).toEqual([
+      {
+        id: "demo-agent",
+        label: "Agent",
+        category: "agent",
+        kind: "agent",
+        active: true,
+        trackFees: false,
+        wallets: [wallet],
+        // registry v3 fields, empty before v3
+        walletSources: {},
+        serverIds: [],
+        categories: [],
+        serviceUrl: null,
+        source: null,
+      },
+    ]);
     expect(r).toMatchObject({ addressLabels: [], fingerprintLabels: [], settlementContracts: [], chainId: null, escrows: [], clientLabels: [] });
     expect(problemsOf(v1({ entities: [{ id: "a", label: "A", category: "x", active: "yes", track_fees: 1 }] }))).toEqual([
       "entities[0].active must be true or false",
@@ -52,36 +64,54 @@ describe("parseRegistry: registry_version 1 files", () => {
     ]);
   });
   it("keeps label categories, or null when absent", () => {
-    const r = parseRegistry(v1({
-      address_labels: [
-        { address: "0x00000000000000000000000000000000000000BB", label: "Provider", category: "provider" },
-        { address: "0x00000000000000000000000000000000000000cc", label: "Other", category: null },
-        { address: "0x00000000000000000000000000000000000000dd", label: "Plain" },
-      ],
-      fingerprint_labels: [{ fingerprint: "0xAABBCCDDEEFF00112233", label: "Weather", category: "data" }],
-    }));
+    const r = parseRegistry(
+      v1({
+        address_labels: [
+          { address: "0x00000000000000000000000000000000000000BB", label: "Provider", category: "provider" },
+          { address: "0x00000000000000000000000000000000000000cc", label: "Other", category: null },
+          { address: "0x00000000000000000000000000000000000000dd", label: "Plain" },
+        ],
+        fingerprint_labels: [{ fingerprint: "0xAABBCCDDEEFF00112233", label: "Weather", category: "data" }],
+      }),
+    );
     expect(r.addressLabels).toEqual([
       { address: "0x00000000000000000000000000000000000000bb", label: "Provider", category: "provider" },
       { address: "0x00000000000000000000000000000000000000cc", label: "Other", category: null },
       { address: "0x00000000000000000000000000000000000000dd", label: "Plain", category: null },
     ]);
     expect(r.fingerprintLabels).toEqual([{ fingerprint: "0xaabbccddeeff00112233", label: "Weather", category: "data", providerAddress: null }]);
-    expect(problemsOf(v1({ address_labels: [{ address: wallet, label: "L", category: "" }] }))).toEqual(["address_labels[0].category must be a non-empty string"]);
+    expect(problemsOf(v1({ address_labels: [{ address: wallet, label: "L", category: "" }] }))).toEqual([
+      "address_labels[0].category must be a non-empty string",
+    ]);
     expect(problemsOf(v1({ address_labels: [{ address: "0x1", label: "" }] }))).toEqual([
       "address_labels[0].address must be an address (0x + 40 hex)",
       "address_labels[0].label must be a non-empty string",
     ]);
   });
   it("reads a fingerprint label's provider_address, lowercased, and refuses a bad one", () => {
-    const r = parseRegistry(v1({ fingerprint_labels: [{ fingerprint: "0x0102030405060708090a", label: "FP", provider_address: "0x00000000000000000000000000000000000000EE" }] }));
+    const r = parseRegistry(
+      v1({ fingerprint_labels: [{ fingerprint: "0x0102030405060708090a", label: "FP", provider_address: "0x00000000000000000000000000000000000000EE" }] }),
+    );
     expect(r.fingerprintLabels[0]!.providerAddress).toBe("0x00000000000000000000000000000000000000ee");
-    expect(parseRegistry(v1({ fingerprint_labels: [{ fingerprint: "0x0102030405060708090a", label: "FP", provider_address: null }] })).fingerprintLabels[0]!.providerAddress).toBeNull();
+    expect(
+      parseRegistry(v1({ fingerprint_labels: [{ fingerprint: "0x0102030405060708090a", label: "FP", provider_address: null }] })).fingerprintLabels[0]!
+        .providerAddress,
+    ).toBeNull();
     expect(problemsOf(v1({ fingerprint_labels: [{ fingerprint: "0x0102030405060708090a", label: "FP", provider_address: "0x12" }] }))).toEqual([
       "fingerprint_labels[0].provider_address must be an address (0x + 40 hex)",
     ]);
   });
   it("refuses fingerprints that are not 0x + exactly 20 hex characters", () => {
-    for (const fingerprint of ["0x0102030405060708090", "0x0102030405060708090a0", "0102030405060708090a00", "0x0102030405060708090g", " 0x0102030405060708090a", "0x0102030405060708090a ", 42, undefined]) {
+    for (const fingerprint of [
+      "0x0102030405060708090",
+      "0x0102030405060708090a0",
+      "0102030405060708090a00",
+      "0x0102030405060708090g",
+      " 0x0102030405060708090a",
+      "0x0102030405060708090a ",
+      42,
+      undefined,
+    ]) {
       expect(problemsOf(v1({ fingerprint_labels: [{ fingerprint, label: "FP" }] })), String(fingerprint)).toEqual([
         "fingerprint_labels[0].fingerprint must be 0x + 20 hex characters",
       ]);
@@ -112,7 +142,13 @@ describe("entity ids", () => {
 
 describe("parseRegistry: rules the other tests leave open", () => {
   const v2 = (extra: Record<string, unknown> = {}) => ({ ...v1(), registry_version: 2, ...extra });
-  const token = (over: Record<string, unknown> = {}) => ({ address: "0x20c0000000000000000000000000000000000000", symbol: "pathUSD", decimals: 6, currency: "USD", ...over });
+  const token = (over: Record<string, unknown> = {}) => ({
+    address: "0x20c0000000000000000000000000000000000000",
+    symbol: "pathUSD",
+    decimals: 6,
+    currency: "USD",
+    ...over,
+  });
 
   it("an entity that is not an object is one problem plus its missing fields; an empty id is only 'non-empty'", () => {
     expect(problemsOf(v1({ entities: [null] }))).toEqual([
@@ -127,10 +163,16 @@ describe("parseRegistry: rules the other tests leave open", () => {
   });
 
   it("two invalid wallets are not reported as one wallet owned twice; a valid one is", () => {
-    expect(problemsOf(v1({ entities: [{ id: "a", label: "A", category: "x", wallets: ["0x1"] }, { id: "b", label: "B", category: "x", wallets: ["0x2"] }] }))).toEqual([
-      "entities[0].wallets[0] must be an address (0x + 40 hex)",
-      "entities[1].wallets[0] must be an address (0x + 40 hex)",
-    ]);
+    expect(
+      problemsOf(
+        v1({
+          entities: [
+            { id: "a", label: "A", category: "x", wallets: ["0x1"] },
+            { id: "b", label: "B", category: "x", wallets: ["0x2"] },
+          ],
+        }),
+      ),
+    ).toEqual(["entities[0].wallets[0] must be an address (0x + 40 hex)", "entities[1].wallets[0] must be an address (0x + 40 hex)"]);
     expect(problemsOf(v1({ entities: [{ id: "a", label: "A", category: "x", wallets: [wallet, wallet.toUpperCase().replace("0X", "0x")] }] }))).toEqual([
       `wallet ${wallet} belongs to both "a" and "a"`,
     ]);
@@ -191,7 +233,9 @@ describe("parseRegistry: rules the other tests leave open", () => {
       parseRegistry(v1({ network: "", registry_version: 0 }));
       expect.unreachable();
     } catch (error) {
-      expect((error as InvalidRegistryError).message).toBe("registry file is invalid: registry_version must be a positive integer; network must be a non-empty string");
+      expect((error as InvalidRegistryError).message).toBe(
+        "registry file is invalid: registry_version must be a positive integer; network must be a non-empty string",
+      );
     }
   });
 });
@@ -201,7 +245,9 @@ describe("parseRegistry: values that only look right as text, and where each pro
   const TOPIC0 = "0x" + "ab".repeat(32);
   const v2 = (extra: Record<string, unknown>) => v1({ registry_version: 2, ...extra });
   it("refuses a fingerprint, a topic0 or an explorer URL given as a one-element array (whose text would pass)", () => {
-    expect(problemsOf(v1({ fingerprint_labels: [{ fingerprint: [FP], label: "Gateway" }] }))).toEqual(["fingerprint_labels[0].fingerprint must be 0x + 20 hex characters"]);
+    expect(problemsOf(v1({ fingerprint_labels: [{ fingerprint: [FP], label: "Gateway" }] }))).toEqual([
+      "fingerprint_labels[0].fingerprint must be 0x + 20 hex characters",
+    ]);
     expect(problemsOf(v2({ settlement_contracts: [{ address: wallet, label: "Escrow", event: { topic0: [TOPIC0], provider_topic: 2 } }] }))).toEqual([
       "settlement_contracts[0].event.topic0 must be 0x + 64 hex characters",
     ]);
@@ -226,6 +272,8 @@ describe("parseRegistry: values that only look right as text, and where each pro
       "tokens[0].symbol must be a non-empty string",
       "tokens[0].currency must be a non-empty string",
     ]);
-    expect(problemsOf(v1({ fingerprint_labels: [{ fingerprint: FP, label: "G", category: "" }] }))).toEqual(["fingerprint_labels[0].category must be a non-empty string"]);
+    expect(problemsOf(v1({ fingerprint_labels: [{ fingerprint: FP, label: "G", category: "" }] }))).toEqual([
+      "fingerprint_labels[0].category must be a non-empty string",
+    ]);
   });
 });

@@ -150,7 +150,8 @@ export function parseRegistry(input: unknown): Registry {
 
   const root = obj(input, "registry");
   const registryVersion = root.registry_version;
-  if (typeof registryVersion !== "number" || !Number.isInteger(registryVersion) || registryVersion < 1) problems.push("registry_version must be a positive integer");
+  if (typeof registryVersion !== "number" || !Number.isInteger(registryVersion) || registryVersion < 1)
+    problems.push("registry_version must be a positive integer");
   const network = str(root.network, "network");
   const validVersion = typeof registryVersion === "number" && Number.isInteger(registryVersion) ? registryVersion : 0;
   const needs = (minimum: number) => (field: string) => {
@@ -232,7 +233,11 @@ export function parseRegistry(input: unknown): Registry {
   }
   const addressLabels = arr(root.address_labels, "address_labels").map((raw, i) => {
     const l = obj(raw, `address_labels[${i}]`);
-    return { address: addr(l.address, `address_labels[${i}].address`), label: str(l.label, `address_labels[${i}].label`), category: optStr(l.category, `address_labels[${i}].category`) };
+    return {
+      address: addr(l.address, `address_labels[${i}].address`),
+      label: str(l.label, `address_labels[${i}].label`),
+      category: optStr(l.category, `address_labels[${i}].category`),
+    };
   });
   const fingerprintLabels = arr(root.fingerprint_labels, "fingerprint_labels").map((raw, i) => {
     const l = obj(raw, `fingerprint_labels[${i}]`);
@@ -240,7 +245,8 @@ export function parseRegistry(input: unknown): Registry {
       fingerprint: fingerprint(l.fingerprint, `fingerprint_labels[${i}].fingerprint`),
       label: str(l.label, `fingerprint_labels[${i}].label`),
       category: optStr(l.category, `fingerprint_labels[${i}].category`),
-      providerAddress: l.provider_address === undefined || l.provider_address === null ? null : addr(l.provider_address, `fingerprint_labels[${i}].provider_address`),
+      providerAddress:
+        l.provider_address === undefined || l.provider_address === null ? null : addr(l.provider_address, `fingerprint_labels[${i}].provider_address`),
     };
   });
   const settlementContracts = arr(root.settlement_contracts, "settlement_contracts").map((raw, i) => {
@@ -268,8 +274,14 @@ export function parseRegistry(input: unknown): Registry {
     if (address && seenTokens.has(address)) problems.push(`tokens[${i}].address ${address} is duplicated`);
     seenTokens.add(address);
     const decimals = t.decimals;
-    if (typeof decimals !== "number" || !Number.isInteger(decimals) || decimals < 0 || decimals > 36) problems.push(`tokens[${i}].decimals must be an integer from 0 to 36`);
-    const token: RegistryToken = { address, symbol: str(t.symbol, `tokens[${i}].symbol`), decimals: typeof decimals === "number" ? decimals : 0, currency: str(t.currency, `tokens[${i}].currency`) };
+    if (typeof decimals !== "number" || !Number.isInteger(decimals) || decimals < 0 || decimals > 36)
+      problems.push(`tokens[${i}].decimals must be an integer from 0 to 36`);
+    const token: RegistryToken = {
+      address,
+      symbol: str(t.symbol, `tokens[${i}].symbol`),
+      decimals: typeof decimals === "number" ? decimals : 0,
+      currency: str(t.currency, `tokens[${i}].currency`),
+    };
     if (t.name !== undefined) token.name = v3(t, "name", `tokens[${i}].name`, str, null);
     if (t.source !== undefined) token.source = v3(t, "source", `tokens[${i}].source`, str, null);
     return token;
@@ -281,35 +293,84 @@ export function parseRegistry(input: unknown): Registry {
     if (typeof url !== "string" || !/^https?:\/\/[^\s]+$/.test(url)) problems.push("explorer_base_url must be an http(s) URL");
     else explorerBaseUrl = url.replace(/\/+$/, "");
   }
-  const chainId = v3(root, "chain_id", "chain_id", (v, at) => {
-    if (typeof v === "number" && Number.isSafeInteger(v) && v > 0) return v;
-    problems.push(`${at} must be a positive integer`);
-    return null;
-  }, null);
-  const escrows = v3(root, "escrows", "escrows", (v, at) => arr(v, at).map((raw, i): RegistryEscrow => {
-    const x = obj(raw, `${at}[${i}]`);
-    const id = entityId(x.id, `${at}[${i}].id`);
-    const address = addr(x.address, `${at}[${i}].address`);
-    if (x.abi !== "legacy" && x.abi !== "precompile") problems.push(`${at}[${i}].abi must be "legacy" or "precompile"`);
-    const token = x.token === undefined || x.token === null ? null : addr(x.token, `${at}[${i}].token`);
-    if (token && tokens.length > 0 && !seenTokens.has(token)) problems.push(`${at}[${i}].token ${token} is not in tokens`);
-    ownWallet(address, id);
-    return { id, address, abi: x.abi === "precompile" ? "precompile" : "legacy", label: str(x.label, `${at}[${i}].label`), token, source: optStr(x.source, `${at}[${i}].source`) };
-  }), []);
+  const chainId = v3(
+    root,
+    "chain_id",
+    "chain_id",
+    (v, at) => {
+      if (typeof v === "number" && Number.isSafeInteger(v) && v > 0) return v;
+      problems.push(`${at} must be a positive integer`);
+      return null;
+    },
+    null,
+  );
+  const escrows = v3(
+    root,
+    "escrows",
+    "escrows",
+    (v, at) =>
+      arr(v, at).map((raw, i): RegistryEscrow => {
+        const x = obj(raw, `${at}[${i}]`);
+        const id = entityId(x.id, `${at}[${i}].id`);
+        const address = addr(x.address, `${at}[${i}].address`);
+        if (x.abi !== "legacy" && x.abi !== "precompile") problems.push(`${at}[${i}].abi must be "legacy" or "precompile"`);
+        const token = x.token === undefined || x.token === null ? null : addr(x.token, `${at}[${i}].token`);
+        if (token && tokens.length > 0 && !seenTokens.has(token)) problems.push(`${at}[${i}].token ${token} is not in tokens`);
+        ownWallet(address, id);
+        return {
+          id,
+          address,
+          abi: x.abi === "precompile" ? "precompile" : "legacy",
+          label: str(x.label, `${at}[${i}].label`),
+          token,
+          source: optStr(x.source, `${at}[${i}].source`),
+        };
+      }),
+    [],
+  );
   const seenClients = new Set<string>();
-  const clientLabels = v3(root, "client_labels", "client_labels", (v, at) => arr(v, at).map((raw, i): RegistryClientLabel => {
-    const l = obj(raw, `${at}[${i}]`);
-    const fp = fingerprint(l.fingerprint, `${at}[${i}].fingerprint`);
-    if (fp && seenClients.has(fp)) problems.push(`${at}[${i}].fingerprint ${fp} is duplicated`);
-    seenClients.add(fp);
-    return { fingerprint: fp, label: str(l.label, `${at}[${i}].label`), source: optStr(l.source, `${at}[${i}].source`) };
-  }), []);
+  const clientLabels = v3(
+    root,
+    "client_labels",
+    "client_labels",
+    (v, at) =>
+      arr(v, at).map((raw, i): RegistryClientLabel => {
+        const l = obj(raw, `${at}[${i}]`);
+        const fp = fingerprint(l.fingerprint, `${at}[${i}].fingerprint`);
+        if (fp && seenClients.has(fp)) problems.push(`${at}[${i}].fingerprint ${fp} is duplicated`);
+        seenClients.add(fp);
+        return { fingerprint: fp, label: str(l.label, `${at}[${i}].label`), source: optStr(l.source, `${at}[${i}].source`) };
+      }),
+    [],
+  );
   if (problems.length) throw new InvalidRegistryError(problems);
   for (const x of escrows) {
     entities.push({
-      id: x.id, label: x.label, category: "escrow", kind: "escrow", active: true, trackFees: false, wallets: [x.address],
-      walletSources: x.source ? { [x.address]: x.source } : {}, serverIds: [], categories: [], serviceUrl: null, source: x.source,
+      id: x.id,
+      label: x.label,
+      category: "escrow",
+      kind: "escrow",
+      active: true,
+      trackFees: false,
+      wallets: [x.address],
+      walletSources: x.source ? { [x.address]: x.source } : {},
+      serverIds: [],
+      categories: [],
+      serviceUrl: null,
+      source: x.source,
     });
   }
-  return { registryVersion: registryVersion as number, network, entities, addressLabels, fingerprintLabels, settlementContracts, tokens, explorerBaseUrl, chainId, escrows, clientLabels };
+  return {
+    registryVersion: registryVersion as number,
+    network,
+    entities,
+    addressLabels,
+    fingerprintLabels,
+    settlementContracts,
+    tokens,
+    explorerBaseUrl,
+    chainId,
+    escrows,
+    clientLabels,
+  };
 }

@@ -13,7 +13,11 @@ const v2 = {
   address_labels: [{ address: "0x00000000000000000000000000000000000000AA", label: "Exchange", category: "exchange" }],
   fingerprint_labels: [{ fingerprint: "0x0102030405060708090A", label: "FP", provider_address: "0x00000000000000000000000000000000000000BB" }],
   settlement_contracts: [
-    { address: "0x33B901018174DDABE4841042AB76BA85D4E24F25", label: "Escrow", event: { topic0: SETTLEMENT_TOPIC_MAINNET.toUpperCase().replace("0X", "0x"), provider_topic: 3 } },
+    {
+      address: "0x33B901018174DDABE4841042AB76BA85D4E24F25",
+      label: "Escrow",
+      event: { topic0: SETTLEMENT_TOPIC_MAINNET.toUpperCase().replace("0X", "0x"), provider_topic: 3 },
+    },
     { address: "0x068a9ee82e1f6319d68ada94145c2d3fdea7a868", label: "Devnet escrow" },
   ],
 };
@@ -56,7 +60,9 @@ describe("parseRegistry, registry_version 2", () => {
           { address: "0x20c0000000000000000000000000000000000000", symbol: "", decimals: 37, currency: "USD" },
           { address: "0x20C0000000000000000000000000000000000000", symbol: "dup", decimals: 1.5, currency: "" },
         ],
-        settlement_contracts: [{ address: "0x33b901018174ddabe4841042ab76ba85d4e24f25", label: "E", event: { topic0: "0x12", provider_topic: 1, verified: "yes" } }],
+        settlement_contracts: [
+          { address: "0x33b901018174ddabe4841042ab76ba85d4e24f25", label: "E", event: { topic0: "0x12", provider_topic: 1, verified: "yes" } },
+        ],
       }),
     ).toEqual([
       "settlement_contracts[0].event.topic0 must be 0x + 64 hex characters",

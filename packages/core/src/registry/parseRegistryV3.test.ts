@@ -15,13 +15,22 @@ const v3 = (over: Record<string, unknown> = {}) => ({
   network: "tempo-mainnet",
   chain_id: 4217,
   explorer_base_url: "https://explore.tempo.xyz",
-  tokens: [{ address: USDC.toUpperCase().replace("0X", "0x"), symbol: "USDC.e", decimals: 6, currency: "USD", name: "Bridged USDC (Stargate)", source: "token list" }],
+  tokens: [
+    { address: USDC.toUpperCase().replace("0X", "0x"), symbol: "USDC.e", decimals: 6, currency: "USD", name: "Bridged USDC (Stargate)", source: "token list" },
+  ],
   entities: [
     { id: "tempo-gateway-mpp", label: "Tempo MPP gateway", category: "gateway", wallets: [{ address: GATEWAY, source: "two sources" }] },
     {
-      id: "fal-mpp", label: "fal.ai", category: "service", active: true, track_fees: false, wallets: [],
+      id: "fal-mpp",
+      label: "fal.ai",
+      category: "service",
+      active: true,
+      track_fees: false,
+      wallets: [],
       server_ids: [{ fingerprint: FAL.toUpperCase().replace("0X", "0x"), from: "host", value: "fal.mpp.tempo.xyz" }],
-      categories: ["ai", "media"], service_url: "https://fal.mpp.tempo.xyz", source: "tempoxyz/mpp schemas/services.ts@2f8740e5",
+      categories: ["ai", "media"],
+      service_url: "https://fal.mpp.tempo.xyz",
+      source: "tempoxyz/mpp schemas/services.ts@2f8740e5",
     },
   ],
   escrows: [
@@ -51,11 +60,28 @@ describe("parseRegistry, registry_version 3", () => {
     expect(r.chainId).toBe(4217);
     expect(r.tokens).toEqual([{ address: USDC, symbol: "USDC.e", decimals: 6, currency: "USD", name: "Bridged USDC (Stargate)", source: "token list" }]);
     const [gateway, fal] = r.entities;
-    expect(gateway).toMatchObject({ kind: "service", wallets: [GATEWAY], walletSources: { [GATEWAY]: "two sources" }, serverIds: [], categories: [], serviceUrl: null, source: null });
+    expect(gateway).toMatchObject({
+      kind: "service",
+      wallets: [GATEWAY],
+      walletSources: { [GATEWAY]: "two sources" },
+      serverIds: [],
+      categories: [],
+      serviceUrl: null,
+      source: null,
+    });
     expect(fal).toEqual({
-      id: "fal-mpp", label: "fal.ai", category: "service", kind: "service", active: true, trackFees: false, wallets: [], walletSources: {},
+      id: "fal-mpp",
+      label: "fal.ai",
+      category: "service",
+      kind: "service",
+      active: true,
+      trackFees: false,
+      wallets: [],
+      walletSources: {},
       serverIds: [{ fingerprint: FAL, from: "host", value: "fal.mpp.tempo.xyz", source: null }],
-      categories: ["ai", "media"], serviceUrl: "https://fal.mpp.tempo.xyz", source: "tempoxyz/mpp schemas/services.ts@2f8740e5",
+      categories: ["ai", "media"],
+      serviceUrl: "https://fal.mpp.tempo.xyz",
+      source: "tempoxyz/mpp schemas/services.ts@2f8740e5",
     });
     expect(r.escrows).toEqual([
       { id: "mpp-session-escrow", address: LEGACY, abi: "legacy", label: "MPP session escrow (TempoStreamChannel)", token: null, source: "mppx defaults.ts" },
@@ -73,8 +99,18 @@ describe("parseRegistry, registry_version 3", () => {
       ["mpp-channel-reserve", "escrow", "escrow"],
     ]);
     expect(r.entities[2]).toEqual({
-      id: "mpp-session-escrow", label: "MPP session escrow (TempoStreamChannel)", category: "escrow", kind: "escrow", active: true, trackFees: false,
-      wallets: [LEGACY], walletSources: { [LEGACY]: "mppx defaults.ts" }, serverIds: [], categories: [], serviceUrl: null, source: "mppx defaults.ts",
+      id: "mpp-session-escrow",
+      label: "MPP session escrow (TempoStreamChannel)",
+      category: "escrow",
+      kind: "escrow",
+      active: true,
+      trackFees: false,
+      wallets: [LEGACY],
+      walletSources: { [LEGACY]: "mppx defaults.ts" },
+      serverIds: [],
+      categories: [],
+      serviceUrl: null,
+      source: "mppx defaults.ts",
     });
     expect(r.entities[3]!.walletSources).toEqual({});
   });
@@ -86,31 +122,55 @@ describe("parseRegistry, registry_version 3", () => {
   });
 
   it("refuses a server id whose fingerprint is not keccak256(value)[0..9], or that names two entities", () => {
-    expect(problemsOf(v3({
-      entities: [{ id: "fal-mpp", label: "fal.ai", category: "service", server_ids: [{ fingerprint: FAL, from: "realm", value: "mpp.tempo.xyz" }] }],
-    }))).toEqual([`entities[0].server_ids[0].fingerprint ${FAL} is not keccak256("mpp.tempo.xyz")[0..9] = 0xae1006bb7b1c8ade1d26`]);
+    expect(
+      problemsOf(
+        v3({
+          entities: [{ id: "fal-mpp", label: "fal.ai", category: "service", server_ids: [{ fingerprint: FAL, from: "realm", value: "mpp.tempo.xyz" }] }],
+        }),
+      ),
+    ).toEqual([`entities[0].server_ids[0].fingerprint ${FAL} is not keccak256("mpp.tempo.xyz")[0..9] = 0xae1006bb7b1c8ade1d26`]);
     const twice = { fingerprint: FAL, from: "host", value: "fal.mpp.tempo.xyz" };
-    expect(problemsOf(v3({
-      entities: [
-        { id: "a-mpp", label: "A", category: "service", server_ids: [twice] },
-        { id: "b-mpp", label: "B", category: "service", server_ids: [twice] },
-      ],
-    }))).toEqual([`server id ${FAL} belongs to both "a-mpp" and "b-mpp"`]);
+    expect(
+      problemsOf(
+        v3({
+          entities: [
+            { id: "a-mpp", label: "A", category: "service", server_ids: [twice] },
+            { id: "b-mpp", label: "B", category: "service", server_ids: [twice] },
+          ],
+        }),
+      ),
+    ).toEqual([`server id ${FAL} belongs to both "a-mpp" and "b-mpp"`]);
   });
 
   it("lists every problem of bad v3 fields", () => {
-    expect(problemsOf(v3({
-      chain_id: "4217",
-      entities: [{
-        id: "x-mpp", label: "X", category: "service", wallets: [{ address: "0x1", source: "" }],
-        server_ids: [{ fingerprint: "0x12", from: "dns", value: "" }, "x"], categories: ["ai", ""], service_url: "ftp://x", source: 7,
-      }],
-      escrows: [
-        { id: "Escrow", address: "0x2", abi: "v1", label: "", token: "0x9" },
-        { id: "x-mpp", address: GATEWAY, abi: "legacy", label: "Dup" },
-      ],
-      client_labels: [{ fingerprint: CLIENT, label: "" }, { fingerprint: CLIENT.toUpperCase().replace("0X", "0x"), label: "B" }, { fingerprint: "c1", label: "C" }],
-    }))).toEqual([
+    expect(
+      problemsOf(
+        v3({
+          chain_id: "4217",
+          entities: [
+            {
+              id: "x-mpp",
+              label: "X",
+              category: "service",
+              wallets: [{ address: "0x1", source: "" }],
+              server_ids: [{ fingerprint: "0x12", from: "dns", value: "" }, "x"],
+              categories: ["ai", ""],
+              service_url: "ftp://x",
+              source: 7,
+            },
+          ],
+          escrows: [
+            { id: "Escrow", address: "0x2", abi: "v1", label: "", token: "0x9" },
+            { id: "x-mpp", address: GATEWAY, abi: "legacy", label: "Dup" },
+          ],
+          client_labels: [
+            { fingerprint: CLIENT, label: "" },
+            { fingerprint: CLIENT.toUpperCase().replace("0X", "0x"), label: "B" },
+            { fingerprint: "c1", label: "C" },
+          ],
+        }),
+      ),
+    ).toEqual([
       "entities[0].wallets[0].address must be an address (0x + 40 hex)",
       "entities[0].wallets[0].source must be a non-empty string",
       "entities[0].server_ids[0].fingerprint must be 0x + 20 hex characters",
@@ -137,12 +197,13 @@ describe("parseRegistry, registry_version 3", () => {
   });
 
   it("an escrow's default token must be in the allowlist, and its address is nobody's wallet", () => {
-    expect(problemsOf(v3({
-      escrows: [{ id: "e", address: GATEWAY, abi: "legacy", label: "E", token: "0x" + "9".repeat(40) }],
-    }))).toEqual([
-      `escrows[0].token 0x${"9".repeat(40)} is not in tokens`,
-      `wallet ${GATEWAY} belongs to both "tempo-gateway-mpp" and "e"`,
-    ]);
+    expect(
+      problemsOf(
+        v3({
+          escrows: [{ id: "e", address: GATEWAY, abi: "legacy", label: "E", token: "0x" + "9".repeat(40) }],
+        }),
+      ),
+    ).toEqual([`escrows[0].token 0x${"9".repeat(40)} is not in tokens`, `wallet ${GATEWAY} belongs to both "tempo-gateway-mpp" and "e"`]);
   });
 
   it("a version 1 or 2 file that uses a v3 field is refused, field by field (as v2 refuses its own in a v1 file)", () => {
@@ -165,7 +226,9 @@ describe("parseRegistry, registry_version 3", () => {
     }
     // the same file without the v3 fields is a valid v2 file
     const v2 = parseRegistry({
-      registry_version: 2, network: "tempo-mainnet", tokens: [{ address: USDC, symbol: "USDC.e", decimals: 6, currency: "USD" }],
+      registry_version: 2,
+      network: "tempo-mainnet",
+      tokens: [{ address: USDC, symbol: "USDC.e", decimals: 6, currency: "USD" }],
       entities: [{ id: "tempo-gateway-mpp", label: "Tempo MPP gateway", category: "gateway", wallets: [GATEWAY] }],
     });
     expect([v2.chainId, v2.escrows, v2.clientLabels, v2.entities[0]!.walletSources]).toEqual([null, [], [], {}]);

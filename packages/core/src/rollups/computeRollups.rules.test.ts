@@ -10,10 +10,27 @@ const FP = "0a0b0c0d0e0f10111213";
 
 function row(over: Partial<EventDraft>): EventDraft {
   return {
-    ts: new Date("2026-11-22T10:15:00Z"), agentId: "agent-a", agentLabel: "A", agentCategory: "c", counterpartyAddress: "0x" + "b".repeat(40),
-    counterpartyLabel: "", counterpartyCategory: null, kind: "payment_sent", amountWei: 5n, tokenAddress: "0x" + "2".repeat(40), txHash: TX1,
-    logIndex: 0, sourceBlock: 1n, methodologyVersion: "v0.1", routedToAddress: "", routedToLabel: "", routedFingerprint: null, explorerUrl: "",
-    attribution: null, clientFingerprint: null, channelId: null,
+    ts: new Date("2026-11-22T10:15:00Z"),
+    agentId: "agent-a",
+    agentLabel: "A",
+    agentCategory: "c",
+    counterpartyAddress: "0x" + "b".repeat(40),
+    counterpartyLabel: "",
+    counterpartyCategory: null,
+    kind: "payment_sent",
+    amountWei: 5n,
+    tokenAddress: "0x" + "2".repeat(40),
+    txHash: TX1,
+    logIndex: 0,
+    sourceBlock: 1n,
+    methodologyVersion: "v0.1",
+    routedToAddress: "",
+    routedToLabel: "",
+    routedFingerprint: null,
+    explorerUrl: "",
+    attribution: null,
+    clientFingerprint: null,
+    channelId: null,
     ...over,
   };
 }
@@ -40,7 +57,9 @@ describe("computeRollups: several rows in one bucket", () => {
     expect(r.hourly.ledger).toEqual([{ bucket: hour("10"), paymentsCount: 3, amountSumWei: 21n }]);
     expect(r.daily.ledger).toEqual([{ bucket: day, paymentsCount: 3, amountSumWei: 21n }]);
     expect(r.hourly.providers).toEqual([{ providerKey: PROVIDER, bucket: hour("10"), pattern: "address", paymentsCount: 2, amountSumWei: 12n }]);
-    expect(r.providerTotals).toEqual([{ providerKey: PROVIDER, pattern: "address", paymentsCount: 2, amountSumWei: 12n, firstSeen: hour("10"), lastSeen: hour("10") }]);
+    expect(r.providerTotals).toEqual([
+      { providerKey: PROVIDER, pattern: "address", paymentsCount: 2, amountSumWei: 12n, firstSeen: hour("10"), lastSeen: hour("10") },
+    ]);
     expect(r.entityTotals).toEqual([
       { entityId: "agent-a", sentCount: 3, sentSumWei: 21n, receivedCount: 0, receivedSumWei: 0n, feeCount: 0, feeSumWei: 0n },
       { entityId: "shop-mpp", sentCount: 0, sentSumWei: 0n, receivedCount: 1, receivedSumWei: 9n, feeCount: 0, feeSumWei: 0n },
@@ -53,7 +72,9 @@ describe("computeRollups: several rows in one bucket", () => {
       row({ txHash: TX1, logIndex: 3, kind: "payment_sent", amountWei: 10n }),
     ];
     const r = computeRollups(rows);
-    expect(r.hourly.entities).toEqual([{ entityId: "agent-a", bucket: hour("10"), sentCount: 1, sentSumWei: 10n, receivedCount: 0, receivedSumWei: 0n, feeCount: 2, feeSumWei: 6n }]);
+    expect(r.hourly.entities).toEqual([
+      { entityId: "agent-a", bucket: hour("10"), sentCount: 1, sentSumWei: 10n, receivedCount: 0, receivedSumWei: 0n, feeCount: 2, feeSumWei: 6n },
+    ]);
     expect(r.hourly.ledger).toEqual([{ bucket: hour("10"), paymentsCount: 1, amountSumWei: 10n }]);
   });
   it("keeps a provider's first and last hour whatever order the rows come in, and sums per fingerprint", () => {
@@ -63,9 +84,15 @@ describe("computeRollups: several rows in one bucket", () => {
       row({ txHash: TX3, ts: new Date("2026-11-22T11:10:00Z"), routedFingerprint: FP, amountWei: 4n }),
     ];
     const r = computeRollups(rows);
-    expect(r.providerTotals).toEqual([{ providerKey: FP, pattern: "fingerprint", paymentsCount: 3, amountSumWei: 9n, firstSeen: hour("09"), lastSeen: hour("12") }]);
+    expect(r.providerTotals).toEqual([
+      { providerKey: FP, pattern: "fingerprint", paymentsCount: 3, amountSumWei: 9n, firstSeen: hour("09"), lastSeen: hour("12") },
+    ]);
     expect(r.daily.providers).toEqual([{ providerKey: FP, bucket: day, pattern: "fingerprint", paymentsCount: 3, amountSumWei: 9n }]);
-    expect(r.hourly.providers.map((p) => [p.bucket, p.amountSumWei])).toEqual([[hour("12"), 2n], [hour("09"), 3n], [hour("11"), 4n]]);
+    expect(r.hourly.providers.map((p) => [p.bucket, p.amountSumWei])).toEqual([
+      [hour("12"), 2n],
+      [hour("09"), 3n],
+      [hour("11"), 4n],
+    ]);
   });
 });
 
@@ -128,7 +155,9 @@ describe("computeRollups: methodology v0.2 rows (rule 3: what reached the provid
     expect(r.daily.entityTokens).toEqual([
       { entityId: "agent-a", bucket: day, tokenAddress: "0x" + "2".repeat(40), paymentsCount: 1, amountSumWei: 8n, feeCount: 1, feeSumWei: 3n },
     ]);
-    expect(r.providerTotals).toEqual([{ providerKey: PROVIDER, pattern: "address", paymentsCount: 1, amountSumWei: 8n, firstSeen: hour("10"), lastSeen: hour("10") }]);
+    expect(r.providerTotals).toEqual([
+      { providerKey: PROVIDER, pattern: "address", paymentsCount: 1, amountSumWei: 8n, firstSeen: hour("10"), lastSeen: hour("10") },
+    ]);
     expect(r.hourly.ledger).toEqual([{ bucket: hour("10"), paymentsCount: 1, amountSumWei: 8n }]);
   });
 });
@@ -151,14 +180,19 @@ describe("computeRollups: per-token buckets and v0.2 provider rows", () => {
       { providerKey: PROVIDER, bucket: hour("10"), tokenAddress: token, paymentsCount: 2, amountSumWei: 12n },
       { providerKey: PROVIDER, bucket: hour("10"), tokenAddress: TOKEN_B, paymentsCount: 1, amountSumWei: 11n },
     ]);
-    expect(r.daily.ledgerTokens.map((t) => [t.tokenAddress, t.paymentsCount])).toEqual([[token, 2], [TOKEN_B, 1]]);
+    expect(r.daily.ledgerTokens.map((t) => [t.tokenAddress, t.paymentsCount])).toEqual([
+      [token, 2],
+      [TOKEN_B, 1],
+    ]);
   });
 
   it("v0.2: a settlement leg whose only watched side is the provider counts for the provider; an unrouted payment never does", () => {
     const received = row({ methodologyVersion: "v0.2", kind: "settlement_received", agentId: "shop-mpp", routedToAddress: PROVIDER, amountWei: 9n });
     const unrouted = row({ methodologyVersion: "v0.2", txHash: TX2, amountWei: 4n });
     const r = computeRollups([received, unrouted]);
-    expect(r.providerTotals).toEqual([{ providerKey: PROVIDER, pattern: "address", paymentsCount: 1, amountSumWei: 9n, firstSeen: hour("10"), lastSeen: hour("10") }]);
+    expect(r.providerTotals).toEqual([
+      { providerKey: PROVIDER, pattern: "address", paymentsCount: 1, amountSumWei: 9n, firstSeen: hour("10"), lastSeen: hour("10") },
+    ]);
     expect(r.hourly.providers).toEqual([{ providerKey: PROVIDER, bucket: hour("10"), pattern: "address", paymentsCount: 1, amountSumWei: 9n }]);
   });
 });
@@ -177,8 +211,26 @@ describe("computeRollups: methodology v0.3 rows (rule 6: session payouts by paye
       v3({ txHash: TX1, logIndex: 2, kind: "payment_sent", amountWei: 10n, routedFingerprint: FP, attribution: "server_id_host" }),
       // a session payout between watched parties, and one seen only from the escrow (settlement_sent): the payee's
       v3({ txHash: TX2, logIndex: 1, kind: "payment_sent", amountWei: 30n, routedToAddress: PAYEE, attribution: "session_escrow", channelId: CHANNEL }),
-      v3({ txHash: TX2, logIndex: 1, agentId: "svc", kind: "payment_received", amountWei: 30n, routedToAddress: PAYEE, attribution: "session_escrow", channelId: CHANNEL }),
-      v3({ txHash: TX3, logIndex: 1, agentId: "escrow", kind: "settlement_sent", amountWei: 20n, routedToAddress: PAYEE, attribution: "session_escrow", channelId: CHANNEL }),
+      v3({
+        txHash: TX2,
+        logIndex: 1,
+        agentId: "svc",
+        kind: "payment_received",
+        amountWei: 30n,
+        routedToAddress: PAYEE,
+        attribution: "session_escrow",
+        channelId: CHANNEL,
+      }),
+      v3({
+        txHash: TX3,
+        logIndex: 1,
+        agentId: "escrow",
+        kind: "settlement_sent",
+        amountWei: 20n,
+        routedToAddress: PAYEE,
+        attribution: "session_escrow",
+        channelId: CHANNEL,
+      }),
       // deposit and refund: funding, never a provider's
       v3({ txHash: TX3, logIndex: 0, kind: "funding_sent", amountWei: 1_000n, channelId: CHANNEL }),
       v3({ txHash: TX3, logIndex: 2, kind: "funding_received", amountWei: 950n, channelId: CHANNEL }),
@@ -202,7 +254,15 @@ describe("computeRollups: methodology v0.3 rows (rule 6: session payouts by paye
 
   it("a charge whose serverId is linked to a provider address counts once, by that address's settlement leg (v0.2 rule 3)", () => {
     // the linked charge (routed to the address and the fingerprint) and the gateway's settled leg to that address
-    const charge = v3({ txHash: TX1, logIndex: 0, kind: "payment_sent", amountWei: 100n, routedToAddress: PAYEE, routedFingerprint: FP, attribution: "server_id_host" });
+    const charge = v3({
+      txHash: TX1,
+      logIndex: 0,
+      kind: "payment_sent",
+      amountWei: 100n,
+      routedToAddress: PAYEE,
+      routedFingerprint: FP,
+      attribution: "server_id_host",
+    });
     const leg = v3({ txHash: TX2, logIndex: 0, agentId: "gw", kind: "settlement_sent", amountWei: 90n, routedToAddress: PAYEE, routedFingerprint: FP });
     expect(computeRollups([charge, leg]).providerTotals.map((p) => [p.providerKey, p.paymentsCount, p.amountSumWei])).toEqual([[PAYEE, 1, 90n]]);
     // the same address on a session payout is Pattern A itself

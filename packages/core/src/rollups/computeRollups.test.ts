@@ -9,10 +9,27 @@ const PROVIDER = "0x00000000000000000000000000000000000a11ce";
 
 function row(over: Partial<EventDraft>): EventDraft {
   return {
-    ts: new Date("2026-11-22T10:15:00Z"), agentId: "agent-a", agentLabel: "A", agentCategory: "c", counterpartyAddress: "0x" + "b".repeat(40),
-    counterpartyLabel: "", counterpartyCategory: null, kind: "payment_sent", amountWei: 5n, tokenAddress: "0x" + "2".repeat(40), txHash: TX1,
-    logIndex: 0, sourceBlock: 1n, methodologyVersion: "v0.1", routedToAddress: "", routedToLabel: "", routedFingerprint: null, explorerUrl: "",
-    attribution: null, clientFingerprint: null, channelId: null,
+    ts: new Date("2026-11-22T10:15:00Z"),
+    agentId: "agent-a",
+    agentLabel: "A",
+    agentCategory: "c",
+    counterpartyAddress: "0x" + "b".repeat(40),
+    counterpartyLabel: "",
+    counterpartyCategory: null,
+    kind: "payment_sent",
+    amountWei: 5n,
+    tokenAddress: "0x" + "2".repeat(40),
+    txHash: TX1,
+    logIndex: 0,
+    sourceBlock: 1n,
+    methodologyVersion: "v0.1",
+    routedToAddress: "",
+    routedToLabel: "",
+    routedFingerprint: null,
+    explorerUrl: "",
+    attribution: null,
+    clientFingerprint: null,
+    channelId: null,
     ...over,
   };
 }
@@ -26,8 +43,26 @@ describe("computeRollups", () => {
     ];
     const r = computeRollups(rows);
     expect(r.hourly.entities).toEqual([
-      { entityId: "agent-a", bucket: new Date("2026-11-22T10:00:00Z"), sentCount: 1, sentSumWei: BIG, receivedCount: 0, receivedSumWei: 0n, feeCount: 1, feeSumWei: 7n },
-      { entityId: "shop-mpp", bucket: new Date("2026-11-22T10:00:00Z"), sentCount: 0, sentSumWei: 0n, receivedCount: 1, receivedSumWei: BIG, feeCount: 0, feeSumWei: 0n },
+      {
+        entityId: "agent-a",
+        bucket: new Date("2026-11-22T10:00:00Z"),
+        sentCount: 1,
+        sentSumWei: BIG,
+        receivedCount: 0,
+        receivedSumWei: 0n,
+        feeCount: 1,
+        feeSumWei: 7n,
+      },
+      {
+        entityId: "shop-mpp",
+        bucket: new Date("2026-11-22T10:00:00Z"),
+        sentCount: 0,
+        sentSumWei: 0n,
+        receivedCount: 1,
+        receivedSumWei: BIG,
+        feeCount: 0,
+        feeSumWei: 0n,
+      },
     ]);
     expect(r.daily.entities.map((e) => e.bucket)).toEqual([new Date("2026-11-22T00:00:00Z"), new Date("2026-11-22T00:00:00Z")]);
     expect(r.hourly.ledger).toEqual([{ bucket: new Date("2026-11-22T10:00:00Z"), paymentsCount: 1, amountSumWei: BIG }]);
@@ -41,10 +76,7 @@ describe("computeRollups", () => {
   });
 
   it("splits hours and days at UTC boundaries", () => {
-    const rows = [
-      row({ ts: new Date("2026-11-22T23:59:59Z"), txHash: TX1 }),
-      row({ ts: new Date("2026-11-23T00:00:00Z"), txHash: TX2 }),
-    ];
+    const rows = [row({ ts: new Date("2026-11-22T23:59:59Z"), txHash: TX1 }), row({ ts: new Date("2026-11-23T00:00:00Z"), txHash: TX2 })];
     const r = computeRollups(rows);
     expect(r.hourly.ledger.map((l) => l.bucket.toISOString())).toEqual(["2026-11-22T23:00:00.000Z", "2026-11-23T00:00:00.000Z"]);
     expect(r.daily.ledger.map((l) => l.bucket.toISOString())).toEqual(["2026-11-22T00:00:00.000Z", "2026-11-23T00:00:00.000Z"]);
@@ -72,8 +104,22 @@ describe("computeRollups", () => {
       { providerKey: "0a0b0c0d0e0f10111213", bucket: new Date("2026-11-22T00:00:00Z"), pattern: "fingerprint", paymentsCount: 1, amountSumWei: 3n },
     ]);
     expect(r.providerTotals).toEqual([
-      { providerKey: PROVIDER, pattern: "address", paymentsCount: 2, amountSumWei: 30n, firstSeen: new Date("2026-11-22T08:00:00Z"), lastSeen: new Date("2026-11-22T11:00:00Z") },
-      { providerKey: "0a0b0c0d0e0f10111213", pattern: "fingerprint", paymentsCount: 1, amountSumWei: 3n, firstSeen: new Date("2026-11-22T10:00:00Z"), lastSeen: new Date("2026-11-22T10:00:00Z") },
+      {
+        providerKey: PROVIDER,
+        pattern: "address",
+        paymentsCount: 2,
+        amountSumWei: 30n,
+        firstSeen: new Date("2026-11-22T08:00:00Z"),
+        lastSeen: new Date("2026-11-22T11:00:00Z"),
+      },
+      {
+        providerKey: "0a0b0c0d0e0f10111213",
+        pattern: "fingerprint",
+        paymentsCount: 1,
+        amountSumWei: 3n,
+        firstSeen: new Date("2026-11-22T10:00:00Z"),
+        lastSeen: new Date("2026-11-22T10:00:00Z"),
+      },
     ]);
   });
 

@@ -241,7 +241,14 @@ export function computeRollups(rows: readonly EventDraft[]): RollupDeltas {
       const hour = Math.floor(ms / HOUR_MS) * HOUR_MS;
       const t = totals.get(providerKey!);
       if (!t) {
-        totals.set(providerKey!, { providerKey: providerKey!, pattern, paymentsCount: 1, amountSumWei: r.amountWei, firstSeen: new Date(hour), lastSeen: new Date(hour) });
+        totals.set(providerKey!, {
+          providerKey: providerKey!,
+          pattern,
+          paymentsCount: 1,
+          amountSumWei: r.amountWei,
+          firstSeen: new Date(hour),
+          lastSeen: new Date(hour),
+        });
       } else {
         t.paymentsCount++;
         t.amountSumWei += r.amountWei;

@@ -10,7 +10,11 @@ import type { SponsorCandidate } from "./checkSponsorship.ts";
 const keyA = "0x3008dc227c1e9e69390e6b270abe809097b69fae";
 const user = "0x76c1ad63902ec4ea90e967bc82bb20b4db9befff";
 const e = { revocableKeys: [keyA], chainId: 31337, maxGas: 3_000_000n };
-const revoke = { to: ACCOUNT_KEYCHAIN_ADDRESS, value: 0n, data: encodeFunctionData({ abi: Abis.accountKeychain, functionName: "revokeKey", args: [keyA as Hex] }) };
+const revoke = {
+  to: ACCOUNT_KEYCHAIN_ADDRESS,
+  value: 0n,
+  data: encodeFunctionData({ abi: Abis.accountKeychain, functionName: "revokeKey", args: [keyA as Hex] }),
+};
 const tx = (extra: Partial<SponsorCandidate> = {}): SponsorCandidate => ({ from: user, chainId: 31337, gas: 500_000n, calls: [revoke], ...extra });
 
 describe("checkRevokeSponsorship: gas and chain boundaries", () => {

@@ -9,20 +9,35 @@ const agentKey = "0x3008dc227c1e9e69390e6b270abe809097b69fae";
 const user = "0x76c1ad63902ec4ea90e967bc82bb20b4db9befff";
 const e = { agentKey, chainId: 31337, token, spendCap: 50_000_000n, expiryUnix: 1_795_332_156, maxGas: 3_000_000n };
 const viemStyle: SponsorCandidate = {
-  from: user, chainId: 31337, gas: 2_000_000n,
+  from: user,
+  chainId: 31337,
+  gas: 2_000_000n,
   calls: [{ to: "0x0000000000000000000000000000000000000000", value: 0n, data: "0x" }],
   keyAuthorization: { address: agentKey, chainId: 31337n, expiry: 1_795_332_156, limits: [{ token, limit: 50_000_000n }], type: "secp256k1" },
 };
 const direct = (args: readonly unknown[]): SponsorCandidate => ({
-  from: user, chainId: 31337, gas: 500_000n,
-  calls: [{ to: ACCOUNT_KEYCHAIN_ADDRESS, value: 0n, data: encodeFunctionData({ abi: Abis.accountKeychain, functionName: "authorizeKey", args } as never) as Hex }],
+  from: user,
+  chainId: 31337,
+  gas: 500_000n,
+  calls: [
+    { to: ACCOUNT_KEYCHAIN_ADDRESS, value: 0n, data: encodeFunctionData({ abi: Abis.accountKeychain, functionName: "authorizeKey", args } as never) as Hex },
+  ],
 });
 
 describe("checkSponsorship", () => {
   it("sponsors viem's key authorization of the agent key", () => expect(checkSponsorship(viemStyle, e)).toBeNull());
   it("sponsors a direct authorizeKey call (T0 and T4 forms)", () => {
     expect(checkSponsorship(direct([agentKey, 0, 1_795_332_156n, true, [{ token, amount: 1n }]]), e)).toBeNull();
-    expect(checkSponsorship(direct([agentKey, 0, { expiry: 1_795_332_156n, enforceLimits: true, limits: [{ token, amount: 5n, period: 0n }], allowAnyCalls: true, allowedCalls: [] }]), e)).toBeNull();
+    expect(
+      checkSponsorship(
+        direct([
+          agentKey,
+          0,
+          { expiry: 1_795_332_156n, enforceLimits: true, limits: [{ token, amount: 5n, period: 0n }], allowAnyCalls: true, allowedCalls: [] },
+        ]),
+        e,
+      ),
+    ).toBeNull();
   });
   it.each([
     ["another key", { ...viemStyle, keyAuthorization: { ...viemStyle.keyAuthorization!, address: user } }, /another key/],
@@ -43,19 +58,32 @@ describe("checkSponsorship", () => {
     expect(checkSponsorship(direct([user, 0, 1_795_332_156n, true, [{ token, amount: 1n }]]), e)).toMatch(/another key/);
     expect(checkSponsorship(direct([agentKey, 0, 1_795_332_156n, false, []]), e)).toMatch(/enforce limits/);
     expect(checkSponsorship(direct([agentKey, 1, 1_795_332_156n, true, [{ token, amount: 1n }]]), e)).toMatch(/secp256k1/);
-    const revoke = { from: user, gas: 100_000n, calls: [{ to: ACCOUNT_KEYCHAIN_ADDRESS, data: encodeFunctionData({ abi: Abis.accountKeychain, functionName: "revokeKey", args: [agentKey] }) }] };
+    const revoke = {
+      from: user,
+      gas: 100_000n,
+      calls: [{ to: ACCOUNT_KEYCHAIN_ADDRESS, data: encodeFunctionData({ abi: Abis.accountKeychain, functionName: "revokeKey", args: [agentKey] }) }],
+    };
     expect(checkSponsorship(revoke, e)).toMatch(/not sponsored/);
-    expect(checkSponsorship({ ...direct([agentKey, 0, 1n, true, []]), calls: [{ to: ACCOUNT_KEYCHAIN_ADDRESS, data: "0xdeadbeef" }] }, e)).toMatch(/does not decode/);
+    expect(checkSponsorship({ ...direct([agentKey, 0, 1n, true, []]), calls: [{ to: ACCOUNT_KEYCHAIN_ADDRESS, data: "0xdeadbeef" }] }, e)).toMatch(
+      /does not decode/,
+    );
   });
 });
 
 describe("checkSponsorship: every refusal of the policy", () => {
   const ka = viemStyle.keyAuthorization!;
-  const withKa = (patch: Partial<NonNullable<SponsorCandidate["keyAuthorization"]>>): SponsorCandidate => ({ ...viemStyle, keyAuthorization: { ...ka, ...patch } });
+  const withKa = (patch: Partial<NonNullable<SponsorCandidate["keyAuthorization"]>>): SponsorCandidate => ({
+    ...viemStyle,
+    keyAuthorization: { ...ka, ...patch },
+  });
   const limit = [{ token, amount: 50_000_000n }];
   const t0 = (expiry: bigint, enforce: boolean, limits: readonly unknown[], key = agentKey, type = 0) => direct([key, type, expiry, enforce, limits]);
   const t4 = (cfg: { expiry?: bigint; enforceLimits?: boolean; limits?: readonly unknown[] }) =>
-    direct([agentKey, 0, { expiry: 1_795_332_156n, enforceLimits: true, limits: [{ token, amount: 5n, period: 0n }], allowAnyCalls: true, allowedCalls: [], ...cfg }]);
+    direct([
+      agentKey,
+      0,
+      { expiry: 1_795_332_156n, enforceLimits: true, limits: [{ token, amount: 5n, period: 0n }], allowAnyCalls: true, allowedCalls: [], ...cfg },
+    ]);
 
   it("checks the transaction's chain id against the session's", () => {
     expect(checkSponsorship({ ...viemStyle, chainId: 1 }, e)).toBe("wrong chain");
@@ -99,8 +127,28 @@ describe("checkSponsorship: every refusal of the policy", () => {
     expect(checkSponsorship(withKa({ limits: [{ token, amount: 50_000_000n }] }), e)).toBeNull();
     expect(checkSponsorship(withKa({ limits: [{ token, amount: 50_000_001n }] }), e)).toBe("the key authorization's limit exceeds the session's spend cap");
     expect(checkSponsorship(withKa({ limits: [{ token }] }), e)).toBe("the key authorization's limit exceeds the session's spend cap");
-    expect(checkSponsorship(withKa({ limits: [{ token, limit: 1n }, { token: user, limit: 1n }] }), e)).toBe(`the key authorization names token ${user}, not the session's token`);
-    expect(checkSponsorship(withKa({ limits: [{ token, limit: 1n }, { token, limit: 50_000_001n }] }), e)).toMatch(/spend cap/);
+    expect(
+      checkSponsorship(
+        withKa({
+          limits: [
+            { token, limit: 1n },
+            { token: user, limit: 1n },
+          ],
+        }),
+        e,
+      ),
+    ).toBe(`the key authorization names token ${user}, not the session's token`);
+    expect(
+      checkSponsorship(
+        withKa({
+          limits: [
+            { token, limit: 1n },
+            { token, limit: 50_000_001n },
+          ],
+        }),
+        e,
+      ),
+    ).toMatch(/spend cap/);
   });
   it("allows only empty no-op calls beside a key authorization", () => {
     expect(checkSponsorship({ ...viemStyle, calls: [] }, e)).toBeNull();
@@ -141,7 +189,9 @@ describe("checkSponsorship: every refusal of the policy", () => {
     expect(checkSponsorship({ ...ok, calls: [{ to: ACCOUNT_KEYCHAIN_ADDRESS, input: call.data }] }, e)).toBeNull();
     expect(checkSponsorship({ ...ok, calls: [{ ...call, to: token }] }, e)).toBe("the transaction is not an authorization of the agent key");
     expect(checkSponsorship({ ...ok, calls: [{ ...call, to: null }] }, e)).toBe("the transaction is not an authorization of the agent key");
-    expect(checkSponsorship({ ...ok, calls: [call, { to: "0x0000000000000000000000000000000000000000", data: "0x" }] }, e)).toBe("the transaction is not an authorization of the agent key");
+    expect(checkSponsorship({ ...ok, calls: [call, { to: "0x0000000000000000000000000000000000000000", data: "0x" }] }, e)).toBe(
+      "the transaction is not an authorization of the agent key",
+    );
     expect(checkSponsorship({ ...ok, calls: [] }, e)).toBe("the transaction is not an authorization of the agent key");
     expect(checkSponsorship({ ...ok, calls: undefined }, e)).toBe("the transaction is not an authorization of the agent key");
     expect(checkSponsorship({ ...ok, calls: [{ to: ACCOUNT_KEYCHAIN_ADDRESS }] }, e)).toBe("the call to the AccountKeychain does not decode");

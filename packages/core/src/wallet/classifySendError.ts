@@ -18,7 +18,8 @@ export type SendErrorClass = "refused" | "uncertain";
 
 export const REFUSAL_CODES: readonly number[] = [-32003, -32602, -32000];
 
-const MAY_BE_IN_THE_POOL = /already known|known transaction|already imported|already exists|already in|nonce too low|replacement|underpriced replacement|timeout|timed out|not processed|mempool|pending/i;
+const MAY_BE_IN_THE_POOL =
+  /already known|known transaction|already imported|already exists|already in|nonce too low|replacement|underpriced replacement|timeout|timed out|not processed|mempool|pending/i;
 
 export function classifySendError(error: { code: unknown; message: unknown }): SendErrorClass {
   if (typeof error.code !== "number" || !REFUSAL_CODES.includes(error.code)) return "uncertain";

@@ -1,8 +1,14 @@
 import { Addresses } from "viem/tempo";
 import { describe, expect, it } from "vitest";
 import {
-  ACCOUNT_KEYCHAIN_ADDRESS, DEVICE_CODE_ALPHABET, DEVICE_CODE_LENGTH, MAX_SESSION_TTL_SECONDS, MEMO_BYTES, MIN_SESSION_TTL_SECONDS,
-  PAIRING_TTL_MS, POLL_INTERVAL_SECONDS,
+  ACCOUNT_KEYCHAIN_ADDRESS,
+  DEVICE_CODE_ALPHABET,
+  DEVICE_CODE_LENGTH,
+  MAX_SESSION_TTL_SECONDS,
+  MEMO_BYTES,
+  MIN_SESSION_TTL_SECONDS,
+  PAIRING_TTL_MS,
+  POLL_INTERVAL_SECONDS,
 } from "./constants.ts";
 
 // The literal values the spec and the chain define, not the constants compared with themselves.

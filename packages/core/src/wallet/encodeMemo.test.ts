@@ -43,6 +43,10 @@ describe("encodeMemo", () => {
 
 describe("encodeMemo: 0x only as a prefix makes a hex memo", () => {
   it("a text memo with 0x inside is text", () => {
-    expect(encodeMemo("refund 0xbeef")).toEqual({ ok: true, bytes32: `0x${Buffer.from("refund 0xbeef").toString("hex").padEnd(64, "0")}`, memo: "refund 0xbeef" });
+    expect(encodeMemo("refund 0xbeef")).toEqual({
+      ok: true,
+      bytes32: `0x${Buffer.from("refund 0xbeef").toString("hex").padEnd(64, "0")}`,
+      memo: "refund 0xbeef",
+    });
   });
 });

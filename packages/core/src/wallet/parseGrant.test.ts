@@ -22,12 +22,26 @@ describe("parseGrant", () => {
   ])("%j → %s", (input, code) => expect(parseGrant(input)).toMatchObject({ ok: false, code }));
 
   it("names the field at fault in each refusal", () => {
-    expect(parseGrant({ ...ok, spend_cap_wei: undefined })).toEqual({ ok: false, code: "invalid_cap", message: "spend_cap_wei must be a positive integer string (base units)" });
-    expect(parseGrant({ ...ok, per_call_cap_wei: undefined })).toEqual({ ok: false, code: "invalid_cap", message: "per_call_cap_wei must be a positive integer string (base units)" });
-    expect(parseGrant({ ...ok, per_call_cap_wei: "10000001" })).toEqual({ ok: false, code: "invalid_cap", message: "per_call_cap_wei cannot exceed spend_cap_wei" });
+    expect(parseGrant({ ...ok, spend_cap_wei: undefined })).toEqual({
+      ok: false,
+      code: "invalid_cap",
+      message: "spend_cap_wei must be a positive integer string (base units)",
+    });
+    expect(parseGrant({ ...ok, per_call_cap_wei: undefined })).toEqual({
+      ok: false,
+      code: "invalid_cap",
+      message: "per_call_cap_wei must be a positive integer string (base units)",
+    });
+    expect(parseGrant({ ...ok, per_call_cap_wei: "10000001" })).toEqual({
+      ok: false,
+      code: "invalid_cap",
+      message: "per_call_cap_wei cannot exceed spend_cap_wei",
+    });
     for (const session_ttl_seconds of [undefined, null, 59, 2_592_001, Number.NaN, Number.POSITIVE_INFINITY]) {
       expect(parseGrant({ ...ok, session_ttl_seconds }), String(session_ttl_seconds)).toEqual({
-        ok: false, code: "invalid_ttl", message: "session_ttl_seconds must be an integer from 60 to 2592000",
+        ok: false,
+        code: "invalid_ttl",
+        message: "session_ttl_seconds must be an integer from 60 to 2592000",
       });
     }
   });

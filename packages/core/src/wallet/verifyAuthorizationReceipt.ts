@@ -21,7 +21,11 @@ const eq = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 export function verifyAuthorizationReceipt(receipt: ReceiptLike, expected: { account: string; agentKey: string }): AuthorizationCheck {
   if (receipt.status !== "success") return { ok: false, reason: "transaction_failed", message: "the transaction did not succeed" };
   if (!eq(receipt.from, expected.account)) {
-    return { ok: false, reason: "wrong_sender", message: `the transaction was sent by ${receipt.from.toLowerCase()}, not by ${expected.account.toLowerCase()}` };
+    return {
+      ok: false,
+      reason: "wrong_sender",
+      message: `the transaction was sent by ${receipt.from.toLowerCase()}, not by ${expected.account.toLowerCase()}`,
+    };
   }
   const fromKeychain = receipt.logs.filter((l) => eq(l.address, ACCOUNT_KEYCHAIN_ADDRESS));
   const events: { account: string; publicKey: string; signatureType: number; expiry: bigint }[] = [];
@@ -37,7 +41,11 @@ export function verifyAuthorizationReceipt(receipt: ReceiptLike, expected: { acc
   const match = mine.find((e) => eq(e.publicKey, expected.agentKey));
   if (match) return { ok: true, expiry: match.expiry, signatureType: match.signatureType };
   if (mine.length > 0) {
-    return { ok: false, reason: "other_key_authorized", message: `the transaction authorized ${mine[0]!.publicKey.toLowerCase()}, not the agent key ${expected.agentKey.toLowerCase()}` };
+    return {
+      ok: false,
+      reason: "other_key_authorized",
+      message: `the transaction authorized ${mine[0]!.publicKey.toLowerCase()}, not the agent key ${expected.agentKey.toLowerCase()}`,
+    };
   }
   return { ok: false, reason: "key_not_authorized", message: "the transaction emitted no KeyAuthorized event of the AccountKeychain for this account" };
 }

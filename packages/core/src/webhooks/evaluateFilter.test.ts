@@ -15,7 +15,13 @@ describe("evaluateFilter", () => {
     expect(evaluateFilter({ agentId: "other" }, event)).toBe(false);
   });
   it("ANDs every present condition, comparing addresses case-insensitively", () => {
-    const all = { agentId: "demo-agent", recipientAddress: "0x00000000000000000000000000000000000000AA", routedToAddress: event.routedToAddress, tokenAddress: event.tokenAddress, minAmountWei: 2n ** 70n };
+    const all = {
+      agentId: "demo-agent",
+      recipientAddress: "0x00000000000000000000000000000000000000AA",
+      routedToAddress: event.routedToAddress,
+      tokenAddress: event.tokenAddress,
+      minAmountWei: 2n ** 70n,
+    };
     expect(evaluateFilter(all, event)).toBe(true);
     expect(evaluateFilter({ ...all, recipientAddress: "0x" + "c".repeat(40) }, event)).toBe(false);
     expect(evaluateFilter({ ...all, routedToAddress: "0x" + "c".repeat(40) }, event)).toBe(false);

@@ -38,9 +38,25 @@ describe("parseRecoverSince", () => {
   });
 
   it.each([
-    [undefined], [null], [1764072000000], [""], ["yesterday"], ["2026-11-25"], ["2026-11-25T11:00:00"], ["2026-11-25 11:00:00Z"],
-    ["2026-02-30T00:00:00Z"], ["2026-11-25T24:00:00Z"], ["2026-11-25T11:60:00Z"], ["2026-11-25T11:00:60Z"], ["2026-13-01T00:00:00Z"],
-    [" 2026-11-25T11:00:00Z"], [["2026-11-25T11:00:00Z"]], [{ toString: () => "2026-11-25T11:00:00Z" }], ["2026-11-25T11:00:00Z\n"], ["2026-11-25T11:00:00+0200"], ["x".repeat(100)],
+    [undefined],
+    [null],
+    [1764072000000],
+    [""],
+    ["yesterday"],
+    ["2026-11-25"],
+    ["2026-11-25T11:00:00"],
+    ["2026-11-25 11:00:00Z"],
+    ["2026-02-30T00:00:00Z"],
+    ["2026-11-25T24:00:00Z"],
+    ["2026-11-25T11:60:00Z"],
+    ["2026-11-25T11:00:60Z"],
+    ["2026-13-01T00:00:00Z"],
+    [" 2026-11-25T11:00:00Z"],
+    [["2026-11-25T11:00:00Z"]],
+    [{ toString: () => "2026-11-25T11:00:00Z" }],
+    ["2026-11-25T11:00:00Z\n"],
+    ["2026-11-25T11:00:00+0200"],
+    ["x".repeat(100)],
   ])("refuses %j as invalid_since", (since) => {
     expect(codeOf(since)).toBe("invalid_since");
   });
@@ -52,9 +68,12 @@ describe("parseRecoverSince", () => {
     expect(parseRecoverSince("2026-02-28T23:59:59.999Z", new Date("2026-03-01T00:00:00Z")).toISOString()).toBe("2026-02-28T23:59:59.999Z");
   });
 
-  it.each([["2026-11-25T11:00:00+24:00"], ["2026-11-25T11:00:00-00:60"], ["2026-11-25T11:00:00+99:99"]])("refuses the offset of %j (no such instant) as invalid_since", (since) => {
-    expect(codeOf(since)).toBe("invalid_since");
-  });
+  it.each([["2026-11-25T11:00:00+24:00"], ["2026-11-25T11:00:00-00:60"], ["2026-11-25T11:00:00+99:99"]])(
+    "refuses the offset of %j (no such instant) as invalid_since",
+    (since) => {
+      expect(codeOf(since)).toBe("invalid_since");
+    },
+  );
 
   it("says in its messages what was wrong and, for a too old since, the earliest instant allowed now", () => {
     const messageOf = (since: unknown) => {
@@ -69,7 +88,13 @@ describe("parseRecoverSince", () => {
     expect(messageOf("yesterday")).toMatch(/since must be an ISO 8601 date-time/);
     expect(messageOf("2026-02-30T00:00:00Z")).toContain('"2026-02-30T00:00:00Z" is not a valid date-time');
     expect(messageOf("2026-11-01T00:00:00Z")).toContain("earliest now: 2026-11-18T12:00:00.000Z");
-    const error = (() => { try { parseRecoverSince("2026-11-01T00:00:00Z", now); } catch (e) { return e; } })();
+    const error = (() => {
+      try {
+        parseRecoverSince("2026-11-01T00:00:00Z", now);
+      } catch (e) {
+        return e;
+      }
+    })();
     expect(error).toBeInstanceOf(RecoverSinceError);
     expect((error as Error).name).toBe("RecoverSinceError");
   });

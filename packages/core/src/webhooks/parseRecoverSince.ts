@@ -20,7 +20,8 @@ const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(
  * future is accepted (it matches nothing yet).
  */
 export function parseRecoverSince(since: unknown, now: Date): Date {
-  if (typeof since !== "string" || since.length > 40) throw new RecoverSinceError("invalid_since", "since must be an ISO 8601 date-time with an offset, e.g. 2026-11-25T03:00:00Z");
+  if (typeof since !== "string" || since.length > 40)
+    throw new RecoverSinceError("invalid_since", "since must be an ISO 8601 date-time with an offset, e.g. 2026-11-25T03:00:00Z");
   const m = ISO_DATE_TIME.exec(since);
   if (!m) throw new RecoverSinceError("invalid_since", "since must be an ISO 8601 date-time with an offset, e.g. 2026-11-25T03:00:00Z");
   const [, y, mo, d, h, mi, s] = m;
@@ -28,13 +29,21 @@ export function parseRecoverSince(since: unknown, now: Date): Date {
   // Date accepts 2026-02-30 and 24:00 by rolling over: compare the fields with the UTC date of the same wall time.
   const wall = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s ?? 0)));
   if (
-    Number.isNaN(at.getTime()) || wall.getUTCFullYear() !== Number(y) || wall.getUTCMonth() !== Number(mo) - 1 || wall.getUTCDate() !== Number(d)
-    || wall.getUTCHours() !== Number(h) || wall.getUTCMinutes() !== Number(mi) || Number(s ?? 0) > 59
+    Number.isNaN(at.getTime()) ||
+    wall.getUTCFullYear() !== Number(y) ||
+    wall.getUTCMonth() !== Number(mo) - 1 ||
+    wall.getUTCDate() !== Number(d) ||
+    wall.getUTCHours() !== Number(h) ||
+    wall.getUTCMinutes() !== Number(mi) ||
+    Number(s ?? 0) > 59
   ) {
     throw new RecoverSinceError("invalid_since", `since "${since}" is not a valid date-time`);
   }
   if (now.getTime() - at.getTime() > RECOVER_MAX_AGE_MS) {
-    throw new RecoverSinceError("since_too_old", `since may be at most 7 days ago (earliest now: ${new Date(now.getTime() - RECOVER_MAX_AGE_MS).toISOString()})`);
+    throw new RecoverSinceError(
+      "since_too_old",
+      `since may be at most 7 days ago (earliest now: ${new Date(now.getTime() - RECOVER_MAX_AGE_MS).toISOString()})`,
+    );
   }
   return at;
 }

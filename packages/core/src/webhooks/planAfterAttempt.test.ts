@@ -5,22 +5,51 @@ import { planAfterAttempt } from "./planAfterAttempt.ts";
 const now = new Date("2026-11-22T06:00:00Z");
 const active = { status: "active" as const, consecutiveFailures: 2 };
 const plan = (status: number | "timeout" | "network_error", attempt = 1, retryAfterMs?: number) =>
-  planAfterAttempt({ attempt, result: typeof status === "number" ? { type: "response", status } : { type: status }, retryAfterMs, subscription: active, now, random: 0.5 });
+  planAfterAttempt({
+    attempt,
+    result: typeof status === "number" ? { type: "response", status } : { type: status },
+    retryAfterMs,
+    subscription: active,
+    now,
+    random: 0.5,
+  });
 
 describe("classifyOutcome / planAfterAttempt (spec outcome table)", () => {
   it.each([
-    [200, "success"], [204, "success"], [299, "success"],
+    [200, "success"],
+    [204, "success"],
+    [299, "success"],
     [410, "gone"],
-    [429, "retry"], [500, "retry"], [503, "retry"], [599, "retry"],
-    [400, "reject"], [401, "reject"], [404, "reject"], [409, "reject"], [301, "reject"], [302, "reject"], [100, "reject"],
+    [429, "retry"],
+    [500, "retry"],
+    [503, "retry"],
+    [599, "retry"],
+    [400, "reject"],
+    [401, "reject"],
+    [404, "reject"],
+    [409, "reject"],
+    [301, "reject"],
+    [302, "reject"],
+    [100, "reject"],
     // the edges: only 200–299 is a success (spec §6: "2xx"), a 3xx is not followed and is no success either
-    [199, "reject"], [300, "reject"], [411, "reject"], [428, "reject"], [430, "reject"], [499, "reject"], [600, "reject"], [0, "reject"],
+    [199, "reject"],
+    [300, "reject"],
+    [411, "reject"],
+    [428, "reject"],
+    [430, "reject"],
+    [499, "reject"],
+    [600, "reject"],
+    [0, "reject"],
   ])("HTTP %i → %s", (status, outcome) => {
     expect(classifyOutcome({ type: "response", status })).toBe(outcome);
   });
 
   it("2xx: succeeded, failures reset", () => {
-    expect(plan(200)).toEqual({ outcome: "success", delivery: { status: "succeeded", nextAttemptAt: null }, subscription: { status: "active", consecutiveFailures: 0 } });
+    expect(plan(200)).toEqual({
+      outcome: "success",
+      delivery: { status: "succeeded", nextAttemptAt: null },
+      subscription: { status: "active", consecutiveFailures: 0 },
+    });
   });
   it("410: delivery dead, subscription paused", () => {
     expect(plan(410)).toMatchObject({ delivery: { status: "dead" }, subscription: { status: "paused", consecutiveFailures: 2 } });
@@ -30,7 +59,11 @@ describe("classifyOutcome / planAfterAttempt (spec outcome table)", () => {
   });
   it("429/5xx/timeout/network: retry on schedule, counting a failure", () => {
     for (const s of [429, 500, "timeout", "network_error"] as const) {
-      expect(plan(s, 2)).toEqual({ outcome: "retry", delivery: { status: "retrying", nextAttemptAt: new Date(now.getTime() + 120_000) }, subscription: { status: "active", consecutiveFailures: 3 } });
+      expect(plan(s, 2)).toEqual({
+        outcome: "retry",
+        delivery: { status: "retrying", nextAttemptAt: new Date(now.getTime() + 120_000) },
+        subscription: { status: "active", consecutiveFailures: 3 },
+      });
     }
   });
   it("honours a longer Retry-After", () => {

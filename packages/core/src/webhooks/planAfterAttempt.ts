@@ -30,9 +30,17 @@ export function planAfterAttempt(input: {
   }
   switch (outcome) {
     case "success":
-      return { outcome, delivery: { status: "succeeded", nextAttemptAt: null }, subscription: transitionSubscription(input.subscription, { type: "delivery_succeeded" }) };
+      return {
+        outcome,
+        delivery: { status: "succeeded", nextAttemptAt: null },
+        subscription: transitionSubscription(input.subscription, { type: "delivery_succeeded" }),
+      };
     case "gone":
-      return { outcome, delivery: { status: "dead", nextAttemptAt: null }, subscription: transitionSubscription(input.subscription, { type: "receiver_gone" }) };
+      return {
+        outcome,
+        delivery: { status: "dead", nextAttemptAt: null },
+        subscription: transitionSubscription(input.subscription, { type: "receiver_gone" }),
+      };
     case "reject":
       return { outcome, delivery: { status: "dead", nextAttemptAt: null }, subscription: input.subscription };
     case "retry": {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { MAX_CONSECUTIVE_FAILURES, SubscriptionTransitionError, VERIFY_TOKEN_TTL_MS, transitionSubscription, type SubscriptionState } from "./subscriptionMachine.ts";
+import {
+  MAX_CONSECUTIVE_FAILURES,
+  SubscriptionTransitionError,
+  VERIFY_TOKEN_TTL_MS,
+  transitionSubscription,
+  type SubscriptionState,
+} from "./subscriptionMachine.ts";
 
 const now = new Date("2026-11-22T06:00:00Z");
 const later = new Date(now.getTime() + 24 * 3600 * 1000);
@@ -8,8 +14,12 @@ const s = (status: SubscriptionState["status"], consecutiveFailures = 0): Subscr
 describe("transitionSubscription", () => {
   it("verifies pending_verify → active with a matching, unexpired token", () => {
     expect(transitionSubscription(s("pending_verify"), { type: "verify", tokenMatches: true, now, verifyTokenExpiresAt: later })).toEqual(s("active"));
-    expect(() => transitionSubscription(s("pending_verify"), { type: "verify", tokenMatches: false, now, verifyTokenExpiresAt: later })).toThrow(/does not match/);
-    expect(() => transitionSubscription(s("pending_verify"), { type: "verify", tokenMatches: true, now: new Date(later.getTime() + 1), verifyTokenExpiresAt: later })).toThrow(/expired/);
+    expect(() => transitionSubscription(s("pending_verify"), { type: "verify", tokenMatches: false, now, verifyTokenExpiresAt: later })).toThrow(
+      /does not match/,
+    );
+    expect(() =>
+      transitionSubscription(s("pending_verify"), { type: "verify", tokenMatches: true, now: new Date(later.getTime() + 1), verifyTokenExpiresAt: later }),
+    ).toThrow(/expired/);
   });
   it("pauses an active subscription (owner or a 410) and resumes it with zero failures", () => {
     expect(transitionSubscription(s("active", 3), { type: "pause" })).toEqual(s("paused", 3));
@@ -49,7 +59,9 @@ describe("transitionSubscription", () => {
     const verify = { type: "verify" as const, tokenMatches: true, now, verifyTokenExpiresAt: later };
     expect(codeOf(() => transitionSubscription(s("pending_verify"), { ...verify, tokenMatches: false }))).toBe("invalid_verify_token");
     // a wrong token is reported before an expired one: the caller learns nothing about a token it does not hold
-    expect(codeOf(() => transitionSubscription(s("pending_verify"), { ...verify, tokenMatches: false, now: new Date(later.getTime() + 1) }))).toBe("invalid_verify_token");
+    expect(codeOf(() => transitionSubscription(s("pending_verify"), { ...verify, tokenMatches: false, now: new Date(later.getTime() + 1) }))).toBe(
+      "invalid_verify_token",
+    );
     expect(codeOf(() => transitionSubscription(s("paused"), verify))).toBe("invalid_state");
     expect(codeOf(() => transitionSubscription(s("disabled_by_failures"), { type: "pause" }))).toBe("invalid_state");
     expect(codeOf(() => transitionSubscription(s("pending_verify"), { type: "resume" }))).toBe("invalid_state");

@@ -40,7 +40,8 @@ export function transitionSubscription(state: SubscriptionState, trigger: Subscr
       if (status === "active") return state; // idempotent: verifying twice is fine
       if (status !== "pending_verify") throw new SubscriptionTransitionError("invalid_state", `cannot verify a ${status} subscription`);
       if (!trigger.tokenMatches) throw new SubscriptionTransitionError("invalid_verify_token", "verify_token does not match");
-      if (trigger.now.getTime() > trigger.verifyTokenExpiresAt.getTime()) throw new SubscriptionTransitionError("verify_token_expired", "verify_token has expired (24 h)");
+      if (trigger.now.getTime() > trigger.verifyTokenExpiresAt.getTime())
+        throw new SubscriptionTransitionError("verify_token_expired", "verify_token has expired (24 h)");
       return { status: "active", consecutiveFailures: 0 };
     case "pause":
       if (status === "paused") return state;
@@ -57,7 +58,8 @@ export function transitionSubscription(state: SubscriptionState, trigger: Subscr
       return { ...state, consecutiveFailures: 0 };
     case "resume":
       if (status === "active") return { status, consecutiveFailures: 0 };
-      if (status !== "paused" && status !== "disabled_by_failures") throw new SubscriptionTransitionError("invalid_state", `cannot resume a ${status} subscription`);
+      if (status !== "paused" && status !== "disabled_by_failures")
+        throw new SubscriptionTransitionError("invalid_state", `cannot resume a ${status} subscription`);
       return { status: "active", consecutiveFailures: 0 };
     case "delete":
       return { ...state, status: "deleted" };

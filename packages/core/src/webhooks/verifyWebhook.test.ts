@@ -66,7 +66,13 @@ describe("verifyWebhook", () => {
     const sig = signPayload(secret, body, now);
     expect(() => verifyWebhook(body, headers(sig), secret, { now: new Date(now.getTime() + 61_000), toleranceSeconds: 60 })).toThrow(/more than 60s/);
     expect(verifyWebhook(body, headers(sig), secret, { now: new Date(now.getTime() + 60_000), toleranceSeconds: 60 }).timestamp).toBe(now.getTime() / 1000);
-    const err = (() => { try { verifyWebhook(body, headers(sig), "wrong", { now: new Date(now.getTime() + 400_000) }); } catch (e) { return e; } })();
+    const err = (() => {
+      try {
+        verifyWebhook(body, headers(sig), "wrong", { now: new Date(now.getTime() + 400_000) });
+      } catch (e) {
+        return e;
+      }
+    })();
     expect(err).toBeInstanceOf(WebhookVerificationError);
     expect((err as WebhookVerificationError).code).toBe("stale_timestamp");
   });
@@ -76,7 +82,14 @@ describe("verifyWebhook", () => {
     expect(() => verifyWebhook(body, headers(signPayload(secret, body, now)), secret)).toThrow(/more than 300s/);
   });
   it("gives each failure its code and finds headers in any case, as arrays too", () => {
-    const code = (fn: () => unknown) => { try { fn(); } catch (e) { return (e as WebhookVerificationError).code; } return "none"; };
+    const code = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (e) {
+        return (e as WebhookVerificationError).code;
+      }
+      return "none";
+    };
     const t = now.getTime() / 1000;
     expect(code(() => verifyWebhook(body, {}, secret, { now }))).toBe("missing_signature");
     expect(code(() => verifyWebhook(body, headers("v1=00"), secret, { now }))).toBe("malformed_signature");
@@ -84,7 +97,10 @@ describe("verifyWebhook", () => {
     expect(code(() => verifyWebhook(body, headers(`t=${t},v1=00`), secret, { now }))).toBe("bad_signature");
     const sig = signPayload(secret, body, now);
     expect(verifyWebhook(body, { "svc-signature": [sig, "t=1,v1=00"], "SVC-DELIVERY": "d-9" }, secret, { now })).toEqual({
-      deliveryId: "d-9", subscriptionId: undefined, eventId: undefined, timestamp: t,
+      deliveryId: "d-9",
+      subscriptionId: undefined,
+      eventId: undefined,
+      timestamp: t,
     });
   });
   it("skips header parts without a key, even one that starts like t or v1", () => {
@@ -97,6 +113,10 @@ describe("verifyWebhook", () => {
 
 describe("WebhookVerificationError", () => {
   it("is named after its class (what a receiver's logs show) and carries its code", () => {
-    expect(new WebhookVerificationError("bad_signature", "no match")).toMatchObject({ name: "WebhookVerificationError", code: "bad_signature", message: "no match" });
+    expect(new WebhookVerificationError("bad_signature", "no match")).toMatchObject({
+      name: "WebhookVerificationError",
+      code: "bad_signature",
+      message: "no match",
+    });
   });
 });

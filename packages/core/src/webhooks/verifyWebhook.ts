@@ -63,5 +63,10 @@ export function verifyWebhook(
     return timingSafeEqual(Buffer.from(c, "hex"), expected);
   });
   if (!ok) throw new WebhookVerificationError("bad_signature", "signature does not match the body");
-  return { deliveryId: header(headers, "svc-delivery"), subscriptionId: header(headers, "svc-subscription"), eventId: header(headers, "svc-event-id"), timestamp };
+  return {
+    deliveryId: header(headers, "svc-delivery"),
+    subscriptionId: header(headers, "svc-subscription"),
+    eventId: header(headers, "svc-event-id"),
+    timestamp,
+  };
 }

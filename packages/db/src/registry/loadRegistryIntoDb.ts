@@ -48,7 +48,8 @@ export async function loadRegistryIntoDb(pool: pg.Pool, registry: Registry, sour
       }
     }
     await tx.query("DELETE FROM server_ids WHERE registry_source = $1 AND fingerprint <> ALL($2::text[])", [
-      source, registry.entities.flatMap((e) => e.serverIds.map((s) => s.fingerprint)),
+      source,
+      registry.entities.flatMap((e) => e.serverIds.map((s) => s.fingerprint)),
     ]);
     for (const x of registry.escrows) {
       await tx.query(

@@ -42,7 +42,13 @@ function filterOf(s: SubscriptionFilterRow): WebhookFilter {
 }
 
 function eventOf(e: EventFilterRow): FilterableEvent {
-  return { agentId: e.agent_id, counterpartyAddress: e.counterparty_address, routedToAddress: e.routed_to_address, amountWei: BigInt(e.amount_wei), tokenAddress: e.token_address };
+  return {
+    agentId: e.agent_id,
+    counterpartyAddress: e.counterparty_address,
+    routedToAddress: e.routed_to_address,
+    amountWei: BigInt(e.amount_wei),
+    tokenAddress: e.token_address,
+  };
 }
 
 export interface DeliveryPairs {
@@ -97,6 +103,10 @@ export interface CreatedDelivery {
  */
 export async function insertEventDeliveries(db: pg.Pool | pg.ClientBase, pairs: DeliveryPairs, now: Date): Promise<CreatedDelivery[]> {
   if (pairs.subscriptionIds.length === 0) return [];
-  const { rows } = await db.query<{ id: string; subscription_id: string; event_id: string }>(INSERT_EVENT_DELIVERIES, [pairs.subscriptionIds, pairs.eventIds, now]);
+  const { rows } = await db.query<{ id: string; subscription_id: string; event_id: string }>(INSERT_EVENT_DELIVERIES, [
+    pairs.subscriptionIds,
+    pairs.eventIds,
+    now,
+  ]);
   return rows.map((r) => ({ id: r.id, subscriptionId: r.subscription_id, eventId: r.event_id }));
 }

@@ -1,7 +1,12 @@
 import type pg from "pg";
 import {
-  EVENT_FILTER_COLUMNS, insertEventDeliveries, matchEventDeliveries, SUBSCRIPTION_FILTER_COLUMNS,
-  type CreatedDelivery, type EventFilterRow, type SubscriptionFilterRow,
+  EVENT_FILTER_COLUMNS,
+  insertEventDeliveries,
+  matchEventDeliveries,
+  SUBSCRIPTION_FILTER_COLUMNS,
+  type CreatedDelivery,
+  type EventFilterRow,
+  type SubscriptionFilterRow,
 } from "./eventDeliveries.ts";
 
 export interface RecoverDeliveriesOptions {

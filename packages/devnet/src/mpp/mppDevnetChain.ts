@@ -1,10 +1,10 @@
-import { createClient, http, maxUint256, type Client, type Transport } from 'viem'
-import { devnetChain } from '../chain.ts'
-import { DEVNET_CHAIN_ID } from '../constants.ts'
-import { DevnetError } from '../errors.ts'
+import { createClient, http, maxUint256, type Client, type Transport } from "viem";
+import { devnetChain } from "../chain.ts";
+import { DEVNET_CHAIN_ID } from "../constants.ts";
+import { DevnetError } from "../errors.ts";
 
-type PrepareHook = (typeof devnetChain.prepareTransactionRequest)[0]
-const [tempoPrepare, tempoPrepareOptions] = devnetChain.prepareTransactionRequest
+type PrepareHook = (typeof devnetChain.prepareTransactionRequest)[0];
+const [tempoPrepare, tempoPrepareOptions] = devnetChain.prepareTransactionRequest;
 
 /**
  * The devnet chain as mppx 0.11.0 needs it: viem's tempoLocalnet re-numbered to anvil's 31337 (`devnetChain`, fee
@@ -31,22 +31,22 @@ const [tempoPrepare, tempoPrepareOptions] = devnetChain.prepareTransactionReques
  *    packs blocks by gas used, so the higher limit costs nothing.
  * Remove them once anvil accepts viem's discriminator and estimates T4 storage creation.
  */
-export const GAS_FLOOR = 3_000_000n
+export const GAS_FLOOR = 3_000_000n;
 
 const prepareForAnvil: PrepareHook = async (request, context) => {
-  const r = request as { nonceKey?: unknown; nonce?: number }
-  if ((r.nonceKey === 'expiring' || r.nonceKey === maxUint256) && r.nonce === undefined) r.nonce = 0
-  const prepared = (await tempoPrepare(request, context)) ?? request
-  const phase = (context as { phase?: string } | undefined)?.phase
-  const p = prepared as { gas?: bigint }
-  if (phase === 'afterFillParameters' && typeof p.gas === 'bigint' && p.gas < GAS_FLOOR) p.gas = GAS_FLOOR
-  return prepared
-}
+  const r = request as { nonceKey?: unknown; nonce?: number };
+  if ((r.nonceKey === "expiring" || r.nonceKey === maxUint256) && r.nonce === undefined) r.nonce = 0;
+  const prepared = (await tempoPrepare(request, context)) ?? request;
+  const phase = (context as { phase?: string } | undefined)?.phase;
+  const p = prepared as { gas?: bigint };
+  if (phase === "afterFillParameters" && typeof p.gas === "bigint" && p.gas < GAS_FLOOR) p.gas = GAS_FLOOR;
+  return prepared;
+};
 
 export const mppDevnetChain = {
   ...devnetChain,
   prepareTransactionRequest: [prepareForAnvil, tempoPrepareOptions],
-} as unknown as typeof devnetChain
+} as unknown as typeof devnetChain;
 
 /**
  * mppx's `getClient` for the devnet: one viem client on mppDevnetChain per call site, for chain id 31337 only
@@ -56,9 +56,9 @@ export const mppDevnetChain = {
  * server's simulation of every one-transfer charge failed ("intrinsic gas too high"); unrewritten, the fill is right.
  */
 export function mppDevnetClientResolver(rpcUrl: string): (parameters?: { chainId?: number | undefined }) => Client<Transport, typeof mppDevnetChain> {
-  const client = createClient({ chain: mppDevnetChain, transport: http(rpcUrl, { timeout: 30_000, retryCount: 0 }), pollingInterval: 100 })
+  const client = createClient({ chain: mppDevnetChain, transport: http(rpcUrl, { timeout: 30_000, retryCount: 0 }), pollingInterval: 100 });
   return ({ chainId } = {}) => {
-    if (chainId !== undefined && chainId !== DEVNET_CHAIN_ID) throw new DevnetError(`mppx asked for chain ${chainId}; the devnet is ${DEVNET_CHAIN_ID}`)
-    return client
-  }
+    if (chainId !== undefined && chainId !== DEVNET_CHAIN_ID) throw new DevnetError(`mppx asked for chain ${chainId}; the devnet is ${DEVNET_CHAIN_ID}`);
+    return client;
+  };
 }

@@ -1,4 +1,4 @@
-import { keccak256, slice, stringToHex, type Hex } from 'viem'
+import { keccak256, slice, stringToHex, type Hex } from "viem";
 
 /**
  * The 10-byte MPP fingerprint of a string, as mppx's attribution memo carries it (mppx `src/tempo/Attribution.ts`):
@@ -6,5 +6,5 @@ import { keccak256, slice, stringToHex, type Hex } from 'viem'
  * of a client id the memo's clientId (bytes 15..24).
  */
 export function mppFingerprint(value: string): Hex {
-  return slice(keccak256(stringToHex(value)), 0, 10).toLowerCase() as Hex
+  return slice(keccak256(stringToHex(value)), 0, 10).toLowerCase() as Hex;
 }

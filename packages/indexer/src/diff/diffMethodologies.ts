@@ -28,7 +28,11 @@ export async function diffMethodologies(
       // One array takes the notes of the `to` version only (a V02Trace is a V03Trace with a v0.2 note and no agentId).
       const trace: V03Trace[] = [];
       const match = (version: string, notes?: V03Trace[]) =>
-        version === "v0.2" ? matchLogsV02(logs, options.context, notes as V02Trace[] | undefined) : version === "v0.3" ? matchLogsV03(logs, options.context, notes) : matchLogs(logs, options.context, version);
+        version === "v0.2"
+          ? matchLogsV02(logs, options.context, notes as V02Trace[] | undefined)
+          : version === "v0.3"
+            ? matchLogsV03(logs, options.context, notes)
+            : matchLogs(logs, options.context, version);
       summarizeDiff(acc, match(options.from), match(options.to, trace), trace);
     }
   }

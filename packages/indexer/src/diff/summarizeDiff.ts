@@ -61,7 +61,12 @@ const emptyEntity = (): EntityTotals => ({ rows: 0, sentCount: 0, sentWei: 0n, r
 
 export function createDiffAccumulator(): DiffAccumulator {
   return {
-    from: emptyVersion(), to: emptyVersion(), entities: new Map(), removed: new Map(), added: new Map(), rerouted: 0,
+    from: emptyVersion(),
+    to: emptyVersion(),
+    entities: new Map(),
+    removed: new Map(),
+    added: new Map(),
+    rerouted: 0,
     rows: { removed: new Map(), added: new Map(), changed: new Map() },
   };
 }
@@ -173,17 +178,29 @@ export function diffReport(acc: DiffAccumulator, fromVersion: string, toVersion:
     volume_by_token: Object.fromEntries([...t.volumeByToken].sort().map(([k, v]) => [k, v.toString()])),
     rows_by_kind: Object.fromEntries([...t.rowsByKind].sort()),
   });
-  const entity = (e: EntityTotals) => ({ rows: e.rows, sent_count: e.sentCount, sent_wei: e.sentWei.toString(), received_count: e.receivedCount, received_wei: e.receivedWei.toString() });
-  const rowReasons = (m: Map<string, RowReason>) => Object.fromEntries([...m].sort().map(([k, v]) => [k, { rows: v.rows, volume_wei: v.volumeWei.toString() }]));
-  const reasons = (m: Map<string, DiffReason>) => Object.fromEntries([...m].sort().map(([k, v]) => [k, { payments: v.payments, volume_wei: v.volumeWei.toString() }]));
+  const entity = (e: EntityTotals) => ({
+    rows: e.rows,
+    sent_count: e.sentCount,
+    sent_wei: e.sentWei.toString(),
+    received_count: e.receivedCount,
+    received_wei: e.receivedWei.toString(),
+  });
+  const rowReasons = (m: Map<string, RowReason>) =>
+    Object.fromEntries([...m].sort().map(([k, v]) => [k, { rows: v.rows, volume_wei: v.volumeWei.toString() }]));
+  const reasons = (m: Map<string, DiffReason>) =>
+    Object.fromEntries([...m].sort().map(([k, v]) => [k, { payments: v.payments, volume_wei: v.volumeWei.toString() }]));
   return {
     from: fromVersion,
     to: toVersion,
     global: { before: version(acc.from), after: version(acc.to) },
     why: {
-      no_longer_activity: reasons(acc.removed), new_activity: reasons(acc.added), rows_rerouted: acc.rerouted,
+      no_longer_activity: reasons(acc.removed),
+      new_activity: reasons(acc.added),
+      rows_rerouted: acc.rerouted,
       rows: { removed: rowReasons(acc.rows.removed), added: rowReasons(acc.rows.added), changed: rowReasons(acc.rows.changed) },
     },
-    entities: Object.fromEntries([...acc.entities].sort(([a], [b]) => (a < b ? -1 : 1)).map(([id, e]) => [id, { before: entity(e.from), after: entity(e.to) }])),
+    entities: Object.fromEntries(
+      [...acc.entities].sort(([a], [b]) => (a < b ? -1 : 1)).map(([id, e]) => [id, { before: entity(e.from), after: entity(e.to) }]),
+    ),
   };
 }

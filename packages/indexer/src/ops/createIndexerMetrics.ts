@@ -18,19 +18,50 @@ import type { IndexerObserver } from "../sync/createIndexer.ts";
 export function createIndexerMetrics(options: { defaults?: boolean } = {}) {
   const registry = new Registry();
   if (options.defaults !== false) collectDefaultMetrics({ register: registry, prefix: "agent_ledger_indexer_" });
-  const leader = new Gauge({ name: "agent_ledger_indexer_leader", help: "1 while this process holds the stream's advisory lock and indexes; 0 while it waits as a standby", registers: [registry] });
-  const head = new Gauge({ name: "agent_ledger_indexer_chain_head_block", help: "Newest block number the node reported (eth_blockNumber)", registers: [registry] });
-  const checkpoint = new Gauge({ name: "agent_ledger_indexer_checkpoint_block", help: "Last block committed to the checkpoint (read at take-over, then per batch)", registers: [registry] });
-  const lag = new Gauge({ name: "agent_ledger_indexer_lag_blocks", help: "Chain head minus the checkpoint, in blocks (NaN until both are known)", registers: [registry] });
-  const lastBatch = new Gauge({ name: "agent_ledger_indexer_last_batch_timestamp_seconds", help: "Unix time of the last committed batch", registers: [registry] });
-  const logs = new Counter({ name: "agent_ledger_indexer_logs_fetched_total", help: "Logs fetched with eth_getLogs (rate() gives logs per second)", registers: [registry] });
+  const leader = new Gauge({
+    name: "agent_ledger_indexer_leader",
+    help: "1 while this process holds the stream's advisory lock and indexes; 0 while it waits as a standby",
+    registers: [registry],
+  });
+  const head = new Gauge({
+    name: "agent_ledger_indexer_chain_head_block",
+    help: "Newest block number the node reported (eth_blockNumber)",
+    registers: [registry],
+  });
+  const checkpoint = new Gauge({
+    name: "agent_ledger_indexer_checkpoint_block",
+    help: "Last block committed to the checkpoint (read at take-over, then per batch)",
+    registers: [registry],
+  });
+  const lag = new Gauge({
+    name: "agent_ledger_indexer_lag_blocks",
+    help: "Chain head minus the checkpoint, in blocks (NaN until both are known)",
+    registers: [registry],
+  });
+  const lastBatch = new Gauge({
+    name: "agent_ledger_indexer_last_batch_timestamp_seconds",
+    help: "Unix time of the last committed batch",
+    registers: [registry],
+  });
+  const logs = new Counter({
+    name: "agent_ledger_indexer_logs_fetched_total",
+    help: "Logs fetched with eth_getLogs (rate() gives logs per second)",
+    registers: [registry],
+  });
   const rows = new Counter({ name: "agent_ledger_indexer_rows_written_total", help: "agent_events rows inserted", registers: [registry] });
   const batches = new Counter({ name: "agent_ledger_indexer_batches_total", help: "Batches committed", registers: [registry] });
   const writeSeconds = new Histogram({
-    name: "agent_ledger_indexer_batch_write_seconds", help: "Time to write and commit one batch (raw logs, rows, rollups, checkpoint)",
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [registry],
+    name: "agent_ledger_indexer_batch_write_seconds",
+    help: "Time to write and commit one batch (raw logs, rows, rollups, checkpoint)",
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
   });
-  const rpcErrors = new Counter({ name: "agent_ledger_indexer_rpc_errors_total", help: "Failed JSON-RPC calls by method (each one is retried with backoff)", labelNames: ["method"] as const, registers: [registry] });
+  const rpcErrors = new Counter({
+    name: "agent_ledger_indexer_rpc_errors_total",
+    help: "Failed JSON-RPC calls by method (each one is retried with backoff)",
+    labelNames: ["method"] as const,
+    registers: [registry],
+  });
   leader.set(0);
   lag.set(Number.NaN);
 

@@ -6,13 +6,29 @@ const GATEWAY = "0xca4e835f803cb0b7c428222b3a3b98518d4779fe";
 const USDC = "0x20c000000000000000000000b9537d11c60e8b50";
 const AT = "2026-11-27T12:00:00.000Z";
 const registry = () => ({
-  registry_version: 3, network: "tempo-mainnet", chain_id: 4217,
+  registry_version: 3,
+  network: "tempo-mainnet",
+  chain_id: 4217,
   tokens: [{ address: USDC, symbol: "USDC.e", decimals: 6, currency: "USD" }],
   entities: [
     { id: "tempo-gateway-mpp", label: "Tempo MPP gateway", category: "gateway", wallets: [GATEWAY], service_url: "https://mpp.tempo.xyz" },
-    { id: "fal-mpp", label: "fal.ai", category: "service", wallets: [], server_ids: [{ fingerprint: mppFingerprint("fal.mpp.tempo.xyz"), from: "host", value: "fal.mpp.tempo.xyz" }], service_url: "https://fal.mpp.tempo.xyz" },
+    {
+      id: "fal-mpp",
+      label: "fal.ai",
+      category: "service",
+      wallets: [],
+      server_ids: [{ fingerprint: mppFingerprint("fal.mpp.tempo.xyz"), from: "host", value: "fal.mpp.tempo.xyz" }],
+      service_url: "https://fal.mpp.tempo.xyz",
+    },
     { id: "orth-tavily-mpp", label: "Tavily", category: "service", wallets: [], server_ids: [], service_url: "https://mpp.orthogonal.com/tavily" },
-    { id: "orth-tavily-extract-mpp", label: "Tavily extract", category: "service", wallets: [], server_ids: [], service_url: "https://mpp.orthogonal.com/tavily/extract" },
+    {
+      id: "orth-tavily-extract-mpp",
+      label: "Tavily extract",
+      category: "service",
+      wallets: [],
+      server_ids: [],
+      service_url: "https://mpp.orthogonal.com/tavily/extract",
+    },
   ],
   escrows: [{ id: "mpp-session-escrow", address: "0x33b901018174ddabe4841042ab76ba85d4e24f25", abi: "legacy", label: "Escrow" }],
   fingerprint_labels: [{ fingerprint: mppFingerprint("mpp.tempo.xyz"), label: "Tempo MPP gateway (mpp.tempo.xyz)", category: "gateway" }],
@@ -20,8 +36,17 @@ const registry = () => ({
 const discovery = (over: Partial<Discovery> = {}): Discovery => {
   const realm = over.realm ?? "fal.mpp.tempo.xyz";
   return {
-    url: "https://fal.mpp.tempo.xyz/fal-ai/flux/dev", at: AT, method: "tempo", intent: "charge", realm, server_id: mppFingerprint(realm),
-    recipient: "0x00000000000000000000000000000000000000a1", currency: USDC, chain_id: 4217, escrow_contract: null, ...over,
+    url: "https://fal.mpp.tempo.xyz/fal-ai/flux/dev",
+    at: AT,
+    method: "tempo",
+    intent: "charge",
+    realm,
+    server_id: mppFingerprint(realm),
+    recipient: "0x00000000000000000000000000000000000000a1",
+    currency: USDC,
+    chain_id: 4217,
+    escrow_contract: null,
+    ...over,
   };
 };
 const entity = (doc: Record<string, unknown>, id: string) => (doc.entities as Record<string, unknown>[]).find((e) => e.id === id)!;
@@ -41,13 +66,18 @@ describe("applyDiscovery", () => {
     expect(parseRegistry(document).entities[1]!.walletSources).toEqual({ "0x00000000000000000000000000000000000000a1": source });
     // discovering again updates the sources, never duplicates
     const again = applyDiscovery(document, discovery({ at: "2026-11-28T00:00:00.000Z" })).document;
-    expect(entity(again, "fal-mpp")).toMatchObject({ wallets: [{ source: expect.stringContaining("2026-11-28") }], server_ids: [{ source: expect.stringContaining("2026-11-28") }] });
+    expect(entity(again, "fal-mpp")).toMatchObject({
+      wallets: [{ source: expect.stringContaining("2026-11-28") }],
+      server_ids: [{ source: expect.stringContaining("2026-11-28") }],
+    });
   });
 
   it("picks the longest service_url prefix, on path boundaries, or the entity named", () => {
     const realm = "mpp.orthogonal.com";
     const extract = applyDiscovery(registry(), discovery({ url: "https://mpp.orthogonal.com/tavily/extract?q=1", realm, recipient: null })).document;
-    expect(entity(extract, "orth-tavily-extract-mpp").server_ids).toEqual([{ fingerprint: mppFingerprint(realm), from: "host", value: realm, source: `discovered https://mpp.orthogonal.com/tavily/extract?q=1 ${AT}` }]);
+    expect(entity(extract, "orth-tavily-extract-mpp").server_ids).toEqual([
+      { fingerprint: mppFingerprint(realm), from: "host", value: realm, source: `discovered https://mpp.orthogonal.com/tavily/extract?q=1 ${AT}` },
+    ]);
     expect(() => applyDiscovery(registry(), discovery({ url: "https://mpp.orthogonal.com/tavilyx", realm }))).toThrow(
       new DiscoveryError("no entity's service_url is a prefix of https://mpp.orthogonal.com/tavilyx: name one with --entity <id>"),
     );
@@ -70,7 +100,10 @@ describe("applyDiscovery", () => {
 
   it("notes a currency or escrow the registry lacks, and raises an older file to registry_version 3", () => {
     const v2 = { ...registry(), registry_version: 2, chain_id: undefined, escrows: undefined };
-    const { document, notes } = applyDiscovery(v2, discovery({ currency: "0x20c0000000000000000000000000000000000009", escrow_contract: "0x00000000000000000000000000000000000000e5", intent: "session" }));
+    const { document, notes } = applyDiscovery(
+      v2,
+      discovery({ currency: "0x20c0000000000000000000000000000000000009", escrow_contract: "0x00000000000000000000000000000000000000e5", intent: "session" }),
+    );
     expect(document.registry_version).toBe(3);
     expect(notes).toEqual([
       "currency 0x20c0000000000000000000000000000000000009 is not in this registry's tokens: payments in it are not counted",

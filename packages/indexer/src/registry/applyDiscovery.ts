@@ -38,7 +38,8 @@ export class DiscoveryError extends Error {
 type Json = Record<string, unknown>;
 
 const list = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : []);
-const walletAddress = (w: unknown): string => (typeof w === "string" ? w : typeof (w as Json | null)?.address === "string" ? String((w as Json).address) : "").toLowerCase();
+const walletAddress = (w: unknown): string =>
+  (typeof w === "string" ? w : typeof (w as Json | null)?.address === "string" ? String((w as Json).address) : "").toLowerCase();
 const prefixOf = (serviceUrl: string, url: string): boolean => {
   const base = serviceUrl.replace(/\/+$/, "");
   return url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`);

@@ -26,10 +26,21 @@ describe("the generated registries (registry/mainnet.json, registry/testnet.json
   });
 
   it("mainnet: registry v3 for chain 4217 with all 25 listed tokens, all 141 directory services, the gateway and both escrows", () => {
-    expect(mainnet).toMatchObject({ registry_version: 3, network: "tempo-mainnet", chain_id: 4217, explorer_base_url: "https://explore.tempo.xyz", client_labels: [], settlement_contracts: [] });
+    expect(mainnet).toMatchObject({
+      registry_version: 3,
+      network: "tempo-mainnet",
+      chain_id: 4217,
+      explorer_base_url: "https://explore.tempo.xyz",
+      client_labels: [],
+      settlement_contracts: [],
+    });
     expect(mainnet.tokens).toHaveLength(25);
     expect(mainnet.tokens.map((t: Json) => t.address)).toEqual(sources.tokenList.tokens.map((t) => t.address.toLowerCase()));
-    expect(mainnet.tokens.find((t: Json) => t.symbol === "USDC.e")).toMatchObject({ address: "0x20c000000000000000000000b9537d11c60e8b50", decimals: 6, currency: "USD" });
+    expect(mainnet.tokens.find((t: Json) => t.symbol === "USDC.e")).toMatchObject({
+      address: "0x20c000000000000000000000b9537d11c60e8b50",
+      decimals: 6,
+      currency: "USD",
+    });
     const services = mainnet.entities.filter((e: Json) => e.category === "service");
     expect(services).toHaveLength(141);
     expect(services.map((e: Json) => e.id).sort()).toEqual(sources.services.services.map((s) => `${s.id}-mpp`).sort());
@@ -38,9 +49,16 @@ describe("the generated registries (registry/mainnet.json, registry/testnet.json
       ["mpp-channel-reserve", "0x4d50500000000000000000000000000000000000", "precompile"],
     ]);
     const gateway = mainnet.entities.find((e: Json) => e.id === "tempo-gateway-mpp");
-    expect(gateway).toMatchObject({ category: "gateway", wallets: [{ address: "0xca4e835f803cb0b7c428222b3a3b98518d4779fe" }], service_url: "https://mpp.tempo.xyz" });
+    expect(gateway).toMatchObject({
+      category: "gateway",
+      wallets: [{ address: "0xca4e835f803cb0b7c428222b3a3b98518d4779fe" }],
+      service_url: "https://mpp.tempo.xyz",
+    });
     expect(mainnet.address_labels.map((l: Json) => l.address)).toEqual([
-      "0xfeec000000000000000000000000000000000000", "0x403c000000000000000000000000000000000000", "0x20fc000000000000000000000000000000000000", "0xdec0000000000000000000000000000000000000",
+      "0xfeec000000000000000000000000000000000000",
+      "0x403c000000000000000000000000000000000000",
+      "0x20fc000000000000000000000000000000000000",
+      "0xdec0000000000000000000000000000000000000",
     ]);
     const parsed = parseRegistry(mainnet);
     expect(parsed.entities.filter((e) => e.kind === "escrow").map((e) => [e.id, e.wallets])).toEqual([
@@ -51,16 +69,30 @@ describe("the generated registries (registry/mainnet.json, registry/testnet.json
 
   it("fal.ai is named by its service host's fingerprint 0x8bdbf8cc304c4816750e; the realm mpp.tempo.xyz that 19 services share is a group label", () => {
     const fal = mainnet.entities.find((e: Json) => e.id === "fal-mpp");
-    expect(fal).toMatchObject({ label: "fal.ai", categories: ["ai", "media"], service_url: "https://fal.mpp.tempo.xyz", wallets: [], source: "tempoxyz/mpp schemas/services.ts@2f8740e5" });
+    expect(fal).toMatchObject({
+      label: "fal.ai",
+      categories: ["ai", "media"],
+      service_url: "https://fal.mpp.tempo.xyz",
+      wallets: [],
+      source: "tempoxyz/mpp schemas/services.ts@2f8740e5",
+    });
     expect(fal.server_ids).toEqual([{ fingerprint: "0x8bdbf8cc304c4816750e", from: "host", value: "fal.mpp.tempo.xyz" }]);
     expect(fp("mpp.tempo.xyz")).toBe("0xae1006bb7b1c8ade1d26");
-    expect(mainnet.fingerprint_labels).toContainEqual({ fingerprint: "0xae1006bb7b1c8ade1d26", label: "Tempo MPP gateway (mpp.tempo.xyz)", category: "gateway" });
+    expect(mainnet.fingerprint_labels).toContainEqual({
+      fingerprint: "0xae1006bb7b1c8ade1d26",
+      label: "Tempo MPP gateway (mpp.tempo.xyz)",
+      category: "gateway",
+    });
     expect(sources.services.services.filter((s) => s.realm === "mpp.tempo.xyz")).toHaveLength(19);
     // Orthogonal's 42 services share one host and realm: no server id names any one of them
     const orth = mainnet.entities.filter((e: Json) => e.id.startsWith("orth-"));
     expect(orth).toHaveLength(42);
     expect(orth.every((e: Json) => e.server_ids.length === 0)).toBe(true);
-    expect(mainnet.fingerprint_labels).toContainEqual({ fingerprint: fp("mpp.orthogonal.com"), label: "Orthogonal MPP gateway (mpp.orthogonal.com)", category: "gateway" });
+    expect(mainnet.fingerprint_labels).toContainEqual({
+      fingerprint: fp("mpp.orthogonal.com"),
+      label: "Orthogonal MPP gateway (mpp.orthogonal.com)",
+      category: "gateway",
+    });
     // a realm that only one service has (alchemy.com) is a server id besides its host's
     expect(mainnet.entities.find((e: Json) => e.id === "alchemy-mpp").server_ids).toEqual([
       { fingerprint: fp("mpp.alchemy.com"), from: "host", value: "mpp.alchemy.com" },
@@ -111,28 +143,46 @@ describe("buildRegistries refuses source data that does not check out", () => {
 
   it("a directory fingerprint that is not keccak256 of its host or realm", () => {
     expect(tampered((s) => (s.services.services.find((x) => x.id === "fal")!.serverIdOfServiceHost.serverId = "0x8bdbf8cc304c4816750f"))).toThrow(
-      new RegistrySourceError('mpp-services.json: fal: serverIdOfServiceHost.serverId 0x8bdbf8cc304c4816750f is not keccak256("fal.mpp.tempo.xyz")[0..9] = 0x8bdbf8cc304c4816750e'),
+      new RegistrySourceError(
+        'mpp-services.json: fal: serverIdOfServiceHost.serverId 0x8bdbf8cc304c4816750f is not keccak256("fal.mpp.tempo.xyz")[0..9] = 0x8bdbf8cc304c4816750e',
+      ),
     );
-    expect(tampered((s) => (s.services.services.find((x) => x.id === "fal")!.realm = "fal.run"))).toThrow(/fal: serverId 0xae1006bb7b1c8ade1d26 is not keccak256\("fal.run"\)/);
-    expect(tampered((s) => (s.services.services.find((x) => x.id === "fal")!.serverIdOfServiceHost.host = "fal.run"))).toThrow(/is not the host of https:\/\/fal.mpp.tempo.xyz/);
+    expect(tampered((s) => (s.services.services.find((x) => x.id === "fal")!.realm = "fal.run"))).toThrow(
+      /fal: serverId 0xae1006bb7b1c8ade1d26 is not keccak256\("fal.run"\)/,
+    );
+    expect(tampered((s) => (s.services.services.find((x) => x.id === "fal")!.serverIdOfServiceHost.host = "fal.run"))).toThrow(
+      /is not the host of https:\/\/fal.mpp.tempo.xyz/,
+    );
   });
 
   it("a shared fingerprint without a group label, and a group label nobody shares", () => {
     expect(tampered((s) => s.mainnetFacts.fingerprint_groups.pop())).toThrow(/mpp.orthogonal.com \(0x[0-9a-f]{20}\) is shared by 42 services/);
-    expect(tampered((s) => s.mainnetFacts.fingerprint_groups.push({ value: "fal.mpp.tempo.xyz", label: "x", category: "gateway" }))).toThrow(/fingerprint group fal.mpp.tempo.xyz is shared by no two/);
+    expect(tampered((s) => s.mainnetFacts.fingerprint_groups.push({ value: "fal.mpp.tempo.xyz", label: "x", category: "gateway" }))).toThrow(
+      /fingerprint group fal.mpp.tempo.xyz is shared by no two/,
+    );
   });
 
   it("a token currency, symbol or system address that viem's definitions contradict", () => {
-    expect(tampered((s) => (s.mainnetFacts.token_currencies.find((c) => c.symbol === "EURC.e")!.currency = "USD"))).toThrow(/EURC.e .*currency USD in mainnet-facts.json, EUR in viem\/tokens/);
-    expect(tampered((s) => (s.tokenList.tokens.find((t) => t.symbol === "USDT0")!.decimals = 18))).toThrow(/USDT0 .*viem\/tokens says USDT0 with 6 decimals, the list USDT0 with 18/);
+    expect(tampered((s) => (s.mainnetFacts.token_currencies.find((c) => c.symbol === "EURC.e")!.currency = "USD"))).toThrow(
+      /EURC.e .*currency USD in mainnet-facts.json, EUR in viem\/tokens/,
+    );
+    expect(tampered((s) => (s.tokenList.tokens.find((t) => t.symbol === "USDT0")!.decimals = 18))).toThrow(
+      /USDT0 .*viem\/tokens says USDT0 with 6 decimals, the list USDT0 with 18/,
+    );
     expect(tampered((s) => s.mainnetFacts.token_currencies.shift())).toThrow(/pathUSD .* has no currency in mainnet-facts.json/);
-    expect(tampered((s) => (s.mainnetFacts.system_addresses[0]!.address = "0xfeec000000000000000000000000000000000001"))).toThrow(/is not viem\/tempo Addresses.feeManager/);
-    expect(tampered((s) => (s.mainnetFacts.escrows[1]!.address = "0x4d50500000000000000000000000000000000001"))).toThrow(/is not viem\/tempo Addresses.tip20ChannelReserve/);
+    expect(tampered((s) => (s.mainnetFacts.system_addresses[0]!.address = "0xfeec000000000000000000000000000000000001"))).toThrow(
+      /is not viem\/tempo Addresses.feeManager/,
+    );
+    expect(tampered((s) => (s.mainnetFacts.escrows[1]!.address = "0x4d50500000000000000000000000000000000001"))).toThrow(
+      /is not viem\/tempo Addresses.tip20ChannelReserve/,
+    );
   });
 
   it("a wallet with one source ships marked unverified; a fact without a source does not ship", () => {
     const { mainnet } = tampered((s) => (s.mainnetFacts.gateway.sources = ["one blog post"]))() as { mainnet: Json };
-    expect(mainnet.entities[0].wallets).toEqual([{ address: "0xca4e835f803cb0b7c428222b3a3b98518d4779fe", source: "unverified (single source): one blog post" }]);
+    expect(mainnet.entities[0].wallets).toEqual([
+      { address: "0xca4e835f803cb0b7c428222b3a3b98518d4779fe", source: "unverified (single source): one blog post" },
+    ]);
     expect(tampered((s) => (s.mainnetFacts.escrows[0]!.sources = []))).toThrow(/a fact without any source/);
   });
 
@@ -141,8 +191,16 @@ describe("buildRegistries refuses source data that does not check out", () => {
     const { mainnet } = tampered((s) => {
       s.mainnetFacts.discovered = [
         {
-          url: "https://alphavantage.mpp.paywithlocus.com/query", at, method: "tempo", intent: "charge", realm: "alphavantage.mpp.paywithlocus.com",
-          server_id: fp("alphavantage.mpp.paywithlocus.com"), recipient: "0x00000000000000000000000000000000000000a1", currency: "0x20c000000000000000000000b9537d11c60e8b50", chain_id: 4217, escrow_contract: null,
+          url: "https://alphavantage.mpp.paywithlocus.com/query",
+          at,
+          method: "tempo",
+          intent: "charge",
+          realm: "alphavantage.mpp.paywithlocus.com",
+          server_id: fp("alphavantage.mpp.paywithlocus.com"),
+          recipient: "0x00000000000000000000000000000000000000a1",
+          currency: "0x20c000000000000000000000b9537d11c60e8b50",
+          chain_id: 4217,
+          escrow_contract: null,
         },
       ];
     })() as { mainnet: Json };

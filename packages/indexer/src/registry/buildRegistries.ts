@@ -93,54 +93,76 @@ export function buildRegistries(sources: RegistrySources): { mainnet: Record<str
   const systemLabels = m.system_addresses.map((s) => {
     const expected = Addresses[s.viem];
     if (typeof expected !== "string" || lower(expected) !== lower(s.address)) {
-      throw new RegistrySourceError(`mainnet-facts.json: system address ${s.label} ${s.address} is not viem/tempo Addresses.${String(s.viem)} (${String(expected)})`);
+      throw new RegistrySourceError(
+        `mainnet-facts.json: system address ${s.label} ${s.address} is not viem/tempo Addresses.${String(s.viem)} (${String(expected)})`,
+      );
     }
     return { address: lower(s.address), label: s.label, category: "system" };
   });
   const escrows = (facts: EscrowFact[], file: string) =>
     facts.map((x) => {
       if (x.abi === "precompile" && lower(x.address) !== lower(Addresses.tip20ChannelReserve)) {
-        throw new RegistrySourceError(`${file}: precompile escrow ${x.address} is not viem/tempo Addresses.tip20ChannelReserve (${Addresses.tip20ChannelReserve})`);
+        throw new RegistrySourceError(
+          `${file}: precompile escrow ${x.address} is not viem/tempo Addresses.tip20ChannelReserve (${Addresses.tip20ChannelReserve})`,
+        );
       }
       return { id: x.id, address: lower(x.address), abi: x.abi, label: x.label, source: describeSources(x.sources) };
     });
   const gateway = {
-    id: m.gateway.id, label: m.gateway.label, category: "gateway", active: true, track_fees: false,
+    id: m.gateway.id,
+    label: m.gateway.label,
+    category: "gateway",
+    active: true,
+    track_fees: false,
     wallets: [{ address: lower(m.gateway.recipient), source: describeSources(m.gateway.sources) }],
     // the gateway itself is the directory's shared realm; its wallet is the fact with its own sources
-    service_url: m.gateway.service_url, source: m.directory.sources.join("; "),
+    service_url: m.gateway.service_url,
+    source: m.directory.sources.join("; "),
   };
 
-  const mainnet = finish({
-    about: ABOUT,
-    registry_version: 3,
-    network: m.network,
-    chain_id: m.chain_id,
-    explorer_base_url: m.explorer_base_url.value,
-    tokens: mainnetTokens(sources.tokenList, m),
-    entities: [gateway, ...services.entities],
-    escrows: escrows(m.escrows, "mainnet-facts.json"),
-    client_labels: [],
-    address_labels: systemLabels,
-    fingerprint_labels: services.groups,
-    settlement_contracts: [],
-  }, m.discovered, "mainnet");
-  const testnet = finish({
-    about: ABOUT,
-    registry_version: 3,
-    network: t.network,
-    chain_id: t.chain_id,
-    explorer_base_url: t.explorer_base_url.value,
-    tokens: t.tokens.map((token) => ({
-      address: lower(token.address), symbol: token.symbol, decimals: token.decimals, currency: token.currency, name: token.name, source: describeSources(token.sources),
-    })),
-    entities: services.entities,
-    escrows: escrows(t.escrows, "testnet-facts.json"),
-    client_labels: [],
-    address_labels: systemLabels,
-    fingerprint_labels: services.groups,
-    settlement_contracts: [],
-  }, t.discovered, "testnet");
+  const mainnet = finish(
+    {
+      about: ABOUT,
+      registry_version: 3,
+      network: m.network,
+      chain_id: m.chain_id,
+      explorer_base_url: m.explorer_base_url.value,
+      tokens: mainnetTokens(sources.tokenList, m),
+      entities: [gateway, ...services.entities],
+      escrows: escrows(m.escrows, "mainnet-facts.json"),
+      client_labels: [],
+      address_labels: systemLabels,
+      fingerprint_labels: services.groups,
+      settlement_contracts: [],
+    },
+    m.discovered,
+    "mainnet",
+  );
+  const testnet = finish(
+    {
+      about: ABOUT,
+      registry_version: 3,
+      network: t.network,
+      chain_id: t.chain_id,
+      explorer_base_url: t.explorer_base_url.value,
+      tokens: t.tokens.map((token) => ({
+        address: lower(token.address),
+        symbol: token.symbol,
+        decimals: token.decimals,
+        currency: token.currency,
+        name: token.name,
+        source: describeSources(token.sources),
+      })),
+      entities: services.entities,
+      escrows: escrows(t.escrows, "testnet-facts.json"),
+      client_labels: [],
+      address_labels: systemLabels,
+      fingerprint_labels: services.groups,
+      settlement_contracts: [],
+    },
+    t.discovered,
+    "testnet",
+  );
   return { mainnet, testnet };
 }
 
@@ -162,7 +184,8 @@ function mainnetTokens(list: TokenListFile, facts: MainnetFacts): Record<string,
   for (const value of Object.values(viemTokens)) {
     const token = value as { addresses?: Record<number, string>; currency?: string; decimals?: number; symbol?: string };
     const address = token.addresses?.[facts.chain_id];
-    if (address && token.currency && token.decimals !== undefined && token.symbol) viemByAddress.set(lower(address), { currency: token.currency, decimals: token.decimals, symbol: token.symbol });
+    if (address && token.currency && token.decimals !== undefined && token.symbol)
+      viemByAddress.set(lower(address), { currency: token.currency, decimals: token.decimals, symbol: token.symbol });
   }
   const currencies = new Map(facts.token_currencies.map((c) => [lower(c.address), c]));
   return list.tokens.map((token) => {
@@ -176,11 +199,17 @@ function mainnetTokens(list: TokenListFile, facts: MainnetFacts): Record<string,
     if (viem.symbol !== token.symbol || viem.decimals !== token.decimals) {
       throw new RegistrySourceError(`${at}: viem/tokens says ${viem.symbol} with ${viem.decimals} decimals, the list ${token.symbol} with ${token.decimals}`);
     }
-    if (viem.currency !== fact.currency) throw new RegistrySourceError(`${at}: currency ${fact.currency} in mainnet-facts.json, ${viem.currency} in viem/tokens`);
+    if (viem.currency !== fact.currency)
+      throw new RegistrySourceError(`${at}: currency ${fact.currency} in mainnet-facts.json, ${viem.currency} in viem/tokens`);
     const listed = token.extensions?.currency;
-    if (listed !== undefined && listed !== fact.currency) throw new RegistrySourceError(`${at}: currency ${fact.currency} in mainnet-facts.json, ${listed} in the token list`);
+    if (listed !== undefined && listed !== fact.currency)
+      throw new RegistrySourceError(`${at}: currency ${fact.currency} in mainnet-facts.json, ${listed} in the token list`);
     return {
-      address, symbol: token.symbol, decimals: token.decimals, currency: fact.currency, name: token.name,
+      address,
+      symbol: token.symbol,
+      decimals: token.decimals,
+      currency: fact.currency,
+      name: token.name,
       source: `${facts.token_list.sources.join("; ")}, and viem/tokens agrees on address, symbol and decimals; currency: ${describeSources(fact.sources)}`,
     };
   });
@@ -202,11 +231,18 @@ function serviceEntities(file: ServicesFile, facts: MainnetFacts): { entities: R
     } catch {
       throw new RegistrySourceError(`mpp-services.json: ${s.id}: serviceUrl ${s.serviceUrl} is not a URL`);
     }
-    if (s.serverIdOfServiceHost.host !== host) throw new RegistrySourceError(`mpp-services.json: ${s.id}: serverIdOfServiceHost.host ${s.serverIdOfServiceHost.host} is not the host of ${s.serviceUrl}`);
+    if (s.serverIdOfServiceHost.host !== host)
+      throw new RegistrySourceError(
+        `mpp-services.json: ${s.id}: serverIdOfServiceHost.host ${s.serverIdOfServiceHost.host} is not the host of ${s.serviceUrl}`,
+      );
     const hostFp = mppFingerprint(host);
     const realmFp = mppFingerprint(s.realm);
-    if (s.serverIdOfServiceHost.serverId !== hostFp) throw new RegistrySourceError(`mpp-services.json: ${s.id}: serverIdOfServiceHost.serverId ${s.serverIdOfServiceHost.serverId} is not keccak256("${host}")[0..9] = ${hostFp}`);
-    if (s.serverId !== realmFp) throw new RegistrySourceError(`mpp-services.json: ${s.id}: serverId ${s.serverId} is not keccak256("${s.realm}")[0..9] = ${realmFp}`);
+    if (s.serverIdOfServiceHost.serverId !== hostFp)
+      throw new RegistrySourceError(
+        `mpp-services.json: ${s.id}: serverIdOfServiceHost.serverId ${s.serverIdOfServiceHost.serverId} is not keccak256("${host}")[0..9] = ${hostFp}`,
+      );
+    if (s.serverId !== realmFp)
+      throw new RegistrySourceError(`mpp-services.json: ${s.id}: serverId ${s.serverId} is not keccak256("${s.realm}")[0..9] = ${realmFp}`);
     candidates.push({ fingerprint: hostFp, from: "host", value: host, service: s.id });
     if (realmFp !== hostFp) candidates.push({ fingerprint: realmFp, from: "realm", value: s.realm, service: s.id });
   }
@@ -222,20 +258,31 @@ function serviceEntities(file: ServicesFile, facts: MainnetFacts): { entities: R
       continue;
     }
     const group = groupLabels.get(c.value);
-    if (!group) throw new RegistrySourceError(`mpp-services.json: ${c.value} (${c.fingerprint}) is shared by ${n} services: add its label to mainnet-facts.json fingerprint_groups`);
+    if (!group)
+      throw new RegistrySourceError(
+        `mpp-services.json: ${c.value} (${c.fingerprint}) is shared by ${n} services: add its label to mainnet-facts.json fingerprint_groups`,
+      );
     groups.set(c.fingerprint, { fingerprint: c.fingerprint, label: group.label, category: group.category });
   }
   for (const g of facts.fingerprint_groups) {
-    if (!groups.has(mppFingerprint(g.value))) throw new RegistrySourceError(`mainnet-facts.json: fingerprint group ${g.value} is shared by no two directory services`);
+    if (!groups.has(mppFingerprint(g.value)))
+      throw new RegistrySourceError(`mainnet-facts.json: fingerprint group ${g.value} is shared by no two directory services`);
   }
   // The official directory is the authority on what it lists (ids, names, categories, URLs, realms): not a claim to confirm.
   const source = facts.directory.sources.join("; ");
   const entities = [...file.services]
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map((s) => ({
-      id: `${s.id}-mpp`, label: s.name, category: "service", active: s.status === "active", track_fees: false, wallets: [],
+      id: `${s.id}-mpp`,
+      label: s.name,
+      category: "service",
+      active: s.status === "active",
+      track_fees: false,
+      wallets: [],
       server_ids: (serverIds.get(s.id) ?? []).map((c) => ({ fingerprint: c.fingerprint, from: c.from, value: c.value })),
-      categories: s.categories, service_url: s.serviceUrl, source,
+      categories: s.categories,
+      service_url: s.serviceUrl,
+      source,
     }));
   return { entities, groups: [...groups.values()].sort((a, b) => String(a.label).localeCompare(String(b.label))) };
 }

@@ -9,7 +9,12 @@ export interface ReadChallengeOptions {
 }
 
 /** An error's first line, printable ASCII only (a garbled header's bytes can reach mppx's message), at most 200 characters. */
-const firstLine = (error: unknown) => String((error as Error)?.message ?? error).split("\n")[0]!.replace(/[^\x20-\x7e]/g, "?").trim().slice(0, 200);
+const firstLine = (error: unknown) =>
+  String((error as Error)?.message ?? error)
+    .split("\n")[0]!
+    .replace(/[^\x20-\x7e]/g, "?")
+    .trim()
+    .slice(0, 200);
 
 /**
  * GETs a service URL and reads its MPP 402 challenge (`WWW-Authenticate: Payment …`, parsed by mppx's own

@@ -13,7 +13,10 @@ export async function readRegistrySources(dir: string): Promise<RegistrySources>
     }
   };
   const [tokenList, services, mainnetFacts, testnetFacts] = await Promise.all([
-    read("tokens-4217.json"), read("mpp-services.json"), read("mainnet-facts.json"), read("testnet-facts.json"),
+    read("tokens-4217.json"),
+    read("mpp-services.json"),
+    read("mainnet-facts.json"),
+    read("testnet-facts.json"),
   ]);
   return { tokenList, services, mainnetFacts, testnetFacts };
 }

@@ -34,11 +34,20 @@ async function startNode(logBlocks: number[], options: { holdMs?: number } = {})
         const { fromBlock, toBlock } = c.params[0] as { fromBlock: string; toBlock: string };
         if (options.holdMs) await Promise.race([headers, new Promise((r) => setTimeout(r, options.holdMs))]);
         seen.push("logs answered");
-        const result = logBlocks.filter((b) => b >= Number(fromBlock) && b <= Number(toBlock)).map((b) => ({
-          address: "0x20c0000000000000000000000000000000000001", topics: [TRANSFER_TOPIC, word(1), word(2)], data: word(5),
-          blockNumber: hex(b), blockHash: word(b), blockTimestamp: hex(SECONDS + b), transactionHash: word(1000 + b),
-          transactionIndex: "0x0", logIndex: "0x0", removed: false,
-        }));
+        const result = logBlocks
+          .filter((b) => b >= Number(fromBlock) && b <= Number(toBlock))
+          .map((b) => ({
+            address: "0x20c0000000000000000000000000000000000001",
+            topics: [TRANSFER_TOPIC, word(1), word(2)],
+            data: word(5),
+            blockNumber: hex(b),
+            blockHash: word(b),
+            blockTimestamp: hex(SECONDS + b),
+            transactionHash: word(1000 + b),
+            transactionIndex: "0x0",
+            logIndex: "0x0",
+            removed: false,
+          }));
         return { jsonrpc: "2.0", id: c.id, result };
       }
       if (c.method === "eth_getBlockByNumber") {

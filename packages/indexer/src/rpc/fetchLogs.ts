@@ -27,7 +27,9 @@ const blockRange = (from: bigint, to: bigint): bigint[] => {
 
 /** Each block's `timestampMillis` from its header (one batch); null when any header lacks it (the node has none). */
 async function blockMillis(rpc: RpcClient, blocks: readonly bigint[]): Promise<Map<bigint, number> | null> {
-  const headers = await rpc.batch<{ timestampMillis?: string } | null>(blocks.map((b) => ({ method: "eth_getBlockByNumber", params: [`0x${b.toString(16)}`, false] })));
+  const headers = await rpc.batch<{ timestampMillis?: string } | null>(
+    blocks.map((b) => ({ method: "eth_getBlockByNumber", params: [`0x${b.toString(16)}`, false] })),
+  );
   if (headers.some((h) => !h || typeof h.timestampMillis !== "string")) return null;
   return new Map(blocks.map((b, i) => [b, hexToNumber(headers[i]!.timestampMillis!)]));
 }

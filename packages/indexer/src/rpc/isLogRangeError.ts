@@ -1,6 +1,7 @@
 import { RpcError } from "./createRpcClient.ts";
 
-const RANGE_MESSAGES = /block range|range (is )?too (large|wide)|too many (logs|results|blocks)|query returned more than|response (size|too large)|limit exceeded|exceed(s|ed)? .*(limit|max)|max(imum)? .*(range|results)|payload too large/i;
+const RANGE_MESSAGES =
+  /block range|range (is )?too (large|wide)|too many (logs|results|blocks)|query returned more than|response (size|too large)|limit exceeded|exceed(s|ed)? .*(limit|max)|max(imum)? .*(range|results)|payload too large/i;
 
 /**
  * True when a node refused an `eth_getLogs` because the range or the answer is too big (the fix is a

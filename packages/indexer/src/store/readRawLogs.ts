@@ -11,8 +11,15 @@ export async function readRawLogs(client: pg.ClientBase, from: bigint, to: bigin
     [from.toString(), to.toString()],
   );
   return rows.map((r) => ({
-    blockNumber: BigInt(r.block_number), blockHash: r.block_hash, blockTimestamp: Number(r.ts), blockTimestampMs: Number(r.ts_ms),
-    txHash: r.tx_hash, txIndex: r.tx_index, logIndex: r.log_index, address: r.address,
-    topics: [r.topic0, r.topic1, r.topic2, r.topic3].filter((t): t is string => t !== null), data: r.data,
+    blockNumber: BigInt(r.block_number),
+    blockHash: r.block_hash,
+    blockTimestamp: Number(r.ts),
+    blockTimestampMs: Number(r.ts_ms),
+    txHash: r.tx_hash,
+    txIndex: r.tx_index,
+    logIndex: r.log_index,
+    address: r.address,
+    topics: [r.topic0, r.topic1, r.topic2, r.topic3].filter((t): t is string => t !== null),
+    data: r.data,
   }));
 }

@@ -141,8 +141,18 @@ export const ENTITY_TOTALS_REBUILD = [
 ] as const;
 
 export const ROLLUP_TABLES = [
-  "entity_activity_hourly", "entity_activity_daily", "ledger_activity_hourly", "ledger_activity_daily",
-  "ledger_token_activity_hourly", "ledger_token_activity_daily",
-  "entity_token_activity_hourly", "entity_token_activity_daily", "provider_token_activity_hourly", "provider_token_activity_daily",
-  "provider_activity_hourly", "provider_activity_daily", "provider_activity_total", "entity_activity_total",
+  "entity_activity_hourly",
+  "entity_activity_daily",
+  "ledger_activity_hourly",
+  "ledger_activity_daily",
+  "ledger_token_activity_hourly",
+  "ledger_token_activity_daily",
+  "entity_token_activity_hourly",
+  "entity_token_activity_daily",
+  "provider_token_activity_hourly",
+  "provider_token_activity_daily",
+  "provider_activity_hourly",
+  "provider_activity_daily",
+  "provider_activity_total",
+  "entity_activity_total",
 ] as const;

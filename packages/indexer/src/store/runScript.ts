@@ -32,7 +32,10 @@ class Script {
   private resolve!: (rows: ScriptRows) => void;
   private reject!: (error: unknown) => void;
 
-  constructor(private readonly sql: string, private readonly copies: readonly Iterable<string>[]) {
+  constructor(
+    private readonly sql: string,
+    private readonly copies: readonly Iterable<string>[],
+  ) {
     this.done = new Promise((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
@@ -88,7 +91,8 @@ class Script {
   handleReadyForQuery(): void {
     if (this.settled) return;
     this.settled = true;
-    if (this.failure !== undefined) this.reject(this.failure); // a CopyFail never lets a script succeed
+    if (this.failure !== undefined)
+      this.reject(this.failure); // a CopyFail never lets a script succeed
     else this.resolve(this.rows);
   }
 }

@@ -17,7 +17,19 @@ describe("toPgArray", () => {
   });
 
   it("round-trips awkward strings, nulls and numbers through PostgreSQL exactly", async () => {
-    const values = ["0xabc", "", "NULL", "null", 'a "quoted", {braced} label', "back\\slash", "tab\tand\nnewline", "ünïcødé ✓", " padded ", null, "115792089237316195423570985008687907853269984665640564039457584007913129639935"];
+    const values = [
+      "0xabc",
+      "",
+      "NULL",
+      "null",
+      'a "quoted", {braced} label',
+      "back\\slash",
+      "tab\tand\nnewline",
+      "ünïcødé ✓",
+      " padded ",
+      null,
+      "115792089237316195423570985008687907853269984665640564039457584007913129639935",
+    ];
     const { rows } = await client.query("SELECT unnest($1::text[]) AS v", [toPgArray(values)]);
     expect(rows.map((r) => r.v)).toEqual(values);
     const plain = ["0xab", "12", "a-b", "x.y:z"];

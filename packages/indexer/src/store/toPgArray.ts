@@ -10,7 +10,11 @@ const SAFE_LITERAL = /^[0-9A-Za-z_.:,-]*$/;
  */
 export function toPgArray(values: readonly (string | number | null)[]): string {
   let hasNull = false;
-  for (let i = 0; i < values.length; i++) if (values[i] === null || values[i] === undefined) { hasNull = true; break; }
+  for (let i = 0; i < values.length; i++)
+    if (values[i] === null || values[i] === undefined) {
+      hasNull = true;
+      break;
+    }
   if (!hasNull) {
     const joined = values.join(",");
     // "NULL" as a bare element would read as null: never take the fast path when one could be there.

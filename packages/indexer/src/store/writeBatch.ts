@@ -179,8 +179,12 @@ export function prepareBatch(logs: readonly RawLog[], rows: readonly EventDraft[
   const bulk = options.bulk ?? logs.length >= BULK_MIN_LOGS;
   if (!bulk) return { logs, rows, bulk, rollups: null, rawLogCopy: null, eventCopy: null };
   return {
-    logs, rows, bulk, rollups: rows.length ? computeRollups(rows) : null,
-    rawLogCopy: logs.length ? () => rawLogCopyText(logs) : null, eventCopy: rows.length ? () => eventCopyText(rows) : null,
+    logs,
+    rows,
+    bulk,
+    rollups: rows.length ? computeRollups(rows) : null,
+    rawLogCopy: logs.length ? () => rawLogCopyText(logs) : null,
+    eventCopy: rows.length ? () => eventCopyText(rows) : null,
   };
 }
 
@@ -192,7 +196,15 @@ VALUES ($1, $2, $3, $4, $5, now())
 ON CONFLICT (id) DO UPDATE SET last_block = EXCLUDED.last_block, last_block_hash = EXCLUDED.last_block_hash, updated_at = now()
 WHERE indexer_checkpoints.last_block = $6`;
 
-type Batch = { streamId: string; chainId: number; startBlock: bigint; previousBlock: bigint; toBlock: bigint; toBlockHash: string | null; prepared: PreparedBatch };
+type Batch = {
+  streamId: string;
+  chainId: number;
+  startBlock: bigint;
+  previousBlock: bigint;
+  toBlock: bigint;
+  toBlockHash: string | null;
+  prepared: PreparedBatch;
+};
 
 /** UPSERT_CHECKPOINT's parameters: as values of the idempotent path, inlined (inlineParams) in the COPY script. */
 function checkpointParams(batch: Batch): (string | null)[] {

@@ -1,6 +1,12 @@
 import {
-  CURRENT_METHODOLOGY_VERSION, getBackoffDelay, matchLogs, nextChunkSize, selectWatchedLogs,
-  type ChunkPolicy, type MatchContext, type RawLog,
+  CURRENT_METHODOLOGY_VERSION,
+  getBackoffDelay,
+  matchLogs,
+  nextChunkSize,
+  selectWatchedLogs,
+  type ChunkPolicy,
+  type MatchContext,
+  type RawLog,
 } from "@agent-ledger/core";
 import type pg from "pg";
 import type { Logger } from "pino";
@@ -53,7 +59,16 @@ export interface IndexerDeps {
   log: Logger;
   observer?: IndexerObserver;
   /** Called after each committed batch (metrics, benchmarks). */
-  onBatch?: (info: { fromBlock: bigint; toBlock: bigint; logs: number; kept: number; result: BatchResult; fetchMs: number; matchMs: number; writeMs: number }) => void;
+  onBatch?: (info: {
+    fromBlock: bigint;
+    toBlock: bigint;
+    logs: number;
+    kept: number;
+    result: BatchResult;
+    fetchMs: number;
+    matchMs: number;
+    writeMs: number;
+  }) => void;
 }
 
 interface Fetched {
@@ -128,7 +143,10 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
         }
         observer.rpcError?.("eth_getLogs");
         const delay = getBackoffDelay(attempt, { baseMs: 250, maxMs: 30_000, random: Math.random() });
-        log.warn({ err: (error as Error).message, from: cursor.toString(), to: end.toString(), attempt, retryInMs: delay }, "eth_getLogs failed; retrying the same range");
+        log.warn(
+          { err: (error as Error).message, from: cursor.toString(), to: end.toString(), attempt, retryInMs: delay },
+          "eth_getLogs failed; retrying the same range",
+        );
         attempt++;
         await sleep(delay, signal);
         if (signal.aborted) throw error;
@@ -144,9 +162,15 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
   async function assertSameChain(checkpointBlock: bigint | null, signal: AbortSignal): Promise<void> {
     const newest = await findNewestRawLog(client, checkpointBlock);
     if (!newest) return;
-    const block = await withRetry("eth_getBlockByNumber", () => rpc.request<{ hash: string } | null>("eth_getBlockByNumber", [`0x${newest.blockNumber.toString(16)}`, false]), signal);
+    const block = await withRetry(
+      "eth_getBlockByNumber",
+      () => rpc.request<{ hash: string } | null>("eth_getBlockByNumber", [`0x${newest.blockNumber.toString(16)}`, false]),
+      signal,
+    );
     if (block?.hash.toLowerCase() !== newest.blockHash) {
-      throw new Error(`the node at ${rpc.url} does not have block ${newest.blockNumber} with hash ${newest.blockHash} that this database was built from: wrong chain, or a devnet restarted from genesis (use a fresh database)`);
+      throw new Error(
+        `the node at ${rpc.url} does not have block ${newest.blockNumber} with hash ${newest.blockHash} that this database was built from: wrong chain, or a devnet restarted from genesis (use a fresh database)`,
+      );
     }
   }
 
@@ -165,7 +189,10 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
       if (checkpoint) observer.checkpoint?.(checkpoint.lastBlock);
       const startBlock = checkpoint?.startBlock ?? options.startBlock;
       if (checkpoint && checkpoint.startBlock !== options.startBlock) {
-        log.warn({ stored: checkpoint.startBlock.toString(), configured: options.startBlock.toString() }, "START_BLOCK differs from the stored checkpoint; resuming from the checkpoint");
+        log.warn(
+          { stored: checkpoint.startBlock.toString(), configured: options.startBlock.toString() },
+          "START_BLOCK differs from the stored checkpoint; resuming from the checkpoint",
+        );
       }
       await assertSameChain(checkpoint ? checkpoint.lastBlock : null, signal);
       // the rollup tables hold one methodology version: never add another version's rows to them
@@ -223,7 +250,11 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
           writing = (async () => {
             const writeStarted = performance.now();
             const result = await writeBatch(client, {
-              streamId, chainId, startBlock, previousBlock, toBlock: fetched.to,
+              streamId,
+              chainId,
+              startBlock,
+              previousBlock,
+              toBlock: fetched.to,
               toBlockHash: lastLog && lastLog.blockNumber === fetched.to ? lastLog.blockHash : null,
               prepared,
             });
@@ -233,10 +264,29 @@ export function createIndexer(deps: IndexerDeps, options: IndexerOptions) {
             observer.batch?.({ logs: fetched.logs.length, rows: result.eventsInserted, writeMs });
             // one line per batch (a block per batch when following the head): debug, `npm start -- --verbose`
             log.debug(
-              { fromBlock: fetched.from.toString(), toBlock: fetched.to.toString(), logs: fetched.logs.length, kept: kept.length, rows: result.eventsInserted, fetchMs: Math.round(fetched.fetchMs), matchMs: Math.round(matchMs), writeMs: Math.round(writeMs), nextChunk: chunkSize },
+              {
+                fromBlock: fetched.from.toString(),
+                toBlock: fetched.to.toString(),
+                logs: fetched.logs.length,
+                kept: kept.length,
+                rows: result.eventsInserted,
+                fetchMs: Math.round(fetched.fetchMs),
+                matchMs: Math.round(matchMs),
+                writeMs: Math.round(writeMs),
+                nextChunk: chunkSize,
+              },
               "batch committed",
             );
-            deps.onBatch?.({ fromBlock: fetched.from, toBlock: fetched.to, logs: fetched.logs.length, kept: kept.length, result, fetchMs: fetched.fetchMs, matchMs, writeMs });
+            deps.onBatch?.({
+              fromBlock: fetched.from,
+              toBlock: fetched.to,
+              logs: fetched.logs.length,
+              kept: kept.length,
+              result,
+              fetchMs: fetched.fetchMs,
+              matchMs,
+              writeMs,
+            });
           })();
           writing.catch(() => {}); // awaited above or below; this only avoids an unhandled rejection
         }

@@ -67,7 +67,14 @@ describe("SSRF policy: assertCallbackAllowed (create time)", () => {
     await expect(assertCallbackAllowed(url, { production: true, lookup })).rejects.toMatchObject({ name: "CallbackNotAllowedError", code });
   });
 
-  it.each(["https://public.example/hook", "https://public6.example/hook", "https://93.184.216.34/hook", "https://[2606:4700:4700::1111]/hook", "https://[64:ff9b::808:808]/hook", "https://[::ffff:8.8.8.8]/hook"])("production allows %s", async (url) => {
+  it.each([
+    "https://public.example/hook",
+    "https://public6.example/hook",
+    "https://93.184.216.34/hook",
+    "https://[2606:4700:4700::1111]/hook",
+    "https://[64:ff9b::808:808]/hook",
+    "https://[::ffff:8.8.8.8]/hook",
+  ])("production allows %s", async (url) => {
     await expect(assertCallbackAllowed(url, { production: true, lookup })).resolves.toMatchObject({ addresses: expect.any(Array) });
   });
 

@@ -33,7 +33,8 @@ export async function assertCallbackAllowed(
     return { url: parsed, addresses: addresses.map((a) => a.address) };
   } catch (error) {
     if (!(error instanceof HostNotPublicError)) throw error;
-    if (error.code === "host_unresolvable") throw new CallbackNotAllowedError("callback_url_unresolvable", `callback_url host ${parsed.hostname} does not resolve`, { cause: error.cause });
+    if (error.code === "host_unresolvable")
+      throw new CallbackNotAllowedError("callback_url_unresolvable", `callback_url host ${parsed.hostname} does not resolve`, { cause: error.cause });
     throw new CallbackNotAllowedError("callback_url_forbidden", `callback_url resolves to a non-public address (${error.address})`, { cause: error });
   }
 }

@@ -24,9 +24,10 @@ function fakeDns(): ResolveHost & { calls: string[] } {
 describe("SSRF policy: createGuardedLookup (connect time)", () => {
   const lookup = fakeDns();
   it("the guarded socket lookup refuses forbidden answers in production and passes them through otherwise", async () => {
-    const run = (production: boolean, host: string) => new Promise<unknown>((resolve) => {
-      createGuardedLookup({ production, resolve: lookup })(host, { all: true }, (err, addresses) => resolve(err ?? addresses));
-    });
+    const run = (production: boolean, host: string) =>
+      new Promise<unknown>((resolve) => {
+        createGuardedLookup({ production, resolve: lookup })(host, { all: true }, (err, addresses) => resolve(err ?? addresses));
+      });
     expect(await run(true, "internal.example")).toMatchObject({ code: "callback_url_forbidden" });
     expect(await run(true, "translated.example")).toMatchObject({ code: "callback_url_forbidden" });
     expect(await run(true, "teredo.example")).toMatchObject({ code: "callback_url_forbidden" }); // one bad answer of two
@@ -35,4 +36,3 @@ describe("SSRF policy: createGuardedLookup (connect time)", () => {
     expect(await run(false, "internal.example")).toEqual([{ address: "10.0.0.5", family: 4 }]);
   });
 });
-

@@ -31,10 +31,18 @@ export function createGuardedLookup(options: { production: boolean; resolve?: Ho
       },
       (error: unknown) => {
         if (error instanceof HostNotPublicError && error.code === "host_forbidden") {
-          callback(new CallbackNotAllowedError("callback_url_forbidden", `${hostname} resolves to a non-public address (${error.address})`, { cause: error }), "", 4);
+          callback(
+            new CallbackNotAllowedError("callback_url_forbidden", `${hostname} resolves to a non-public address (${error.address})`, { cause: error }),
+            "",
+            4,
+          );
         } else if (error instanceof HostNotPublicError) {
           // The resolver's own error (ENOTFOUND, …) when there is one, so the delivery log reads like a plain DNS failure.
-          callback((error.cause ?? Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND", hostname })) as NodeJS.ErrnoException, "", 4);
+          callback(
+            (error.cause ?? Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND", hostname })) as NodeJS.ErrnoException,
+            "",
+            4,
+          );
         } else callback(error as NodeJS.ErrnoException, "", 4);
       },
     );

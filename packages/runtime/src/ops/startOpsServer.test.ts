@@ -10,7 +10,12 @@ afterAll(async () => {
 });
 
 async function start(options: Partial<Parameters<typeof startOpsServer>[0]> = {}) {
-  const server = await startOpsServer({ port: 0, metrics: async () => "agent_ledger_test_total 3\n", contentType: "text/plain; version=0.0.4; charset=utf-8", ...options });
+  const server = await startOpsServer({
+    port: 0,
+    metrics: async () => "agent_ledger_test_total 3\n",
+    contentType: "text/plain; version=0.0.4; charset=utf-8",
+    ...options,
+  });
   servers.push(server);
   return `http://127.0.0.1:${server.port}`;
 }
@@ -45,7 +50,11 @@ describe("startOpsServer", () => {
   });
 
   it("answers JSON errors: 405 with Allow for another method, 404 for another path, 500 when the registry fails", async () => {
-    const base = await start({ metrics: async () => { throw new Error("collector broke"); } });
+    const base = await start({
+      metrics: async () => {
+        throw new Error("collector broke");
+      },
+    });
     const post = await fetch(`${base}/healthz`, { method: "POST" });
     expect([post.status, post.headers.get("allow")]).toEqual([405, "GET, HEAD"]);
     expect(await post.json()).toEqual({ error: { code: "method_not_allowed", message: "POST is not allowed on /healthz" } });

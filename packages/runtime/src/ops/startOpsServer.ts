@@ -39,7 +39,13 @@ export async function startOpsServer(options: {
     }
     const known = path === "/metrics" || path === "/healthz";
     res.writeHead(known ? 405 : 404, { "content-type": "application/json; charset=utf-8", ...(known ? { allow: "GET, HEAD" } : {}) });
-    res.end(JSON.stringify({ error: known ? { code: "method_not_allowed", message: `${req.method} is not allowed on ${path}` } : { code: "not_found", message: `no route for ${req.method} ${path}` } }));
+    res.end(
+      JSON.stringify({
+        error: known
+          ? { code: "method_not_allowed", message: `${req.method} is not allowed on ${path}` }
+          : { code: "not_found", message: `no route for ${req.method} ${path}` },
+      }),
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -47,9 +53,10 @@ export async function startOpsServer(options: {
   });
   return {
     port: (server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -35,7 +35,11 @@ describe("createPgListener", () => {
     const heard: string[] = [];
     const connects: boolean[] = [];
     const listener = createPgListener({
-      channels: [channel], databaseUrl: url, applicationName, log: silent, backoff: { baseMs: 20, maxMs: 100 },
+      channels: [channel],
+      databaseUrl: url,
+      applicationName,
+      log: silent,
+      backoff: { baseMs: 20, maxMs: 100 },
       onNotification: (ch, payload) => ch === channel && heard.push(payload),
       onConnect: ({ first }) => void connects.push(first),
     });
@@ -63,7 +67,11 @@ describe("createPgListener", () => {
     const channel = `listener_test_${randomBytes(4).toString("hex")}`;
     let attempts = 0;
     const listener = createPgListener({
-      channels: [channel], databaseUrl: url, log: silent, backoff: { baseMs: 10, maxMs: 50 }, onNotification: () => {},
+      channels: [channel],
+      databaseUrl: url,
+      log: silent,
+      backoff: { baseMs: 10, maxMs: 50 },
+      onNotification: () => {},
       onConnect: () => {
         if (++attempts < 3) throw new Error("not yet");
       },

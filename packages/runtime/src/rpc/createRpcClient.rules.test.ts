@@ -26,7 +26,9 @@ beforeAll(async () => {
       const calls = Array.isArray(body) ? body : [body];
       const first = calls[0]!;
       const answer = (c: Call) =>
-        c.method === "nomessage" ? { jsonrpc: "2.0", id: c.id, error: { code: -32601 } } : { jsonrpc: "2.0", id: c.id, result: c.method === "long" ? "x".repeat(600) : c.method };
+        c.method === "nomessage"
+          ? { jsonrpc: "2.0", id: c.id, error: { code: -32601 } }
+          : { jsonrpc: "2.0", id: c.id, result: c.method === "long" ? "x".repeat(600) : c.method };
       if (first.method === "http413") return void res.writeHead(413).end("too large");
       if (first.method === "http304") return void res.writeHead(304).end();
       if (first.method === "big304") return void res.writeHead(304, { "content-length": "5000" }).end();
@@ -45,14 +47,21 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-const failure = (p: Promise<unknown>) => p.then(() => expect.unreachable("should have failed"), (e: unknown) => e as RpcError);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.unreachable("should have failed"),
+    (e: unknown) => e as RpcError,
+  );
 
 describe("createRpcClient: the wire", () => {
   it("posts JSON-RPC 2.0 as application/json, with ids that never repeat across requests and batches, and [] for missing params", async () => {
     seen.length = 0;
     const rpc = createRpcClient(url);
     await rpc.request("echo", [1]);
-    await rpc.batch([{ method: "echo", params: [2] }, { method: "echo", params: [3] }]);
+    await rpc.batch([
+      { method: "echo", params: [2] },
+      { method: "echo", params: [3] },
+    ]);
     await rpc.batchSettled([{ method: "echo" }]);
     await rpc.request("echo", []);
     expect(seen.map((s) => s.headers["content-type"])).toEqual(["application/json", "application/json", "application/json", "application/json"]);
@@ -129,7 +138,12 @@ describe("createRpcClient: answers it refuses", () => {
   });
 
   it("a JSON-RPC error without a message gets a generic reason and keeps its code", async () => {
-    expect(await failure(createRpcClient(url).request("nomessage", []))).toMatchObject({ kind: "error", code: -32601, reason: "JSON-RPC error", message: "nomessage: JSON-RPC error" });
+    expect(await failure(createRpcClient(url).request("nomessage", []))).toMatchObject({
+      kind: "error",
+      code: -32601,
+      reason: "JSON-RPC error",
+      message: "nomessage: JSON-RPC error",
+    });
   });
 });
 

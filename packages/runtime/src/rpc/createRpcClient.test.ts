@@ -43,11 +43,19 @@ describe("createRpcClient", () => {
   });
 
   it("answers a batch in call order whatever order the node answers in", async () => {
-    expect(await createRpcClient(url).batch([{ method: "a", params: [] }, { method: "b", params: [] }, { method: "c", params: [] }])).toEqual(["a", "b", "c"]);
+    expect(
+      await createRpcClient(url).batch([
+        { method: "a", params: [] },
+        { method: "b", params: [] },
+        { method: "c", params: [] },
+      ]),
+    ).toEqual(["a", "b", "c"]);
   });
 
   it("times out with the abort as the cause, and refuses an answer above the size cap with code -32005", async () => {
-    const error = (await createRpcClient(url, { timeoutMs: 100 }).request("hang", []).catch((e: unknown) => e)) as RpcError;
+    const error = (await createRpcClient(url, { timeoutMs: 100 })
+      .request("hang", [])
+      .catch((e: unknown) => e)) as RpcError;
     expect(error).toBeInstanceOf(RpcError);
     expect((error.cause as Error).name).toBe("TimeoutError");
     await expect(createRpcClient(url, { maxResponseBytes: 1_000 }).request("big", [])).rejects.toMatchObject({ code: -32005 });
@@ -55,7 +63,9 @@ describe("createRpcClient", () => {
 
   it("tells failures apart by kind: a JSON-RPC error object, an HTTP status, no answer, an answer that is not JSON-RPC", async () => {
     const kindOf = async (method: string, timeoutMs = 1_000) => {
-      const e = (await createRpcClient(url, { timeoutMs }).request(method, []).catch((x: unknown) => x)) as RpcError;
+      const e = (await createRpcClient(url, { timeoutMs })
+        .request(method, [])
+        .catch((x: unknown) => x)) as RpcError;
       expect(e).toBeInstanceOf(RpcError);
       return { kind: e.kind, code: e.code, status: e.status, reason: e.reason };
     };
@@ -64,7 +74,9 @@ describe("createRpcClient", () => {
     expect(await kindOf("hang", 100)).toMatchObject({ kind: "transport", code: undefined });
     expect(await kindOf("drop")).toMatchObject({ kind: "transport" });
     expect(await kindOf("garbage")).toMatchObject({ kind: "response", reason: expect.stringMatching(/^invalid JSON response/) });
-    const refused = (await createRpcClient("http://127.0.0.1:9/").request("eth_chainId", []).catch((x: unknown) => x)) as RpcError;
+    const refused = (await createRpcClient("http://127.0.0.1:9/")
+      .request("eth_chainId", [])
+      .catch((x: unknown) => x)) as RpcError;
     expect(refused.kind).toBe("transport");
   });
 
@@ -76,7 +88,15 @@ describe("createRpcClient", () => {
       { result: "c" },
     ]);
     expect(await rpc.batchSettled([])).toEqual([]);
-    await expect(rpc.batchSettled([{ method: "object" }])).rejects.toMatchObject({ kind: "response", reason: expect.stringMatching(/^batch response is not an array/) });
-    await expect(rpc.batch([{ method: "a", params: [] }, { method: "fail", params: [] }])).rejects.toMatchObject({ method: "fail", code: -32000, kind: "error" });
+    await expect(rpc.batchSettled([{ method: "object" }])).rejects.toMatchObject({
+      kind: "response",
+      reason: expect.stringMatching(/^batch response is not an array/),
+    });
+    await expect(
+      rpc.batch([
+        { method: "a", params: [] },
+        { method: "fail", params: [] },
+      ]),
+    ).rejects.toMatchObject({ method: "fail", code: -32000, kind: "error" });
   });
 });

@@ -85,7 +85,10 @@ export function createRpcClient(url: string, options: { timeoutMs?: number; maxR
   async function settled<T>(calls: { method: string; params?: unknown[] }[]): Promise<{ first: number; outcomes: RpcOutcome<T>[] }> {
     const first = id + 1;
     id += calls.length;
-    const res = await post(calls[0]!.method, calls.map((c, i) => ({ jsonrpc: "2.0", id: first + i, method: c.method, params: c.params ?? [] })));
+    const res = await post(
+      calls[0]!.method,
+      calls.map((c, i) => ({ jsonrpc: "2.0", id: first + i, method: c.method, params: c.params ?? [] })),
+    );
     if (!Array.isArray(res)) throw new RpcError(calls[0]!.method, `batch response is not an array: ${JSON.stringify(res).slice(0, 200)}`, { kind: "response" });
     const byId = new Map((res as ({ id: number } & RpcOutcome<T>)[]).map((r) => [r.id, r]));
     return {

@@ -37,7 +37,8 @@ export interface ApproveInit {
   agent_label: string | null;
 }
 
-const request = async <T,>(method: "GET" | "POST", path: string, body?: unknown, timeoutMs?: number) => (await pageClient.request<T>(method, BASE + path, { body, timeoutMs })).body;
+const request = async <T>(method: "GET" | "POST", path: string, body?: unknown, timeoutMs?: number) =>
+  (await pageClient.request<T>(method, BASE + path, { body, timeoutMs })).body;
 
 export const api = {
   /** The signed-in user (cookie), or null. */

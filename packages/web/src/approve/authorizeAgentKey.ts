@@ -20,7 +20,10 @@ export interface AuthorizeResult {
  * sponsored by our relay (`withRelay` + `feePayer: true`); sponsored transactions use the protocol nonce lane
  * (`nonceKey: 0n` with `validBefore`), and the gas is explicit.
  */
-export async function authorizeAgentKey(init: ApproveInit, options: { timeoutMs?: number; onAssertion?: (count: number) => void } = {}): Promise<AuthorizeResult> {
+export async function authorizeAgentKey(
+  init: ApproveInit,
+  options: { timeoutMs?: number; onAssertion?: (count: number) => void } = {},
+): Promise<AuthorizeResult> {
   let assertions = 0;
   const account = Account.fromWebAuthnP256(
     { id: init.credential_id, publicKey: init.public_key_uncompressed },
@@ -58,7 +61,10 @@ export async function authorizeAgentKey(init: ApproveInit, options: { timeoutMs?
   } as Parameters<typeof client.accessKey.authorizeSync>[0]);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error(`the network did not confirm the authorization within ${timeout / 1000} s`), { name: "TimeoutError" })), timeout);
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(`the network did not confirm the authorization within ${timeout / 1000} s`), { name: "TimeoutError" })),
+      timeout,
+    );
   });
   try {
     const { receipt } = await Promise.race([work, timedOut]);

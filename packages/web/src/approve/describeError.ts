@@ -61,13 +61,25 @@ export function describeError(error: unknown): DescribedError {
     };
   }
   if (names.includes("InvalidStateError")) {
-    return { kind: "cancelled", title: "This passkey already exists", detail: "This device already has a passkey for this site. Use “Sign in with a passkey” instead." };
+    return {
+      kind: "cancelled",
+      title: "This passkey already exists",
+      detail: "This device already has a passkey for this site. Use “Sign in with a passkey” instead.",
+    };
   }
   if (names.includes("NotSupportedError")) {
-    return { kind: "unsupported", title: "Passkeys are not available", detail: "This browser or device cannot create the kind of passkey we need (P-256). Try another browser or device." };
+    return {
+      kind: "unsupported",
+      title: "Passkeys are not available",
+      detail: "This browser or device cannot create the kind of passkey we need (P-256). Try another browser or device.",
+    };
   }
   if (names.includes("SecurityError")) {
-    return { kind: "unsupported", title: "Passkeys are blocked on this address", detail: "Open the approval link exactly as printed by the CLI (the passkey is bound to that site)." };
+    return {
+      kind: "unsupported",
+      title: "Passkeys are blocked on this address",
+      detail: "Open the approval link exactly as printed by the CLI (the passkey is bound to that site).",
+    };
   }
   if (names.includes("TimeoutError") || /took too long|timed out|timeout/i.test(messageOf(error))) {
     return { kind: "chain", title: "The chain did not confirm in time", detail: `${messageOf(error)} Nothing is lost: try again.` };

@@ -1,7 +1,12 @@
 // The approval page (browser bundle, served at /approve/app.js). Steps: code → sign in (or register) with a passkey →
 // review and edit the caps → approve-init → the passkey authorizes the agent key on chain (fee sponsored) →
 // approve-finalize → done. `document.body.dataset.state` names the current step (tests wait on it).
-import { startAuthentication, startRegistration, type PublicKeyCredentialCreationOptionsJSON, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
+import {
+  startAuthentication,
+  startRegistration,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+} from "@simplewebauthn/browser";
 import { formatTokenAmount, parseTokenAmount, tokenName } from "./amounts.ts";
 import { api, unwrapOptions, type ApproveInit, type Lookup, type WalletUser } from "./api.ts";
 import { authorizeAgentKey } from "./authorizeAgentKey.ts";
@@ -17,7 +22,13 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string) => {
   if (!el) throw new Error(`missing #${id}`);
   return el as T;
 };
-const SECTIONS: Record<Exclude<State, "loading" | "error">, string> = { code: "step-code", signin: "step-signin", review: "step-review", working: "step-progress", done: "step-done" };
+const SECTIONS: Record<Exclude<State, "loading" | "error">, string> = {
+  code: "step-code",
+  signin: "step-signin",
+  review: "step-review",
+  working: "step-progress",
+  done: "step-done",
+};
 
 let code: string | null = null;
 let user: WalletUser | null = null;
@@ -301,20 +312,26 @@ function start(): void {
 
   const signinButton = $<HTMLButtonElement>("signin");
   const registerButton = $<HTMLButtonElement>("register");
-  signinButton.addEventListener("click", busy(signinButton, async () => {
-    try {
-      await signIn();
-    } catch (error) {
-      fail(error, () => show("signin"));
-    }
-  }));
-  registerButton.addEventListener("click", busy(registerButton, async () => {
-    try {
-      await register();
-    } catch (error) {
-      fail(error, () => show("signin"));
-    }
-  }));
+  signinButton.addEventListener(
+    "click",
+    busy(signinButton, async () => {
+      try {
+        await signIn();
+      } catch (error) {
+        fail(error, () => show("signin"));
+      }
+    }),
+  );
+  registerButton.addEventListener(
+    "click",
+    busy(registerButton, async () => {
+      try {
+        await register();
+      } catch (error) {
+        fail(error, () => show("signin"));
+      }
+    }),
+  );
 
   for (const id of ["spend-cap", "per-call-cap", "ttl"]) {
     $(id).addEventListener("input", () => {
@@ -332,13 +349,17 @@ function start(): void {
         await approve(caps);
       } catch (error) {
         // Retrying reuses what already succeeded (the same agent key; the transaction once it landed).
-        fail(error, () => void busy(approveButton, async () => {
-          try {
-            await approve(caps);
-          } catch (again) {
-            fail(again, retry);
-          }
-        })());
+        fail(
+          error,
+          () =>
+            void busy(approveButton, async () => {
+              try {
+                await approve(caps);
+              } catch (again) {
+                fail(again, retry);
+              }
+            })(),
+        );
       }
     })();
   });

@@ -8,7 +8,8 @@ describe("normalizePairingCode", () => {
     expect(normalizePairingCode(" wxzb - qrst ")).toBe("WXZB-QRST");
   });
   it("refuses anything else", () => {
-    for (const bad of [null, undefined, "", "BCDF-GHJ", "BCDF-GHJKL", "ABCD-EFGH", "BCDF-GHJ1", "not a code", "BCDF_GHJK"]) expect(normalizePairingCode(bad), String(bad)).toBeNull();
+    for (const bad of [null, undefined, "", "BCDF-GHJ", "BCDF-GHJKL", "ABCD-EFGH", "BCDF-GHJ1", "not a code", "BCDF_GHJK"])
+      expect(normalizePairingCode(bad), String(bad)).toBeNull();
   });
 });
 

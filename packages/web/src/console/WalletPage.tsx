@@ -23,21 +23,32 @@ export function describe(error: unknown): string {
   // NotAllowedError as its cause): look down the causes for it.
   for (let c: unknown = error, depth = 0; c && depth < 5; c = (c as ErrorLike).cause, depth++) {
     const name = (c as ErrorLike).name;
-    if (name === "NotAllowedError" || name === "AbortError") return "your passkey did not sign (cancelled, timed out, or no passkey for this account on this device)";
+    if (name === "NotAllowedError" || name === "AbortError")
+      return "your passkey did not sign (cancelled, timed out, or no passkey for this account on this device)";
   }
   const e = error as ErrorLike;
   return (e?.shortMessage ?? e?.message ?? String(error)).split("\n")[0]!.slice(0, 280).replace(/\.+$/, "");
 }
 
 /** The signed-in owner, or the sign-in card. */
-export function useOwner(): { me: Me | null | undefined; signIn: () => Promise<void>; signOut: () => Promise<void>; error: string | null; busy: boolean; moveTo: string | null } {
+export function useOwner(): {
+  me: Me | null | undefined;
+  signIn: () => Promise<void>;
+  signOut: () => Promise<void>;
+  error: string | null;
+  busy: boolean;
+  moveTo: string | null;
+} {
   const [me, setMe] = useState<Me | null | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   /** This page at the passkey's domain, when it is open at another address (127.0.0.1 instead of localhost). */
   const [moveTo, setMoveTo] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    walletApi.me().then(setMe, (e) => { setError(describe(e)); setMe(null); });
+    walletApi.me().then(setMe, (e) => {
+      setError(describe(e));
+      setMe(null);
+    });
     // the sign-in can end while the page is open (expiry, sign-out in another tab): back to the sign-in card, saying why
     return onSignedOut(() => {
       setMe(null);
@@ -67,14 +78,38 @@ export function useOwner(): { me: Me | null | undefined; signIn: () => Promise<v
   return { me, signIn, signOut, error, busy, moveTo };
 }
 
-export function SignIn({ what, signIn, error, busy, moveTo }: { what: string; signIn: () => Promise<void>; error: string | null; busy: boolean; moveTo?: string | null }) {
+export function SignIn({
+  what,
+  signIn,
+  error,
+  busy,
+  moveTo,
+}: {
+  what: string;
+  signIn: () => Promise<void>;
+  error: string | null;
+  busy: boolean;
+  moveTo?: string | null;
+}) {
   return (
     <section class="card console-signin" aria-labelledby="signin-title" data-console="signin">
       <h2 id="signin-title">Sign in with your passkey</h2>
       <p class="muted">{what} Your passkey is the one you created when you approved an agent on the approval page.</p>
-      <button type="button" onClick={signIn} disabled={busy} aria-busy={busy ? "true" : undefined}>{busy ? "Waiting for your passkey…" : "Sign in with passkey"}</button>
-      {error ? <p class="console-error" role="alert">{error}</p> : null}
-      {moveTo ? <p><a href={moveTo} data-console="move-to">Open this page at {new URL(moveTo).host}</a></p> : null}
+      <button type="button" onClick={signIn} disabled={busy} aria-busy={busy ? "true" : undefined}>
+        {busy ? "Waiting for your passkey…" : "Sign in with passkey"}
+      </button>
+      {error ? (
+        <p class="console-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {moveTo ? (
+        <p>
+          <a href={moveTo} data-console="move-to">
+            Open this page at {new URL(moveTo).host}
+          </a>
+        </p>
+      ) : null}
     </section>
   );
 }
@@ -86,7 +121,12 @@ export function StatusBadge({ status }: { status: string }) {
 }
 
 type Step = { state: "idle" | "working" | "done" | "failed"; text: string };
-interface RevokeProgress { label: string; db: Step; chain: Step; sessionIds: string[] }
+interface RevokeProgress {
+  label: string;
+  db: Step;
+  chain: Step;
+  sessionIds: string[];
+}
 
 function ChainRevokeCell({ s }: { s: OwnerSession }) {
   const c = s.chain_revoke;
@@ -94,8 +134,17 @@ function ChainRevokeCell({ s }: { s: OwnerSession }) {
   return (
     <span class={`chain-${c.status}`}>
       {c.status === "confirmed" ? "Revoked on chain" : c.status === "failed" ? "Failed" : "Pending"}
-      {c.tx_hash ? <> · <a href={`/tx/${c.tx_hash}`}>tx</a></> : null}
-      {c.status === "failed" && c.error ? <span class="small muted block chain-reason" title={c.error}>{c.error}</span> : null}
+      {c.tx_hash ? (
+        <>
+          {" "}
+          · <a href={`/tx/${c.tx_hash}`}>tx</a>
+        </>
+      ) : null}
+      {c.status === "failed" && c.error ? (
+        <span class="small muted block chain-reason" title={c.error}>
+          {c.error}
+        </span>
+      ) : null}
     </span>
   );
 }
@@ -106,7 +155,12 @@ function ChainRevokeCell({ s }: { s: OwnerSession }) {
  * answer also lists sessions revoked earlier).
  */
 async function runRevoke(start: () => Promise<RevokeAnswer>, label: string, openIds: ReadonlySet<string>, update: (p: RevokeProgress) => void): Promise<void> {
-  const p: RevokeProgress = { label, db: { state: "working", text: "Stopping payments in Agent Ledger…" }, chain: { state: "idle", text: "Waiting" }, sessionIds: [] };
+  const p: RevokeProgress = {
+    label,
+    db: { state: "working", text: "Stopping payments in Agent Ledger…" },
+    chain: { state: "idle", text: "Waiting" },
+    sessionIds: [],
+  };
   update({ ...p });
   let answer: RevokeAnswer;
   try {
@@ -119,9 +173,10 @@ async function runRevoke(start: () => Promise<RevokeAnswer>, label: string, open
   const stopped = answer.sessions.filter((s) => openIds.has(s.session_id)).length;
   p.db = {
     state: "done",
-    text: stopped > 0
-      ? `Stopped in Agent Ledger: payments are refused from now on (${stopped} session${stopped === 1 ? "" : "s"}).`
-      : "Already stopped in Agent Ledger: payments stay refused.",
+    text:
+      stopped > 0
+        ? `Stopped in Agent Ledger: payments are refused from now on (${stopped} session${stopped === 1 ? "" : "s"}).`
+        : "Already stopped in Agent Ledger: payments stay refused.",
   };
   const req = answer.chain_revoke_request;
   if (!req) {
@@ -145,9 +200,16 @@ async function runRevoke(start: () => Promise<RevokeAnswer>, label: string, open
   try {
     const out = await walletApi.confirm({ session_ids: req.session_ids, tx_hash: txHash });
     const failed = out.sessions.filter((s) => s.chain_revoke.status !== "confirmed");
-    p.chain = failed.length === 0
-      ? { state: "done", text: req.session_ids.length === 1 ? "Revoked on chain: the keychain reports the agent key revoked." : `Revoked on chain: the keychain reports all ${req.session_ids.length} agent keys revoked.` }
-      : { state: "failed", text: `On-chain revoke not confirmed: ${failed[0]!.chain_revoke.error ?? "unknown reason"}` };
+    p.chain =
+      failed.length === 0
+        ? {
+            state: "done",
+            text:
+              req.session_ids.length === 1
+                ? "Revoked on chain: the keychain reports the agent key revoked."
+                : `Revoked on chain: the keychain reports all ${req.session_ids.length} agent keys revoked.`,
+          }
+        : { state: "failed", text: `On-chain revoke not confirmed: ${failed[0]!.chain_revoke.error ?? "unknown reason"}` };
   } catch (e) {
     p.chain = { state: "failed", text: `Could not confirm the on-chain revoke: ${describe(e)}` };
   }
@@ -158,8 +220,14 @@ function StepLine({ n, step, title }: { n: number; step: Step; title: string }) 
   const icon = step.state === "done" ? "✓" : step.state === "failed" ? "✗" : step.state === "working" ? "…" : "○";
   return (
     <li class={`step step-${step.state}`} data-step={n === 1 ? "db" : "chain"} data-state={step.state}>
-      <span class="step-icon" aria-hidden="true">{icon}</span>
-      <span><strong>{title}</strong> <span class="sr-only">({step.state})</span><br />{step.text}</span>
+      <span class="step-icon" aria-hidden="true">
+        {icon}
+      </span>
+      <span>
+        <strong>{title}</strong> <span class="sr-only">({step.state})</span>
+        <br />
+        {step.text}
+      </span>
     </li>
   );
 }
@@ -170,7 +238,9 @@ function RevokePanel({ progress, onRetry, onClose }: { progress: RevokeProgress;
   const finished = progress.chain.state === "done" || progress.chain.state === "failed" || progress.db.state === "failed";
   return (
     <section class="card revoke-panel" aria-labelledby="revoke-title" tabIndex={-1} ref={ref} data-console="revoke-progress">
-      <h2 id="revoke-title">{!finished ? `Revoking ${progress.label}…` : progress.chain.state === "done" ? `Revoked ${progress.label}` : `Revoking ${progress.label}: not finished`}</h2>
+      <h2 id="revoke-title">
+        {!finished ? `Revoking ${progress.label}…` : progress.chain.state === "done" ? `Revoked ${progress.label}` : `Revoking ${progress.label}: not finished`}
+      </h2>
       <ol class="steps" aria-live="polite">
         <StepLine n={1} step={progress.db} title="1. Stop in Agent Ledger" />
         <StepLine n={2} step={progress.chain} title="2. Revoke the key on chain" />
@@ -179,9 +249,19 @@ function RevokePanel({ progress, onRetry, onClose }: { progress: RevokeProgress;
         <div class="actions">
           {progress.chain.state === "failed" ? (
             // the button goes away while the retry runs: focus moves to the panel, whose steps are read out (not to the page's top)
-            <button type="button" onClick={() => { ref.current?.focus(); onRetry(); }}>Retry on-chain revoke</button>
+            <button
+              type="button"
+              onClick={() => {
+                ref.current?.focus();
+                onRetry();
+              }}
+            >
+              Retry on-chain revoke
+            </button>
           ) : null}
-          <button type="button" class="secondary" onClick={onClose}>Close</button>
+          <button type="button" class="secondary" onClick={onClose}>
+            Close
+          </button>
         </div>
       ) : null}
     </section>
@@ -196,8 +276,12 @@ function ConfirmPanel({ text, onConfirm, onCancel }: { text: string; onConfirm: 
       <h2 id="confirm-title">Are you sure?</h2>
       <p id="confirm-text">{text}</p>
       <div class="actions">
-        <button type="button" ref={ref} class="danger" onClick={onConfirm}>Yes, revoke</button>
-        <button type="button" class="secondary" onClick={onCancel}>Cancel</button>
+        <button type="button" ref={ref} class="danger" onClick={onConfirm}>
+          Yes, revoke
+        </button>
+        <button type="button" class="secondary" onClick={onCancel}>
+          Cancel
+        </button>
       </div>
     </section>
   );
@@ -211,7 +295,14 @@ function useRevoke(reload: () => void) {
   const [run, setRun] = useState(0);
   const revoke = (start: () => Promise<RevokeAnswer>, label: string, text: string, open: readonly OwnerSession[]) => {
     const openIds = new Set(open.filter((s) => s.status === "active" || s.status === "pending").map((s) => s.session_id));
-    setConfirming({ text, run: () => { setConfirming(null); setRun((n) => n + 1); void runRevoke(start, label, openIds, setProgress).then(reload); } });
+    setConfirming({
+      text,
+      run: () => {
+        setConfirming(null);
+        setRun((n) => n + 1);
+        void runRevoke(start, label, openIds, setProgress).then(reload);
+      },
+    });
   };
   const panels: ComponentChildren = (
     <>
@@ -220,7 +311,14 @@ function useRevoke(reload: () => void) {
         <RevokePanel
           key={run}
           progress={progress}
-          onRetry={() => void runRevoke(progress.sessionIds.length === 1 ? () => walletApi.revoke(progress.sessionIds[0]!) : () => walletApi.revokeAll(), progress.label, new Set(), setProgress).then(reload)}
+          onRetry={() =>
+            void runRevoke(
+              progress.sessionIds.length === 1 ? () => walletApi.revoke(progress.sessionIds[0]!) : () => walletApi.revokeAll(),
+              progress.label,
+              new Set(),
+              setProgress,
+            ).then(reload)
+          }
           onClose={() => setProgress(null)}
         />
       ) : null}
@@ -230,9 +328,10 @@ function useRevoke(reload: () => void) {
 }
 
 const agentName = (s: OwnerSession) => s.agent_label ?? `agent ${shortHex(s.agent_key_address)}`;
-const revokeText = (what: string, many = false) => many
-  ? `${what} Payments through Agent Ledger stop at once; then your passkey signs one transaction revoking their agent keys on chain (the network fee is paid by Agent Ledger), so no key can spend even outside Agent Ledger.`
-  : `${what} Payments through Agent Ledger stop at once; then your passkey signs the revocation of the agent key on chain (the network fee is paid by Agent Ledger), so the key cannot spend even outside Agent Ledger.`;
+const revokeText = (what: string, many = false) =>
+  many
+    ? `${what} Payments through Agent Ledger stop at once; then your passkey signs one transaction revoking their agent keys on chain (the network fee is paid by Agent Ledger), so no key can spend even outside Agent Ledger.`
+    : `${what} Payments through Agent Ledger stop at once; then your passkey signs the revocation of the agent key on chain (the network fee is paid by Agent Ledger), so the key cannot spend even outside Agent Ledger.`;
 
 export function WalletPage() {
   const owner = useOwner();
@@ -241,8 +340,14 @@ export function WalletPage() {
   const [error, setError] = useState<string | null>(null);
   const [balanceError, setBalanceError] = useState<string | null>(null);
   const reload = useCallback(() => {
-    walletApi.sessions().then((r) => setSessions(r.items), (e) => setError(describe(e)));
-    walletApi.balances().then((r) => setBalances(r.balances), (e) => setBalanceError(describe(e)));
+    walletApi.sessions().then(
+      (r) => setSessions(r.items),
+      (e) => setError(describe(e)),
+    );
+    walletApi.balances().then(
+      (r) => setBalances(r.balances),
+      (e) => setBalanceError(describe(e)),
+    );
   }, []);
   useEffect(() => {
     document.title = "Your wallet — Agent Ledger";
@@ -264,78 +369,195 @@ export function WalletPage() {
   return (
     <>
       <Head>
-        <button type="button" class="secondary small-btn" onClick={owner.signOut}>Sign out</button>
+        <button type="button" class="secondary small-btn" onClick={owner.signOut}>
+          Sign out
+        </button>
       </Head>
       <section class="card" aria-labelledby="account-title">
         <h2 id="account-title">Account</h2>
-        <p class="mono" id="account-address" data-console="account">{owner.me.managed_address}</p>
+        <p class="mono" id="account-address" data-console="account">
+          {owner.me.managed_address}
+        </p>
         <h3 class="h3">Balances</h3>
-        {balanceError ? <p class="console-error" role="alert">Balances unavailable: {balanceError}</p> : null}
+        {balanceError ? (
+          <p class="console-error" role="alert">
+            Balances unavailable: {balanceError}
+          </p>
+        ) : null}
         {balances ? (
           <ul class="balances" data-console="balances">
             {balances.map((b) => {
               const t = balanceText(b);
-              return <li data-token={b.token.toLowerCase()}><span class="num">{t.value}</span> <span class="unit">{t.unit}</span></li>;
+              return (
+                <li data-token={b.token.toLowerCase()}>
+                  <span class="num">{t.value}</span> <span class="unit">{t.unit}</span>
+                </li>
+              );
             })}
           </ul>
-        ) : balanceError ? null : <p class="muted">Reading the chain…</p>}
+        ) : balanceError ? null : (
+          <p class="muted">Reading the chain…</p>
+        )}
       </section>
       {panels}
       <TableCard
         id="sessions-title"
         title="Agents you approved"
-        actions={active.length > 0 ? (
-          <button type="button" class="danger" onClick={() => revoke(() => walletApi.revokeAll(), "every agent", revokeText(`Revoke all ${active.length} active agent session${active.length === 1 ? "" : "s"}?`, active.length > 1), active)}>Revoke all</button>
-        ) : retryable.length > 1 ? (
-          // nothing active, several keys still to revoke on chain: one passkey prompt for all of them
-          <button type="button" class="secondary" onClick={() => revoke(() => walletApi.revokeAll(), "every agent", `Retry revoking on chain the ${retryable.length} agent keys not yet confirmed revoked, with your passkey (one transaction)?`, [])}>Retry all on chain</button>
-        ) : null}
-        note={error ? <p class="console-error" role="alert">{error}</p> : sessions && sessions.length > 0 && active.length === 0 ? (
-          <p class="muted" data-console="none-active">None of these agents can spend your money through Agent Ledger now: each session is revoked or expired.</p>
-        ) : null}
+        actions={
+          active.length > 0 ? (
+            <button
+              type="button"
+              class="danger"
+              onClick={() =>
+                revoke(
+                  () => walletApi.revokeAll(),
+                  "every agent",
+                  revokeText(`Revoke all ${active.length} active agent session${active.length === 1 ? "" : "s"}?`, active.length > 1),
+                  active,
+                )
+              }
+            >
+              Revoke all
+            </button>
+          ) : retryable.length > 1 ? (
+            // nothing active, several keys still to revoke on chain: one passkey prompt for all of them
+            <button
+              type="button"
+              class="secondary"
+              onClick={() =>
+                revoke(
+                  () => walletApi.revokeAll(),
+                  "every agent",
+                  `Retry revoking on chain the ${retryable.length} agent keys not yet confirmed revoked, with your passkey (one transaction)?`,
+                  [],
+                )
+              }
+            >
+              Retry all on chain
+            </button>
+          ) : null
+        }
+        note={
+          error ? (
+            <p class="console-error" role="alert">
+              {error}
+            </p>
+          ) : sessions && sessions.length > 0 && active.length === 0 ? (
+            <p class="muted" data-console="none-active">
+              None of these agents can spend your money through Agent Ledger now: each session is revoked or expired.
+            </p>
+          ) : null
+        }
         rows={sessions}
-        empty={<>No agent is paired with this account yet. Run <code>agent-ledger pair</code> on the agent's machine.</>}
+        empty={
+          <>
+            No agent is paired with this account yet. Run <code>agent-ledger pair</code> on the agent's machine.
+          </>
+        }
         table={(sessions) => (
-            <table class="sessions" data-console="sessions">
-              <caption class="sr-only">Agent sessions, newest first. Amounts in token units, exact.</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Agent</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Expires</th>
-                  <th scope="col" class="r">Per payment</th><th scope="col" class="r">Total cap</th><th scope="col" class="r">Spent</th><th scope="col" class="r">Remaining</th>
-                  <th scope="col">Last payment</th><th scope="col">On chain</th><th scope="col"><span class="sr-only">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                {sessions.map((s) => (
-                  <tr data-session={s.session_id} data-status={s.status}>
-                    <td data-label="Agent"><a href={`/wallet/sessions/${s.session_id}`}>{agentName(s)}</a></td>
-                    <td data-label="Status"><StatusBadge status={s.status} /></td>
-                    <td data-label="Created" class="nowrap"><Time iso={s.created_at} /></td>
-                    <td data-label="Expires" class="nowrap"><Time iso={s.expires_at} /></td>
-                    <td data-label="Per payment" class="r"><Amount units={s.per_call_cap_wei} token={s.token} /></td>
-                    <td data-label="Total cap" class="r"><Amount units={s.spend_cap_wei} token={s.token} /></td>
-                    <td data-label="Spent" class="r" data-col="spent"><Amount units={s.spend_used_wei} token={s.token} /></td>
-                    <td data-label="Remaining" class="r" data-col="remaining"><Amount units={s.spend_remaining_wei} token={s.token} /></td>
-                    <td data-label="Last payment">{s.last_payment ? (
+          <table class="sessions" data-console="sessions">
+            <caption class="sr-only">Agent sessions, newest first. Amounts in token units, exact.</caption>
+            <thead>
+              <tr>
+                <th scope="col">Agent</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
+                <th scope="col">Expires</th>
+                <th scope="col" class="r">
+                  Per payment
+                </th>
+                <th scope="col" class="r">
+                  Total cap
+                </th>
+                <th scope="col" class="r">
+                  Spent
+                </th>
+                <th scope="col" class="r">
+                  Remaining
+                </th>
+                <th scope="col">Last payment</th>
+                <th scope="col">On chain</th>
+                <th scope="col">
+                  <span class="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {sessions.map((s) => (
+                <tr data-session={s.session_id} data-status={s.status}>
+                  <td data-label="Agent">
+                    <a href={`/wallet/sessions/${s.session_id}`}>{agentName(s)}</a>
+                  </td>
+                  <td data-label="Status">
+                    <StatusBadge status={s.status} />
+                  </td>
+                  <td data-label="Created" class="nowrap">
+                    <Time iso={s.created_at} />
+                  </td>
+                  <td data-label="Expires" class="nowrap">
+                    <Time iso={s.expires_at} />
+                  </td>
+                  <td data-label="Per payment" class="r">
+                    <Amount units={s.per_call_cap_wei} token={s.token} />
+                  </td>
+                  <td data-label="Total cap" class="r">
+                    <Amount units={s.spend_cap_wei} token={s.token} />
+                  </td>
+                  <td data-label="Spent" class="r" data-col="spent">
+                    <Amount units={s.spend_used_wei} token={s.token} />
+                  </td>
+                  <td data-label="Remaining" class="r" data-col="remaining">
+                    <Amount units={s.spend_remaining_wei} token={s.token} />
+                  </td>
+                  <td data-label="Last payment">
+                    {s.last_payment ? (
                       <>
                         <Amount units={s.last_payment.amount_wei} token={s.token} />
                         {/* a failed or still reserved payment is not money sent: said so (it read as paid) */}
-                        {s.last_payment.status !== "sent" ? <> <span class={`badge badge-${s.last_payment.status}`}>{s.last_payment.status}</span></> : null}
-                        <span class="small muted block"><Time iso={s.last_payment.created_at} /></span>
+                        {s.last_payment.status !== "sent" ? (
+                          <>
+                            {" "}
+                            <span class={`badge badge-${s.last_payment.status}`}>{s.last_payment.status}</span>
+                          </>
+                        ) : null}
+                        <span class="small muted block">
+                          <Time iso={s.last_payment.created_at} />
+                        </span>
                       </>
-                    ) : <span class="muted">none</span>}</td>
-                    <td data-label="On chain"><ChainRevokeCell s={s} /></td>
-                    <td data-label="Actions">
-                      {s.status === "active" || s.status === "pending" ? (
-                        <button type="button" class="danger small-btn" aria-label={`Revoke ${agentName(s)}`} onClick={() => revoke(() => walletApi.revoke(s.session_id), agentName(s), revokeText(`Revoke “${agentName(s)}”?`), [s])}>Revoke</button>
-                      ) : s.chain_revoke.status === "failed" || s.chain_revoke.status === "pending" ? (
-                        <button type="button" class="secondary small-btn" aria-label={`Retry the on-chain revoke of ${agentName(s)}`} onClick={() => revoke(() => walletApi.revoke(s.session_id), agentName(s), "Retry revoking the agent key on chain with your passkey?", [s])}>Retry on chain</button>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+                    ) : (
+                      <span class="muted">none</span>
+                    )}
+                  </td>
+                  <td data-label="On chain">
+                    <ChainRevokeCell s={s} />
+                  </td>
+                  <td data-label="Actions">
+                    {s.status === "active" || s.status === "pending" ? (
+                      <button
+                        type="button"
+                        class="danger small-btn"
+                        aria-label={`Revoke ${agentName(s)}`}
+                        onClick={() => revoke(() => walletApi.revoke(s.session_id), agentName(s), revokeText(`Revoke “${agentName(s)}”?`), [s])}
+                      >
+                        Revoke
+                      </button>
+                    ) : s.chain_revoke.status === "failed" || s.chain_revoke.status === "pending" ? (
+                      <button
+                        type="button"
+                        class="secondary small-btn"
+                        aria-label={`Retry the on-chain revoke of ${agentName(s)}`}
+                        onClick={() =>
+                          revoke(() => walletApi.revoke(s.session_id), agentName(s), "Retry revoking the agent key on chain with your passkey?", [s])
+                        }
+                      >
+                        Retry on chain
+                      </button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         )}
       />
     </>
@@ -343,7 +565,11 @@ export function WalletPage() {
 }
 
 function Head({ children }: { children?: ComponentChildren }) {
-  return <PageHead title="Your wallet" lede="Every agent you approved, what it spent, and a way to stop it — in Agent Ledger and on chain.">{children}</PageHead>;
+  return (
+    <PageHead title="Your wallet" lede="Every agent you approved, what it spent, and a way to stop it — in Agent Ledger and on chain.">
+      {children}
+    </PageHead>
+  );
 }
 
 export function WalletSessionPage({ id }: { id: string }) {
@@ -358,8 +584,15 @@ export function WalletSessionPage({ id }: { id: string }) {
   const reload = useCallback(() => {
     walletApi.session(id).then(setSession, (e) => (e instanceof ApiCallError && e.status === 404 ? setSession(null) : setError(describe(e))));
     walletApi.payments(id, null).then(
-      (r) => { setPayments(r.items); setCursor(r.next_cursor); setPaymentsError(null); },
-      (e) => { setPayments((p) => p ?? []); setPaymentsError(`Payments could not be read: ${describe(e)}. Reload the page to try again.`); },
+      (r) => {
+        setPayments(r.items);
+        setCursor(r.next_cursor);
+        setPaymentsError(null);
+      },
+      (e) => {
+        setPayments((p) => p ?? []);
+        setPaymentsError(`Payments could not be read: ${describe(e)}. Reload the page to try again.`);
+      },
     );
   }, [id]);
   useEffect(() => {
@@ -383,34 +616,104 @@ export function WalletSessionPage({ id }: { id: string }) {
   };
   if (owner.me === undefined) return <p class="muted">Loading…</p>;
   if (owner.me === null) return <SignIn what="Sign in to see this agent session." {...owner} />;
-  if (session === null) return <section class="card"><h1>Session not found</h1><p>No session of yours has this id. <a href="/wallet">Back to your wallet</a></p></section>;
+  if (session === null)
+    return (
+      <section class="card">
+        <h1>Session not found</h1>
+        <p>
+          No session of yours has this id. <a href="/wallet">Back to your wallet</a>
+        </p>
+      </section>
+    );
   if (!session) return <p class="muted">{error ?? "Loading…"}</p>;
   const s = session;
   return (
     <>
-      <p class="crumbs"><a href="/wallet">Your wallet</a> / session</p>
+      <p class="crumbs">
+        <a href="/wallet">Your wallet</a> / session
+      </p>
       <div class="page-head">
         <div>
-          <h1>{agentName(s)} <StatusBadge status={s.status} /></h1>
+          <h1>
+            {agentName(s)} <StatusBadge status={s.status} />
+          </h1>
           <p class="lede mono small">agent key {s.agent_key_address}</p>
         </div>
         {s.status === "active" || s.status === "pending" ? (
-          <button type="button" class="danger" onClick={() => revoke(() => walletApi.revoke(s.session_id), agentName(s), revokeText(`Revoke “${agentName(s)}”?`), [s])}>Revoke</button>
+          <button
+            type="button"
+            class="danger"
+            onClick={() => revoke(() => walletApi.revoke(s.session_id), agentName(s), revokeText(`Revoke “${agentName(s)}”?`), [s])}
+          >
+            Revoke
+          </button>
         ) : s.chain_revoke.status === "failed" || s.chain_revoke.status === "pending" ? (
-          <button type="button" class="secondary" onClick={() => revoke(() => walletApi.revoke(s.session_id), agentName(s), "Retry revoking the agent key on chain with your passkey?", [s])}>Retry on-chain revoke</button>
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => revoke(() => walletApi.revoke(s.session_id), agentName(s), "Retry revoking the agent key on chain with your passkey?", [s])}
+          >
+            Retry on-chain revoke
+          </button>
         ) : null}
       </div>
       {panels}
       <section class="card" aria-label="Caps and usage">
         <dl class="facts console-facts" data-console="session-facts">
-          <div><dt>Created</dt><dd><Time iso={s.created_at} /></dd></div>
-          <div><dt>Expires</dt><dd><Time iso={s.expires_at} /></dd></div>
-          <div><dt>Per payment cap</dt><dd><Amount units={s.per_call_cap_wei} token={s.token} /></dd></div>
-          <div><dt>Total cap</dt><dd><Amount units={s.spend_cap_wei} token={s.token} /></dd></div>
-          <div><dt>Spent</dt><dd data-col="spent"><Amount units={s.spend_used_wei} token={s.token} /></dd></div>
-          <div><dt>Remaining</dt><dd data-col="remaining"><Amount units={s.spend_remaining_wei} token={s.token} /></dd></div>
-          <div><dt>Revoked</dt><dd>{s.revoked_at ? <><Time iso={s.revoked_at} /> by {s.revoked_by}</> : "no"}</dd></div>
-          <div><dt>On chain</dt><dd><ChainRevokeCell s={s} /></dd></div>
+          <div>
+            <dt>Created</dt>
+            <dd>
+              <Time iso={s.created_at} />
+            </dd>
+          </div>
+          <div>
+            <dt>Expires</dt>
+            <dd>
+              <Time iso={s.expires_at} />
+            </dd>
+          </div>
+          <div>
+            <dt>Per payment cap</dt>
+            <dd>
+              <Amount units={s.per_call_cap_wei} token={s.token} />
+            </dd>
+          </div>
+          <div>
+            <dt>Total cap</dt>
+            <dd>
+              <Amount units={s.spend_cap_wei} token={s.token} />
+            </dd>
+          </div>
+          <div>
+            <dt>Spent</dt>
+            <dd data-col="spent">
+              <Amount units={s.spend_used_wei} token={s.token} />
+            </dd>
+          </div>
+          <div>
+            <dt>Remaining</dt>
+            <dd data-col="remaining">
+              <Amount units={s.spend_remaining_wei} token={s.token} />
+            </dd>
+          </div>
+          <div>
+            <dt>Revoked</dt>
+            <dd>
+              {s.revoked_at ? (
+                <>
+                  <Time iso={s.revoked_at} /> by {s.revoked_by}
+                </>
+              ) : (
+                "no"
+              )}
+            </dd>
+          </div>
+          <div>
+            <dt>On chain</dt>
+            <dd>
+              <ChainRevokeCell s={s} />
+            </dd>
+          </div>
         </dl>
       </section>
       <TableCard
@@ -418,32 +721,72 @@ export function WalletSessionPage({ id }: { id: string }) {
         title={`Payments (${s.payments_count})`}
         rows={payments}
         empty={paymentsError ? "No payment could be read." : "No payments yet."}
-        after={<>
-          {cursor && payments ? (
-            <div class="actions">
-              <button type="button" class="secondary" onClick={more} disabled={loadingMore}>{loadingMore ? "Loading…" : "Load older payments"}</button>
-              <span class="muted small" data-console="payments-shown">Showing the {payments.length} newest of {s.payments_count}.</span>
-            </div>
-          ) : null}
-          {paymentsError ? <p class="console-error" role="alert" data-console="payments-error">{paymentsError}</p> : null}
-        </>}
+        after={
+          <>
+            {cursor && payments ? (
+              <div class="actions">
+                <button type="button" class="secondary" onClick={more} disabled={loadingMore}>
+                  {loadingMore ? "Loading…" : "Load older payments"}
+                </button>
+                <span class="muted small" data-console="payments-shown">
+                  Showing the {payments.length} newest of {s.payments_count}.
+                </span>
+              </div>
+            ) : null}
+            {paymentsError ? (
+              <p class="console-error" role="alert" data-console="payments-error">
+                {paymentsError}
+              </p>
+            ) : null}
+          </>
+        }
         table={(payments) => (
-            <table class="stack" data-console="payments">
-              <caption class="sr-only">Payments of this session, newest first</caption>
-              <thead><tr><th scope="col">Time</th><th scope="col">To</th><th scope="col" class="r">Amount</th><th scope="col">Memo</th><th scope="col">Status</th><th scope="col">Transaction</th></tr></thead>
-              <tbody>
-                {payments.map((p) => (
-                  <tr data-payment={p.id}>
-                    <td data-label="Time" class="nowrap"><Time iso={p.created_at} /></td>
-                    <td data-label="To" class="mono small"><span class="addr" title={p.to}>{shortHex(p.to)}</span></td>
-                    <td data-label="Amount" class="r"><Amount units={p.amount_wei} token={p.token} /></td>
-                    <td data-label="Memo">{p.memo ?? <span class="muted">—</span>}</td>
-                    <td data-label="Status"><span class={`badge badge-${p.status}`}>{p.status}</span>{p.error ? <span class="small muted block">{p.error}</span> : null}</td>
-                    <td data-label="Transaction">{p.tx_hash ? <a class="mono small" href={`/tx/${p.tx_hash}`}>{shortHex(p.tx_hash)}</a> : <span class="muted">—</span>}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+          <table class="stack" data-console="payments">
+            <caption class="sr-only">Payments of this session, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">To</th>
+                <th scope="col" class="r">
+                  Amount
+                </th>
+                <th scope="col">Memo</th>
+                <th scope="col">Status</th>
+                <th scope="col">Transaction</th>
+              </tr>
+            </thead>
+            <tbody>
+              {payments.map((p) => (
+                <tr data-payment={p.id}>
+                  <td data-label="Time" class="nowrap">
+                    <Time iso={p.created_at} />
+                  </td>
+                  <td data-label="To" class="mono small">
+                    <span class="addr" title={p.to}>
+                      {shortHex(p.to)}
+                    </span>
+                  </td>
+                  <td data-label="Amount" class="r">
+                    <Amount units={p.amount_wei} token={p.token} />
+                  </td>
+                  <td data-label="Memo">{p.memo ?? <span class="muted">—</span>}</td>
+                  <td data-label="Status">
+                    <span class={`badge badge-${p.status}`}>{p.status}</span>
+                    {p.error ? <span class="small muted block">{p.error}</span> : null}
+                  </td>
+                  <td data-label="Transaction">
+                    {p.tx_hash ? (
+                      <a class="mono small" href={`/tx/${p.tx_hash}`}>
+                        {shortHex(p.tx_hash)}
+                      </a>
+                    ) : (
+                      <span class="muted">—</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         )}
       />
     </>

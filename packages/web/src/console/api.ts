@@ -7,12 +7,16 @@ import type { Balance } from "./balance.ts";
 export { ApiCallError };
 
 /** A call to our API with the session cookie (the approval page's client; 60 s by default: revoke-confirm waits for a receipt). */
-export const rest = <T,>(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, body?: unknown, timeoutMs = 60_000) =>
-  pageClient.request<T>(method, path, { body, timeoutMs }).then((r) => r.body, (error: unknown) => {
-    // a 401 on any call but the sign-in's own means the passkey sign-in ended while the page was open
-    if (error instanceof ApiCallError && error.status === 401 && !path.startsWith("/api/wallet/webauthn/") && path !== "/api/wallet/me") for (const f of signedOutListeners) f();
-    throw error;
-  });
+export const rest = <T>(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, body?: unknown, timeoutMs = 60_000) =>
+  pageClient.request<T>(method, path, { body, timeoutMs }).then(
+    (r) => r.body,
+    (error: unknown) => {
+      // a 401 on any call but the sign-in's own means the passkey sign-in ended while the page was open
+      if (error instanceof ApiCallError && error.status === 401 && !path.startsWith("/api/wallet/webauthn/") && path !== "/api/wallet/me")
+        for (const f of signedOutListeners) f();
+      throw error;
+    },
+  );
 
 const signedOutListeners = new Set<() => void>();
 /** Calls `f` whenever a call answers 401 (the sign-in ended); returns the unsubscribe. */
@@ -21,9 +25,20 @@ export function onSignedOut(f: () => void): () => void {
   return () => void signedOutListeners.delete(f);
 }
 
-export interface Me { user_id: string; managed_address: string; credential_id: string; public_key_uncompressed: string }
+export interface Me {
+  user_id: string;
+  managed_address: string;
+  credential_id: string;
+  public_key_uncompressed: string;
+}
 
-export interface ChainRevoke { status: "pending" | "confirmed" | "failed" | null; tx_hash: string | null; explorer_url: string | null; error: string | null; updated_at: string | null }
+export interface ChainRevoke {
+  status: "pending" | "confirmed" | "failed" | null;
+  tx_hash: string | null;
+  explorer_url: string | null;
+  error: string | null;
+  updated_at: string | null;
+}
 
 export interface OwnerSession {
   session_id: string;
@@ -45,7 +60,18 @@ export interface OwnerSession {
   last_payment: { id: string; created_at: string; to: string; amount_wei: string; status: string; tx_hash: string | null } | null;
 }
 
-export interface OwnerPayment { id: string; created_at: string; to: string; amount_wei: string; token: string; memo: string | null; status: string; tx_hash: string | null; explorer_url: string | null; error: string | null }
+export interface OwnerPayment {
+  id: string;
+  created_at: string;
+  to: string;
+  amount_wei: string;
+  token: string;
+  memo: string | null;
+  status: string;
+  tx_hash: string | null;
+  explorer_url: string | null;
+  error: string | null;
+}
 
 export interface RevokeRequest {
   session_ids: string[];
@@ -58,7 +84,10 @@ export interface RevokeRequest {
   token: string;
 }
 
-export interface RevokeAnswer { sessions: OwnerSession[]; chain_revoke_request: RevokeRequest | null }
+export interface RevokeAnswer {
+  sessions: OwnerSession[];
+  chain_revoke_request: RevokeRequest | null;
+}
 
 export const walletApi = {
   async me(): Promise<Me | null> {
@@ -75,9 +104,13 @@ export const walletApi = {
   sessions: () => rest<{ managed_address: string; items: OwnerSession[] }>("GET", "/api/wallet/sessions"),
   session: (id: string) => rest<OwnerSession>("GET", `/api/wallet/sessions/${encodeURIComponent(id)}`),
   payments: (id: string, cursor: string | null, limit = 20) =>
-    rest<{ items: OwnerPayment[]; next_cursor: string | null }>("GET", `/api/wallet/sessions/${encodeURIComponent(id)}/payments?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`),
+    rest<{ items: OwnerPayment[]; next_cursor: string | null }>(
+      "GET",
+      `/api/wallet/sessions/${encodeURIComponent(id)}/payments?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+    ),
   balances: () => rest<{ managed_address: string; read_at: string; balances: Balance[] }>("GET", "/api/wallet/balances"),
   revoke: (id: string) => rest<RevokeAnswer>("POST", `/api/wallet/sessions/${encodeURIComponent(id)}/revoke`, {}),
   revokeAll: () => rest<RevokeAnswer>("POST", "/api/wallet/sessions/revoke-all", {}),
-  confirm: (body: { session_ids: string[]; tx_hash?: string; error?: string }) => rest<{ sessions: OwnerSession[] }>("POST", "/api/wallet/sessions/revoke-confirm", body, 90_000),
+  confirm: (body: { session_ids: string[]; tx_hash?: string; error?: string }) =>
+    rest<{ sessions: OwnerSession[] }>("POST", "/api/wallet/sessions/revoke-confirm", body, 90_000),
 };

@@ -18,7 +18,16 @@ export function PageHead({ title, lede, children }: { title: string; lede: strin
  * A card with one table: its heading (with `actions` beside it), a `note` under it, "Loading…" while `rows` is null,
  * `empty` when there is no row, else `table(rows)` in a scrolling wrapper; `after` closes the card.
  */
-export function TableCard<T>({ id, title, actions, note, rows, empty, table, after }: {
+export function TableCard<T>({
+  id,
+  title,
+  actions,
+  note,
+  rows,
+  empty,
+  table,
+  after,
+}: {
   id: string;
   title: ComponentChildren;
   actions?: ComponentChildren;
@@ -31,7 +40,14 @@ export function TableCard<T>({ id, title, actions, note, rows, empty, table, aft
   const heading = <h2 id={id}>{title}</h2>;
   return (
     <section class="card" aria-labelledby={id}>
-      {actions ? <div class="card-head">{heading}{actions}</div> : heading}
+      {actions ? (
+        <div class="card-head">
+          {heading}
+          {actions}
+        </div>
+      ) : (
+        heading
+      )}
       {note}
       {rows === null ? <p class="muted">Loading…</p> : rows.length === 0 ? <p class="muted">{empty}</p> : <div class="table-wrap">{table(rows)}</div>}
       {after}

@@ -35,19 +35,44 @@ export function App() {
   const route = matchRoute(url.pathname);
   let page;
   switch (route?.name) {
-    case "dashboard": page = <Dashboard />; break;
-    case "services": page = <EntityList key="services" kind="service" url={url} />; break;
-    case "agents": page = <EntityList key="agents" kind="agent" url={url} />; break;
-    case "service": page = <EntityPage key={`s:${route.param}`} kind="service" id={route.param!} />; break;
-    case "agent": page = <EntityPage key={`a:${route.param}`} kind="agent" id={route.param!} />; break;
-    case "event": page = <EventPage key={`e:${route.param}`} id={route.param!} />; break;
-    case "tx": page = <TxPage key={`t:${route.param}`} hash={route.param!} />; break;
-    case "provider": page = <ProviderPage key={`p:${route.param}`} providerKey={route.param!} />; break;
-    case "wallet": page = <Lazy key="wallet" load={walletPage} props={{}} />; break;
-    case "wallet-session": page = <Lazy key={`w:${route.param}`} load={walletSessionPage} props={{ id: route.param! }} />; break;
-    case "webhooks": page = <Lazy key="webhooks" load={webhooksPage} props={{}} />; break;
-    case "webhook": page = <Lazy key={`h:${route.param}`} load={webhookPage} props={{ id: route.param! }} />; break;
-    default: page = <NotFound />;
+    case "dashboard":
+      page = <Dashboard />;
+      break;
+    case "services":
+      page = <EntityList key="services" kind="service" url={url} />;
+      break;
+    case "agents":
+      page = <EntityList key="agents" kind="agent" url={url} />;
+      break;
+    case "service":
+      page = <EntityPage key={`s:${route.param}`} kind="service" id={route.param!} />;
+      break;
+    case "agent":
+      page = <EntityPage key={`a:${route.param}`} kind="agent" id={route.param!} />;
+      break;
+    case "event":
+      page = <EventPage key={`e:${route.param}`} id={route.param!} />;
+      break;
+    case "tx":
+      page = <TxPage key={`t:${route.param}`} hash={route.param!} />;
+      break;
+    case "provider":
+      page = <ProviderPage key={`p:${route.param}`} providerKey={route.param!} />;
+      break;
+    case "wallet":
+      page = <Lazy key="wallet" load={walletPage} props={{}} />;
+      break;
+    case "wallet-session":
+      page = <Lazy key={`w:${route.param}`} load={walletSessionPage} props={{ id: route.param! }} />;
+      break;
+    case "webhooks":
+      page = <Lazy key="webhooks" load={webhooksPage} props={{}} />;
+      break;
+    case "webhook":
+      page = <Lazy key={`h:${route.param}`} load={webhookPage} props={{ id: route.param! }} />;
+      break;
+    default:
+      page = <NotFound />;
   }
   return <Layout>{page}</Layout>;
 }

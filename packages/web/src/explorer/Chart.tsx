@@ -94,7 +94,13 @@ export function Chart({ points, metric, bucket, label }: ChartProps) {
     const width = Math.max(200, el.clientWidth);
     const xAxis: uPlot.Axis = { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } };
     const yAxis = (scale: string, stroke: string, side: 1 | 3, showGrid: boolean): uPlot.Axis => ({
-      scale, side, stroke, grid: { show: showGrid, stroke: grid, width: 1 }, ticks: { stroke: grid }, size: 56, values: (_u, v) => v.map((x) => axisNumber.format(x)),
+      scale,
+      side,
+      stroke,
+      grid: { show: showGrid, stroke: grid, width: 1 },
+      ticks: { stroke: grid },
+      size: 56,
+      values: (_u, v) => v.map((x) => axisNumber.format(x)),
     });
     const range: uPlot.Range.Function = (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1];
     let series: uPlot.Series[];
@@ -108,13 +114,19 @@ export function Chart({ points, metric, bucket, label }: ChartProps) {
       const step = xs.length > 1 ? (xs.at(-1)! - xs[0]!) / (xs.length - 1) : bucket === "hour" ? 3600 : 86400;
       const width1 = (step * 0.8) / n;
       const colors = split.map((_t, k) => cssVar(tokenColor(k)));
-      series = [{}, ...split.map((_t, k): uPlot.Series => {
-        const bars = uPlot.paths.bars!({
-          size: [1, Infinity],
-          disp: { x0: { unit: 1, values: (u) => (u.data[0] as number[]).map((x) => x - step * 0.4 + k * width1) }, size: { unit: 1, values: () => [width1] } },
-        });
-        return { scale: `t${k}`, stroke: colors[k], fill: colors[k], width: 0, paths: bars, points: { show: false } };
-      })];
+      series = [
+        {},
+        ...split.map((_t, k): uPlot.Series => {
+          const bars = uPlot.paths.bars!({
+            size: [1, Infinity],
+            disp: {
+              x0: { unit: 1, values: (u) => (u.data[0] as number[]).map((x) => x - step * 0.4 + k * width1) },
+              size: { unit: 1, values: () => [width1] },
+            },
+          });
+          return { scale: `t${k}`, stroke: colors[k], fill: colors[k], width: 0, paths: bars, points: { show: false } };
+        }),
+      ];
       data = [xs, ...split.map((t) => t.units.map((u) => plotUnits(u, t.decimals)))];
       for (let k = 0; k < n; k++) scales[`t${k}`] = { range };
       // half a bucket of room at each end: the side-by-side bars of the first and the last bucket are drawn whole (the
@@ -156,8 +168,12 @@ export function Chart({ points, metric, bucket, label }: ChartProps) {
   if (!drawable) {
     return (
       <figure class="chart">
-        <figcaption><span class="chart-title">{label}</span></figcaption>
-        <p class="muted small chart-note">The allowlisted tokens have different decimals, so their amounts are not added up per {bucket}; the volume of each token is in the figures above.</p>
+        <figcaption>
+          <span class="chart-title">{label}</span>
+        </figcaption>
+        <p class="muted small chart-note">
+          The allowlisted tokens have different decimals, so their amounts are not added up per {bucket}; the volume of each token is in the figures above.
+        </p>
       </figure>
     );
   }
@@ -177,7 +193,9 @@ export function Chart({ points, metric, bucket, label }: ChartProps) {
         <span class="chart-legend" aria-live="off">
           {p ? (
             <>
-              <time dateTime={p.t} title={utcTitle(p.t)}>{bucket === "hour" ? localDateTime(p.t) : localDay(p.t)}</time>
+              <time dateTime={p.t} title={utcTitle(p.t)}>
+                {bucket === "hour" ? localDateTime(p.t) : localDay(p.t)}
+              </time>
               {": "}
               {!split && <strong>{metric === "count" ? count(p.txCount) : volume(p.amountSumWei)}</strong>}
             </>
@@ -192,7 +210,12 @@ export function Chart({ points, metric, bucket, label }: ChartProps) {
           ))}
         </span>
       </figcaption>
-      <div ref={box} class="chart-canvas" role="img" aria-label={`${label}: ${kind}${split ? " per token, each token on its own scale" : ""}, total ${total}`} />
+      <div
+        ref={box}
+        class="chart-canvas"
+        role="img"
+        aria-label={`${label}: ${kind}${split ? " per token, each token on its own scale" : ""}, total ${total}`}
+      />
     </figure>
   );
 }
@@ -201,8 +224,12 @@ export function Chart({ points, metric, bucket, label }: ChartProps) {
 export function ChartPair({ points, bucket, suffix }: { points: SeriesPoint[]; bucket: "hour" | "day"; suffix: string }) {
   return (
     <div class="charts">
-      <section class="card"><Chart points={points} metric="volume" bucket={bucket} label={`Volume${suffix}`} /></section>
-      <section class="card"><Chart points={points} metric="count" bucket={bucket} label={`Payments${suffix}`} /></section>
+      <section class="card">
+        <Chart points={points} metric="volume" bucket={bucket} label={`Volume${suffix}`} />
+      </section>
+      <section class="card">
+        <Chart points={points} metric="count" bucket={bucket} label={`Payments${suffix}`} />
+      </section>
     </div>
   );
 }

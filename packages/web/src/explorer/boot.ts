@@ -5,7 +5,11 @@
 import { BOOT_GLOBAL, FIRST_ANSWER_ID, firstRequest, type BootRequests } from "./dashboardQuery.ts";
 
 const post = (query: string, variables: Record<string, unknown> = {}) => {
-  const r = fetch("/graphql", { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify({ query, variables }) });
+  const r = fetch("/graphql", {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({ query, variables }),
+  });
   r.catch(() => {}); // the app reports failures when it reads the answer
   return r;
 };

@@ -15,14 +15,21 @@ export function TokenLines({ items, label }: { items: { tokenAddress: string; am
     <ul class="figure-tokens" aria-label={label}>
       {items.map((t) => {
         const a = tokenAmountText(t.amountSumWei, t.tokenAddress, list);
-        return <li key={t.tokenAddress} data-token={t.tokenAddress}><span class="tok-amount">{a.value}</span> <span class="muted">{a.unit}</span></li>;
+        return (
+          <li key={t.tokenAddress} data-token={t.tokenAddress}>
+            <span class="tok-amount">{a.value}</span> <span class="muted">{a.unit}</span>
+          </li>
+        );
       })}
     </ul>
   );
 }
 
 /** One token's part of a sum: a read's `byToken` entry (amount in that token's raw units). */
-export interface TokenPart { tokenAddress: string; amountSumWei: string }
+export interface TokenPart {
+  tokenAddress: string;
+  amountSumWei: string;
+}
 
 /**
  * A sum in a table cell. Split by token (methodology v0.2, `byToken` not empty): one exact line per token, each in its
@@ -35,7 +42,12 @@ export function TokenSum({ total, byToken, bare }: { total: string; byToken?: To
     <span class="token-sum">
       {byToken.map((t) => {
         const a = tokenAmountText(t.amountSumWei, t.tokenAddress, list);
-        return <span class="num" data-token={t.tokenAddress}>{a.value}{bare ? null : <span class="unit"> {a.unit}</span>}</span>;
+        return (
+          <span class="num" data-token={t.tokenAddress}>
+            {a.value}
+            {bare ? null : <span class="unit"> {a.unit}</span>}
+          </span>
+        );
       })}
     </span>
   );
@@ -59,12 +71,36 @@ export function useSoleTokenUnit(cells: (TokenPart[] | undefined)[]): string | n
  * No split (v0.1): the sum in the common unit (SumAmount's rule). `prev`: the previous window's sum (a change is shown
  * only where a sum is); `hint`: the window compared with, or (no `prev`) what the figure covers.
  */
-export function VolumeFigure({ label, name, total, byToken, prev, hint }: { label: string; name: string; total: string; byToken: TokenPart[]; prev?: string | null; hint?: string }) {
+export function VolumeFigure({
+  label,
+  name,
+  total,
+  byToken,
+  prev,
+  hint,
+}: {
+  label: string;
+  name: string;
+  total: string;
+  byToken: TokenPart[];
+  prev?: string | null;
+  hint?: string;
+}) {
   const list = useStore(tokens);
   if (byToken.length === 0) {
     const unit = commonUnit(list);
     if (!unit) return <Figure label={label} name={name} value="—" cur={total} prev={undefined} hint="tokens of different decimals: not added up" />;
-    return <Figure label={label} name={name} value={formatTokenUnits(total, { decimals: unit.decimals, group: true })} unit={unit.unit} cur={total} prev={prev} hint={hint} />;
+    return (
+      <Figure
+        label={label}
+        name={name}
+        value={formatTokenUnits(total, { decimals: unit.decimals, group: true })}
+        unit={unit.unit}
+        cur={total}
+        prev={prev}
+        hint={hint}
+      />
+    );
   }
   if (byToken.length === 1) {
     const a = tokenAmountText(byToken[0]!.amountSumWei, byToken[0]!.tokenAddress, list);
@@ -94,7 +130,13 @@ export function VolumeFigure({ label, name, total, byToken, prev, hint }: { labe
  */
 export function SumAmount({ units }: { units: string }) {
   const text = sumText(units, useStore(tokens));
-  return text === null ? <span class="muted" title="The tokens have different decimals: their amounts are not added up">—</span> : <span class="num">{text}</span>;
+  return text === null ? (
+    <span class="muted" title="The tokens have different decimals: their amounts are not added up">
+      —
+    </span>
+  ) : (
+    <span class="num">{text}</span>
+  );
 }
 
 const NAV = [
@@ -117,17 +159,26 @@ export function Layout({ children }: { children: ComponentChildren }) {
   const section = "/" + (url.pathname.split("/")[1] ?? "");
   return (
     <>
-      <a class="skip" href="#main">Skip to content</a>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
       <header class="top">
         <div class="top-inner">
           <a class="brand" href="/" aria-label="Agent Ledger, dashboard">
-            <span class="brand-mark" aria-hidden="true">◆</span> Agent Ledger
+            <span class="brand-mark" aria-hidden="true">
+              ◆
+            </span>{" "}
+            Agent Ledger
           </a>
           <nav aria-label="Main">
             {NAV.map((n) => (
-              <a href={n.href} aria-current={section === n.href ? "page" : undefined}>{n.label}</a>
+              <a href={n.href} aria-current={section === n.href ? "page" : undefined}>
+                {n.label}
+              </a>
             ))}
-            <a href="/graphql" data-external="">GraphQL</a>
+            <a href="/graphql" data-external="">
+              GraphQL
+            </a>
           </nav>
           <Search />
         </div>
@@ -137,12 +188,20 @@ export function Layout({ children }: { children: ComponentChildren }) {
           <strong>The ledger API is not answering.</strong> The figures below may be out of date; this page retries on its own.
         </div>
       ) : null}
-      <main id="main" tabIndex={-1}>{children}</main>
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
       <footer class="foot">
         <p>
           A public ledger of AI agents and paid services on the Tempo payments chain. Everything here comes from the public API:{" "}
-          <a href="/graphql" data-external="">GraphQL</a> (with live subscriptions) and <a href="/api/openapi.json" data-external="">REST</a>.{" "}
-          <span data-units="">{unitsSentence(list)}</span>; times are in your time zone (hover for UTC).
+          <a href="/graphql" data-external="">
+            GraphQL
+          </a>{" "}
+          (with live subscriptions) and{" "}
+          <a href="/api/openapi.json" data-external="">
+            REST
+          </a>
+          . <span data-units="">{unitsSentence(list)}</span>; times are in your time zone (hover for UTC).
         </p>
       </footer>
     </>
@@ -228,7 +287,9 @@ function Search() {
   return (
     <div class="search">
       <form role="search" onSubmit={submit}>
-        <label for="search-q" class="sr-only">Search the ledger</label>
+        <label for="search-q" class="sr-only">
+          Search the ledger
+        </label>
         <input
           id="search-q"
           ref={input}
@@ -240,22 +301,37 @@ function Search() {
           autocomplete="off"
           spellcheck={false}
         />
-        <button type="submit" disabled={busy}>Search</button>
+        <button type="submit" disabled={busy}>
+          Search
+        </button>
       </form>
-      {error ? <p id="search-error" class="search-error" role="alert">{error}</p> : null}
+      {error ? (
+        <p id="search-error" class="search-error" role="alert">
+          {error}
+        </p>
+      ) : null}
       {result ? (
         <section class="search-results" aria-label={`Search results for ${result.q}`}>
           <div class="search-head">
             <strong>Results for “{result.q}”</strong>
-            <button type="button" class="link" onClick={() => setResult(null)}>Close</button>
+            <button type="button" class="link" onClick={() => setResult(null)}>
+              Close
+            </button>
           </div>
-          {empty ? <p class="muted">Nothing matches. Try a full transaction hash (0x + 64 hex), an address, an agent or service id, or part of a label.</p> : null}
+          {empty ? (
+            <p class="muted">Nothing matches. Try a full transaction hash (0x + 64 hex), an address, an agent or service id, or part of a label.</p>
+          ) : null}
           {result.entities.items.length ? (
             <>
               <h2>Services and agents</h2>
               <ul>
                 {result.entities.items.map((x) => (
-                  <li><a href={`/${x.kind === "service" ? "services" : "agents"}/${encodeURIComponent(x.id)}`}>{x.label}</a> <span class="muted">{x.kind} · {x.id}</span></li>
+                  <li>
+                    <a href={`/${x.kind === "service" ? "services" : "agents"}/${encodeURIComponent(x.id)}`}>{x.label}</a>{" "}
+                    <span class="muted">
+                      {x.kind} · {x.id}
+                    </span>
+                  </li>
                 ))}
               </ul>
             </>
@@ -265,7 +341,12 @@ function Search() {
               <h2>Ledger rows</h2>
               <ul>
                 {result.events.items.map((r) => (
-                  <li><a href={`/events/${r.id}`}>#{r.id}</a> {r.agentLabel} {KIND_LABEL[r.kind] ?? r.kind} <Amount units={r.amountWei} token={r.tokenAddress} /> <span class="muted"><Time iso={r.ts} /></span></li>
+                  <li>
+                    <a href={`/events/${r.id}`}>#{r.id}</a> {r.agentLabel} {KIND_LABEL[r.kind] ?? r.kind} <Amount units={r.amountWei} token={r.tokenAddress} />{" "}
+                    <span class="muted">
+                      <Time iso={r.ts} />
+                    </span>
+                  </li>
                 ))}
               </ul>
             </>
@@ -275,7 +356,9 @@ function Search() {
               <h2>Labelled addresses</h2>
               <ul>
                 {result.addresses.items.map((a) => (
-                  <li><span class="mono">{shortHex(a.address)}</span> {a.label} {a.category ? <span class="muted">({a.category})</span> : null}</li>
+                  <li>
+                    <span class="mono">{shortHex(a.address)}</span> {a.label} {a.category ? <span class="muted">({a.category})</span> : null}
+                  </li>
                 ))}
               </ul>
             </>
@@ -286,22 +369,49 @@ function Search() {
   );
 }
 
-export function Figure({ label, value, cur, prev, hint, name, unit, children }: { label: string; value: string; cur: string | number; prev: string | number | null | undefined; hint?: string; name?: string; unit?: string; children?: ComponentChildren }) {
+export function Figure({
+  label,
+  value,
+  cur,
+  prev,
+  hint,
+  name,
+  unit,
+  children,
+}: {
+  label: string;
+  value: string;
+  cur: string | number;
+  prev: string | number | null | undefined;
+  hint?: string;
+  name?: string;
+  unit?: string;
+  children?: ComponentChildren;
+}) {
   const c = prev === null || prev === undefined ? null : change(cur, prev);
   return (
     <div class="figure">
       <div class="figure-label">{label}</div>
       <div class="figure-line">
-        <span class={`figure-value${value.length > 13 ? " long" : ""}`} data-figure={name ?? label}>{value}</span>
-        {unit ? <span class="figure-unit" data-figure-unit={name ?? label}>{unit}</span> : null}
+        <span class={`figure-value${value.length > 13 ? " long" : ""}`} data-figure={name ?? label}>
+          {value}
+        </span>
+        {unit ? (
+          <span class="figure-unit" data-figure-unit={name ?? label}>
+            {unit}
+          </span>
+        ) : null}
       </div>
       {children}
       {c ? (
         <div class={`figure-change ${c.dir}`}>
-          <span aria-hidden="true">{c.dir === "up" ? "▲" : c.dir === "down" ? "▼" : "■"}</span> {c.text} <span class="muted">vs previous {hint ?? "window"}</span>
+          <span aria-hidden="true">{c.dir === "up" ? "▲" : c.dir === "down" ? "▼" : "■"}</span> {c.text}{" "}
+          <span class="muted">vs previous {hint ?? "window"}</span>
         </div>
       ) : (
-        <div class="figure-change flat"><span class="muted">{hint ?? "all time"}</span></div>
+        <div class="figure-change flat">
+          <span class="muted">{hint ?? "all time"}</span>
+        </div>
       )}
     </div>
   );
@@ -335,24 +445,41 @@ export function TopTable({ title, rows, empty }: { title: string; rows: RankedRo
         // split by token: each amount keeps its digits on one line (the name column gives way); a table wider than a
         // narrow card scrolls inside it rather than widen the page
         <div class={split ? "table-wrap" : undefined}>
-        <table class={split ? "split" : undefined}>
-          <thead>
-            <tr><th scope="col">Name</th><th scope="col" class="r">Payments</th><th scope="col" class="r">Volume{sole ? <span class="muted small th-unit"> {sole}</span> : !split && unit && unit.unit !== "token units" ? <span class="muted small th-unit"> {unit.unit}</span> : null}</th></tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
+          <table class={split ? "split" : undefined}>
+            <thead>
               <tr>
-                <td>
-                  <a href={r.href}>{r.name}</a>
-                  {r.sub ? <div class="muted small">{r.sub}</div> : null}
-                  <div class="bar" aria-hidden="true"><span style={{ width: `${barWidth(size(r), max)}%` }} /></div>
-                </td>
-                <td class="r num">{count(r.txCount)}</td>
-                <td class="r num"><TokenSum total={r.amountSumWei} byToken={r.byToken} bare={sole !== null} /></td>
+                <th scope="col">Name</th>
+                <th scope="col" class="r">
+                  Payments
+                </th>
+                <th scope="col" class="r">
+                  Volume
+                  {sole ? (
+                    <span class="muted small th-unit"> {sole}</span>
+                  ) : !split && unit && unit.unit !== "token units" ? (
+                    <span class="muted small th-unit"> {unit.unit}</span>
+                  ) : null}
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr>
+                  <td>
+                    <a href={r.href}>{r.name}</a>
+                    {r.sub ? <div class="muted small">{r.sub}</div> : null}
+                    <div class="bar" aria-hidden="true">
+                      <span style={{ width: `${barWidth(size(r), max)}%` }} />
+                    </div>
+                  </td>
+                  <td class="r num">{count(r.txCount)}</td>
+                  <td class="r num">
+                    <TokenSum total={r.amountSumWei} byToken={r.byToken} bare={sole !== null} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         </div>
       )}
     </section>
@@ -371,22 +498,38 @@ export function EventsTable({ rows, fresh, caption, showAgent = true }: { rows: 
             {showAgent ? <th scope="col">Agent / service</th> : null}
             <th scope="col">Kind</th>
             <th scope="col">Counterparty</th>
-            <th scope="col" class="r">Amount</th>
+            <th scope="col" class="r">
+              Amount
+            </th>
             <th scope="col">Row</th>
           </tr>
         </thead>
         <tbody>
           {rows.map((r) => (
             <tr key={r.id} class={fresh?.has(r.id) ? "fresh" : undefined} data-event-id={r.id}>
-              <td class="nowrap c-time"><Time iso={r.ts} /></td>
-              {showAgent ? <td class="c-agent"><a href={`/${r.agentId.endsWith("-mpp") ? "services" : "agents"}/${encodeURIComponent(r.agentId)}`}>{r.agentLabel}</a></td> : null}
-              <td class="c-kind"><span class={`kind kind-${r.kind}`}>{KIND_LABEL[r.kind] ?? r.kind}</span></td>
+              <td class="nowrap c-time">
+                <Time iso={r.ts} />
+              </td>
+              {showAgent ? (
+                <td class="c-agent">
+                  <a href={`/${r.agentId.endsWith("-mpp") ? "services" : "agents"}/${encodeURIComponent(r.agentId)}`}>{r.agentLabel}</a>
+                </td>
+              ) : null}
+              <td class="c-kind">
+                <span class={`kind kind-${r.kind}`}>{KIND_LABEL[r.kind] ?? r.kind}</span>
+              </td>
               <td class="c-cp">
                 {r.counterpartyLabel || <span class="mono">{shortHex(r.counterpartyAddress)}</span>}
                 {r.routedToLabel ? <div class="muted small">→ {r.routedToLabel}</div> : null}
               </td>
-              <td class="r num nowrap c-amt"><Amount units={r.amountWei} token={r.tokenAddress} /></td>
-              <td class="c-row"><a href={`/events/${r.id}`} aria-label={`Ledger row ${r.id}`}>#{r.id}</a></td>
+              <td class="r num nowrap c-amt">
+                <Amount units={r.amountWei} token={r.tokenAddress} />
+              </td>
+              <td class="c-row">
+                <a href={`/events/${r.id}`} aria-label={`Ledger row ${r.id}`}>
+                  #{r.id}
+                </a>
+              </td>
             </tr>
           ))}
         </tbody>
@@ -405,7 +548,11 @@ export function Empty({ title, children }: { title: string; children: ComponentC
 }
 
 export function Loading({ what }: { what: string }) {
-  return <p class="loading" role="status">Loading {what}…</p>;
+  return (
+    <p class="loading" role="status">
+      Loading {what}…
+    </p>
+  );
 }
 
 export function ErrorNote({ error }: { error: unknown }) {
@@ -426,7 +573,9 @@ export function NotFound({ what }: { what?: string }) {
     <div class="not-found" data-page="not-found">
       <h1>Not found</h1>
       <p>{what ?? "There is no page at this address."} It may have been mistyped, or the ledger has no such entry (a fresh devnet starts empty).</p>
-      <p><a href="/">Go to the dashboard</a> · <a href="/agents">All agents</a> · <a href="/services">All services</a></p>
+      <p>
+        <a href="/">Go to the dashboard</a> · <a href="/agents">All agents</a> · <a href="/services">All services</a>
+      </p>
     </div>
   );
 }
@@ -436,9 +585,13 @@ export function LiveBadge({ state, paused, onToggle }: { state: string; paused: 
   return (
     <div class="live-badge">
       <span class={`dot ${paused ? "paused" : state}`} aria-hidden="true" />
-      <span role="status" data-live-state={paused ? "paused" : state}>{text}</span>
+      <span role="status" data-live-state={paused ? "paused" : state}>
+        {text}
+      </span>
       {state !== "off" ? (
-        <button type="button" class="secondary small-btn" aria-pressed={paused} onClick={onToggle}>{paused ? "Resume" : "Pause"}</button>
+        <button type="button" class="secondary small-btn" aria-pressed={paused} onClick={onToggle}>
+          {paused ? "Resume" : "Pause"}
+        </button>
       ) : null}
     </div>
   );

@@ -30,7 +30,9 @@ export const DASHBOARD_QUERY = `query Dashboard($w: String!) {
 }`;
 
 /** A page's first GraphQL request: the dashboard's one query for the URL's window; on other pages the token allowlist. */
-export type FirstRequest = { key: "dashboard"; w: Window; query: string; variables: { w: Window } } | { key: "tokens"; query: string; variables: Record<string, never> };
+export type FirstRequest =
+  | { key: "dashboard"; w: Window; query: string; variables: { w: Window } }
+  | { key: "tokens"; query: string; variables: Record<string, never> };
 export function firstRequest(url: URL): FirstRequest {
   if (url.pathname !== "/") return { key: "tokens", query: TOKENS_QUERY, variables: {} };
   const w = windowOf(url);

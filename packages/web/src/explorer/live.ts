@@ -69,7 +69,12 @@ export function subscribeLive(options: LiveOptions): () => void {
         },
         complete: () => retry("the stream ended"),
       },
-      { connected: () => { attempt = 0; options.onState("live"); } },
+      {
+        connected: () => {
+          attempt = 0;
+          options.onState("live");
+        },
+      },
     );
   };
   connect();

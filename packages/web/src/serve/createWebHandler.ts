@@ -64,7 +64,9 @@ export function createWebHandler(options: WebHandlerOptions = {}) {
   const wantsHtml = (req: IncomingMessage) => (req.method === "GET" || req.method === "HEAD") && /\btext\/html\b/.test(req.headers.accept ?? "");
   const notBuilt = (res: ServerResponse, error: unknown) => {
     res.writeHead(503, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
-    res.end(JSON.stringify({ error: { code: "web_not_built", message: error instanceof Error ? error.message : "the web assets are not built: run npm run build" } }));
+    res.end(
+      JSON.stringify({ error: { code: "web_not_built", message: error instanceof Error ? error.message : "the web assets are not built: run npm run build" } }),
+    );
   };
 
   /** The page's first GraphQL answer as a data block, or undefined (none, an error, or not within the timeout). */
@@ -113,7 +115,13 @@ export function createWebHandler(options: WebHandlerOptions = {}) {
         // Gzipped when accepted (the answer is tens of KB of JSON), the head flushed on its own.
         const [head, tail] = b.shellParts(match);
         const gzip = negotiateEncoding(req.headers["accept-encoding"], ["gzip"]) ? createGzip({ level: 6 }) : null;
-        res.writeHead(200, { ...explorerHeaders, "content-type": "text/html; charset=utf-8", "cache-control": HTML_CACHE, vary: "accept, accept-encoding", ...(gzip ? { "content-encoding": "gzip" } : {}) });
+        res.writeHead(200, {
+          ...explorerHeaders,
+          "content-type": "text/html; charset=utf-8",
+          "cache-control": HTML_CACHE,
+          vary: "accept, accept-encoding",
+          ...(gzip ? { "content-encoding": "gzip" } : {}),
+        });
         if (gzip) gzip.pipe(res);
         const out = gzip ?? res;
         out.write(head);
@@ -133,7 +141,14 @@ const NOSCRIPT = "The Agent Ledger explorer needs JavaScript. The same data is s
 
 function load(distDir: string) {
   const manifest = readManifest(distDir);
-  const graphiqlHtml = pageHtml({ title: "GraphiQL — Agent Ledger", description: "Run GraphQL queries and live subscriptions against the Agent Ledger API.", assets: manifest.pages.graphiql, module: false, bodyClass: "graphiql", noscript: "GraphiQL needs JavaScript." });
+  const graphiqlHtml = pageHtml({
+    title: "GraphiQL — Agent Ledger",
+    description: "Run GraphQL queries and live subscriptions against the Agent Ledger API.",
+    assets: manifest.pages.graphiql,
+    module: false,
+    bodyClass: "graphiql",
+    noscript: "GraphiQL needs JavaScript.",
+  });
   const shells = new Map<string, { html: string; etag: string }>();
   return {
     manifest,

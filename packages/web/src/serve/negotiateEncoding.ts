@@ -1,5 +1,8 @@
 /** The first of `offered` (default: brotli, then gzip) the client accepts, else none (`q=0` refuses a coding). */
-export function negotiateEncoding<C extends "br" | "gzip">(acceptEncoding: string | string[] | undefined, offered: readonly C[] = ["br", "gzip"] as C[]): C | null {
+export function negotiateEncoding<C extends "br" | "gzip">(
+  acceptEncoding: string | string[] | undefined,
+  offered: readonly C[] = ["br", "gzip"] as C[],
+): C | null {
   const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(",") : (acceptEncoding ?? "");
   const accepted = new Map<string, number>();
   for (const part of header.split(",")) {

@@ -16,7 +16,9 @@ export interface InlineData {
  * or `<!--` inside a string can end the element early.
  */
 export const dataBlock = (d: InlineData) =>
-  `<script type="application/json" id="${escape(d.id)}"${Object.entries(d.attrs).map(([k, v]) => ` data-${k}="${escape(v)}"`).join("")}>${d.json.replace(/</g, "\\u003c")}</script>`;
+  `<script type="application/json" id="${escape(d.id)}"${Object.entries(d.attrs)
+    .map(([k, v]) => ` data-${k}="${escape(v)}"`)
+    .join("")}>${d.json.replace(/</g, "\\u003c")}</script>`;
 
 type PageOptions = { title: string; description: string; assets: PageAssets; module: boolean; bodyClass?: string; noscript: string };
 

@@ -21,6 +21,8 @@ export function securityHeaders(options: { connectSrc?: string[]; extra?: Record
     "x-frame-options": "DENY",
     "referrer-policy": options.referrer ?? "strict-origin-when-cross-origin",
     "cross-origin-opener-policy": "same-origin",
-    "content-security-policy": Object.entries(directives).map(([k, v]) => `${k} ${v}`).join("; "),
+    "content-security-policy": Object.entries(directives)
+      .map(([k, v]) => `${k} ${v}`)
+      .join("; "),
   };
 }

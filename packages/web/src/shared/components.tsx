@@ -4,7 +4,11 @@ import { useStore } from "./store.ts";
 import { tokenAmountText, tokens } from "./tokens.ts";
 
 export function Time({ iso }: { iso: string }) {
-  return <time dateTime={iso} title={utcTitle(iso)}>{localTime(iso)}</time>;
+  return (
+    <time dateTime={iso} title={utcTitle(iso)}>
+      {localTime(iso)}
+    </time>
+  );
 }
 
 /**
@@ -15,5 +19,10 @@ export function Amount({ units, token }: { units: string; token?: string }) {
   const list = useStore(tokens);
   if (!token) return <span class="num">{amount(units)}</span>;
   const a = tokenAmountText(units, token, list);
-  return <span class="num" data-token={token.toLowerCase()}>{a.value}<span class="unit"> {a.unit}</span></span>;
+  return (
+    <span class="num" data-token={token.toLowerCase()}>
+      {a.value}
+      <span class="unit"> {a.unit}</span>
+    </span>
+  );
 }

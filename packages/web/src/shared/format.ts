@@ -40,7 +40,11 @@ export function localTime(iso: string, now = new Date()): string {
 }
 export const localDateTime = (iso: string) => dateTime.format(new Date(iso));
 export const localDay = (iso: string) => dayOnly.format(new Date(iso));
-export const utcTitle = (iso: string) => `${new Date(iso).toISOString().replace("T", " ").replace(/\.\d+Z$/, "")} UTC`;
+export const utcTitle = (iso: string) =>
+  `${new Date(iso)
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, "")} UTC`;
 
 export const shortHex = (s: string) => (s.length > 14 ? `${s.slice(0, 8)}…${s.slice(-6)}` : s);
 export const count = (n: number) => n.toLocaleString("en-US");

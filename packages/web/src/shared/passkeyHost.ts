@@ -5,7 +5,10 @@
 
 /** The page's address at the passkey's domain: same scheme, port, path and query, host = `rpId`. */
 export class PasskeyHostError extends Error {
-  constructor(readonly rpId: string, readonly url: string) {
+  constructor(
+    readonly rpId: string,
+    readonly url: string,
+  ) {
     super(`Passkeys of this site belong to ${rpId}, and this page is open at another address. Open ${url} to use your passkey.`);
     this.name = "PasskeyHostError";
   }

@@ -21,7 +21,13 @@ export interface DeliveryRequest {
 export function buildDeliveryRequest(content: DeliveryContent, secret: string, now: Date): DeliveryRequest {
   const payload =
     content.type === "event"
-      ? { type: "svc.event.v1", id: content.deliveryId, delivered_at: now.toISOString(), subscription_id: content.subscriptionId, data: eventRowJson(content.event) }
+      ? {
+          type: "svc.event.v1",
+          id: content.deliveryId,
+          delivered_at: now.toISOString(),
+          subscription_id: content.subscriptionId,
+          data: eventRowJson(content.event),
+        }
       : content.type === "test"
         ? { type: "svc.webhook.test", id: content.deliveryId, delivered_at: now.toISOString(), subscription_id: content.subscriptionId }
         : { type: "svc.webhook.verify", verify_token: content.verifyToken, subscription_id: content.subscriptionId };

@@ -65,8 +65,13 @@ export async function claimDeliveries(
   const byId = new Map<string, ClaimedDelivery>();
   for (const r of rows) {
     byId.set(r.delivery_id, {
-      id: r.delivery_id, type: r.delivery_type, attempt: r.attempts, subscriptionId: r.subscription_id, callbackUrl: r.callback_url,
-      signingSecretCiphertext: r.signing_secret_ciphertext, verifyTokenCiphertext: r.verify_token_ciphertext,
+      id: r.delivery_id,
+      type: r.delivery_type,
+      attempt: r.attempts,
+      subscriptionId: r.subscription_id,
+      callbackUrl: r.callback_url,
+      signingSecretCiphertext: r.signing_secret_ciphertext,
+      verifyTokenCiphertext: r.verify_token_ciphertext,
       event: r.has_event ? (r as EventRowDb) : null,
     });
   }

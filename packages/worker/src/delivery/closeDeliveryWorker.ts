@@ -5,10 +5,7 @@ import type { Logger } from "pino";
 export async function closeDeliveryWorker(worker: Worker, graceMs: number, log: Logger): Promise<void> {
   const closing = worker.close();
   let timer: NodeJS.Timeout | undefined;
-  const graceOver = await Promise.race([
-    closing.then(() => false),
-    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs))),
-  ]);
+  const graceOver = await Promise.race([closing.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs)))]);
   clearTimeout(timer);
   if (graceOver) {
     log.warn({ graceMs }, "in-flight deliveries did not finish within the grace period; abandoning them to their lease");

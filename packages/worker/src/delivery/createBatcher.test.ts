@@ -19,10 +19,13 @@ describe("createBatcher", () => {
   });
   it("fails every caller of a failed batch, and recovers", async () => {
     let fail = true;
-    const f = createBatcher<number, number>(async (items) => {
-      if (fail) throw new Error("db down");
-      return items;
-    }, { windowMs: 2, maxBatch: 2 });
+    const f = createBatcher<number, number>(
+      async (items) => {
+        if (fail) throw new Error("db down");
+        return items;
+      },
+      { windowMs: 2, maxBatch: 2 },
+    );
     const calls = [1, 2, 3].map((n) => f(n).catch((e: Error) => e.message));
     expect(await Promise.all(calls)).toEqual(["db down", "db down", "db down"]);
     fail = false;

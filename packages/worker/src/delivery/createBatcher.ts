@@ -20,20 +20,22 @@ export function createBatcher<I, O>(run: (items: I[]) => Promise<O[]>, options: 
       const batch = queue.slice(0, maxBatch);
       queue = queue.slice(batch.length);
       inFlight++;
-      run(batch.map((b) => b.item)).then(
-        (results) => {
-          batch.forEach((b, i) => b.resolve(results[i]!));
-        },
-        (error: unknown) => {
-          for (const b of batch) b.reject(error);
-        },
-      ).finally(() => {
-        inFlight--;
-        if (queue.length > 0 && !scheduled) {
-          scheduled = true;
-          setImmediate(flush); // the next batch already waited for this one
-        }
-      });
+      run(batch.map((b) => b.item))
+        .then(
+          (results) => {
+            batch.forEach((b, i) => b.resolve(results[i]!));
+          },
+          (error: unknown) => {
+            for (const b of batch) b.reject(error);
+          },
+        )
+        .finally(() => {
+          inFlight--;
+          if (queue.length > 0 && !scheduled) {
+            scheduled = true;
+            setImmediate(flush); // the next batch already waited for this one
+          }
+        });
     }
   }
 

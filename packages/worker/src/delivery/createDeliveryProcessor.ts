@@ -45,9 +45,7 @@ export interface DeliveryProcessorOptions {
   delayScale: number;
 }
 
-export type ProcessOutcome =
-  | { sent: false; reason: string }
-  | { sent: true; attempt: number; outcome: string; status: string; recorded: boolean };
+export type ProcessOutcome = { sent: false; reason: string } | { sent: true; attempt: number; outcome: string; status: string; recorded: boolean };
 
 /**
  * The delivery job, thin: claim the attempt (load delivery + subscription + event), decrypt the secret,
@@ -67,7 +65,13 @@ export function createDeliveryProcessor(deps: DeliveryProcessorDeps, options: De
   const recordSuccess = createBatcher<AttemptReport, boolean>((reports) => recordSuccesses(deps.pool, reports), { windowMs: 5 });
   async function record(report: AttemptReport): Promise<RecordResult> {
     if (classifyOutcome(report.result) !== "success") return recordAttempt(deps.pool, report);
-    const plan = planAfterAttempt({ attempt: report.attempt, result: report.result, subscription: { status: "active", consecutiveFailures: 0 }, now: report.now, random: report.random });
+    const plan = planAfterAttempt({
+      attempt: report.attempt,
+      result: report.result,
+      subscription: { status: "active", consecutiveFailures: 0 },
+      now: report.now,
+      random: report.random,
+    });
     return { recorded: await recordSuccess(report), plan, subscriptionChanged: false };
   }
 
@@ -87,7 +91,12 @@ export function createDeliveryProcessor(deps: DeliveryProcessorDeps, options: De
       secret = openSecret(d.signingSecretCiphertext, deps.masterKey, d.subscriptionId);
       if (d.type === "verify") {
         if (!d.verifyTokenCiphertext) throw new Error("subscription has no sealed verify token");
-        content = { type: "verify", deliveryId: d.id, subscriptionId: d.subscriptionId, verifyToken: openSecret(d.verifyTokenCiphertext, deps.masterKey, d.subscriptionId) };
+        content = {
+          type: "verify",
+          deliveryId: d.id,
+          subscriptionId: d.subscriptionId,
+          verifyToken: openSecret(d.verifyTokenCiphertext, deps.masterKey, d.subscriptionId),
+        };
       } else if (d.type === "test") {
         content = { type: "test", deliveryId: d.id, subscriptionId: d.subscriptionId };
       } else {
@@ -117,30 +126,55 @@ export function createDeliveryProcessor(deps: DeliveryProcessorDeps, options: De
     const outcome = await deps.client.post(d.callbackUrl, request);
     const now = deps.now();
     const recorded = await record({
-      deliveryId: d.id, type: d.type, subscriptionId: d.subscriptionId, attempt: d.attempt, result: outcome.result,
-      httpStatus: outcome.result.type === "response" ? outcome.result.status : null, error: outcome.error, responseMs: outcome.responseMs,
-      retryAfterMs: parseRetryAfter(outcome.retryAfter, now), now, random: deps.random(),
+      deliveryId: d.id,
+      type: d.type,
+      subscriptionId: d.subscriptionId,
+      attempt: d.attempt,
+      result: outcome.result,
+      httpStatus: outcome.result.type === "response" ? outcome.result.status : null,
+      error: outcome.error,
+      responseMs: outcome.responseMs,
+      retryAfterMs: parseRetryAfter(outcome.retryAfter, now),
+      now,
+      random: deps.random(),
       // as the client sends them (it adds the body's length)
       request: { body: request.body, headers: { ...request.headers, "Content-Length": String(Buffer.byteLength(request.body)) } },
     });
     const { plan } = recorded;
     deps.metrics?.attempts.inc({ type: d.type, outcome: plan.outcome });
     deps.metrics?.attemptDuration.observe({ outcome: plan.outcome }, outcome.responseMs / 1000);
-    if (recorded.recorded && (plan.delivery.status === "succeeded" || plan.delivery.status === "dead")) deps.metrics?.completed.inc({ type: d.type, status: plan.delivery.status });
+    if (recorded.recorded && (plan.delivery.status === "succeeded" || plan.delivery.status === "dead"))
+      deps.metrics?.completed.inc({ type: d.type, status: plan.delivery.status });
     if (recorded.subscriptionChanged) {
-      deps.log.warn({ subscriptionId: d.subscriptionId, status: plan.subscription.status, deliveryId: d.id }, "subscription status changed by a delivery outcome");
+      deps.log.warn(
+        { subscriptionId: d.subscriptionId, status: plan.subscription.status, deliveryId: d.id },
+        "subscription status changed by a delivery outcome",
+      );
     }
     if (plan.outcome !== "success") {
-      deps.log.info({ deliveryId: d.id, attempt: d.attempt, outcome: plan.outcome, error: outcome.error, next: plan.delivery.nextAttemptAt }, "delivery attempt failed");
+      deps.log.info(
+        { deliveryId: d.id, attempt: d.attempt, outcome: plan.outcome, error: outcome.error, next: plan.delivery.nextAttemptAt },
+        "delivery attempt failed",
+      );
     }
     deps.onAttempt?.({
-      deliveryId: d.id, subscriptionId: d.subscriptionId, type: d.type, attempt: d.attempt, claimedAt, finishedAt: now, outcome: plan.outcome,
-      httpStatus: outcome.result.type === "response" ? outcome.result.status : null, status: plan.delivery.status,
-      nextAttemptAt: plan.delivery.nextAttemptAt, recorded: recorded.recorded,
+      deliveryId: d.id,
+      subscriptionId: d.subscriptionId,
+      type: d.type,
+      attempt: d.attempt,
+      claimedAt,
+      finishedAt: now,
+      outcome: plan.outcome,
+      httpStatus: outcome.result.type === "response" ? outcome.result.status : null,
+      status: plan.delivery.status,
+      nextAttemptAt: plan.delivery.nextAttemptAt,
+      recorded: recorded.recorded,
     });
     if (recorded.recorded && plan.delivery.status === "retrying" && plan.delivery.nextAttemptAt) {
       try {
-        await enqueueDeliveries(deps.queue, [{ deliveryId: d.id, attempt: d.attempt + 1, delayMs: (plan.delivery.nextAttemptAt.getTime() - now.getTime()) / scale }]);
+        await enqueueDeliveries(deps.queue, [
+          { deliveryId: d.id, attempt: d.attempt + 1, delayMs: (plan.delivery.nextAttemptAt.getTime() - now.getTime()) / scale },
+        ]);
       } catch (error) {
         deps.metrics?.enqueueFailures.inc();
         deps.log.warn({ err: error, deliveryId: d.id }, "could not enqueue the retry; the minute job will");

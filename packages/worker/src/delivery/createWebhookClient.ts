@@ -75,7 +75,8 @@ export function createWebhookClient(options: { production: boolean; timeoutMs: n
         if (options.production) {
           const check = (socket: Socket) => {
             const remote = socket.remoteAddress;
-            if (remote && isForbiddenAddress(remote)) socket.destroy(new CallbackNotAllowedError("callback_url_forbidden", `connected to a non-public address (${remote})`));
+            if (remote && isForbiddenAddress(remote))
+              socket.destroy(new CallbackNotAllowedError("callback_url_forbidden", `connected to a non-public address (${remote})`));
           };
           req.on("socket", (socket: Socket) => {
             if (socket.remoteAddress) check(socket);
@@ -90,7 +91,11 @@ export function createWebhookClient(options: { production: boolean; timeoutMs: n
             return;
           }
           const prefix = error instanceof CallbackNotAllowedError ? "callback_forbidden: " : "";
-          finish({ result: { type: "network_error" }, retryAfter: null, error: `${prefix}${error.code ? `${error.code} ` : ""}${error.message}`.slice(0, 500) });
+          finish({
+            result: { type: "network_error" },
+            retryAfter: null,
+            error: `${prefix}${error.code ? `${error.code} ` : ""}${error.message}`.slice(0, 500),
+          });
         });
         req.on("response", (res) => {
           responded = true;

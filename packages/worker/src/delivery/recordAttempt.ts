@@ -49,8 +49,13 @@ SELECT id::text AS id FROM d`;
 export async function recordSuccesses(db: pg.Pool | pg.ClientBase, reports: readonly AttemptReport[]): Promise<boolean[]> {
   // Not a named statement, for the same reason as the claim (a cached generic plan can outlive the table size it was made for).
   const { rows } = await db.query<{ id: string }>(RECORD_SUCCESSES, [
-    reports.map((r) => r.deliveryId), reports.map((r) => r.attempt), reports.map((r) => r.httpStatus), reports.map((r) => r.responseMs),
-    reports.map((r) => r.now), reports.map((r) => r.request?.body ?? null), reports.map((r) => (r.request ? JSON.stringify(r.request.headers) : null)),
+    reports.map((r) => r.deliveryId),
+    reports.map((r) => r.attempt),
+    reports.map((r) => r.httpStatus),
+    reports.map((r) => r.responseMs),
+    reports.map((r) => r.now),
+    reports.map((r) => r.request?.body ?? null),
+    reports.map((r) => (r.request ? JSON.stringify(r.request.headers) : null)),
   ]);
   const recorded = new Set(rows.map((r) => r.id));
   return reports.map((r) => recorded.has(r.deliveryId));
@@ -68,12 +73,25 @@ const STATUS_REASON: Record<string, string> = {
  */
 export async function recordAttempt(pool: pg.Pool, report: AttemptReport): Promise<RecordResult> {
   const values = (plan: AttemptPlan) => [
-    report.deliveryId, report.attempt, plan.delivery.status, report.httpStatus, report.error, report.responseMs,
-    plan.delivery.nextAttemptAt, plan.delivery.status === "succeeded" || plan.delivery.status === "dead" ? report.now : null,
-    report.request?.body ?? null, report.request ? JSON.stringify(report.request.headers) : null,
+    report.deliveryId,
+    report.attempt,
+    plan.delivery.status,
+    report.httpStatus,
+    report.error,
+    report.responseMs,
+    plan.delivery.nextAttemptAt,
+    plan.delivery.status === "succeeded" || plan.delivery.status === "dead" ? report.now : null,
+    report.request?.body ?? null,
+    report.request ? JSON.stringify(report.request.headers) : null,
   ];
   if (classifyOutcome(report.result) === "success") {
-    const plan = planAfterAttempt({ attempt: report.attempt, result: report.result, subscription: { status: "active", consecutiveFailures: 0 }, now: report.now, random: report.random });
+    const plan = planAfterAttempt({
+      attempt: report.attempt,
+      result: report.result,
+      subscription: { status: "active", consecutiveFailures: 0 },
+      now: report.now,
+      random: report.random,
+    });
     const [recorded] = await recordSuccesses(pool, [report]);
     return { recorded: recorded!, plan, subscriptionChanged: false };
   }
@@ -89,8 +107,12 @@ export async function recordAttempt(pool: pg.Pool, report: AttemptReport): Promi
     // A verification ping or a test event is planned against an active stand-in: its own retries follow the
     // schedule, and the subscription row is left alone below.
     const plan = planAfterAttempt({
-      attempt: report.attempt, result: report.result, retryAfterMs: report.retryAfterMs,
-      subscription: report.type !== "event" && before.status !== "deleted" ? { status: "active", consecutiveFailures: 0 } : before, now: report.now, random: report.random,
+      attempt: report.attempt,
+      result: report.result,
+      retryAfterMs: report.retryAfterMs,
+      subscription: report.type !== "event" && before.status !== "deleted" ? { status: "active", consecutiveFailures: 0 } : before,
+      now: report.now,
+      random: report.random,
     });
     const updated = await client.query(
       `UPDATE webhook_deliveries
@@ -101,12 +123,21 @@ export async function recordAttempt(pool: pg.Pool, report: AttemptReport): Promi
     );
     const recorded = updated.rowCount === 1;
     let subscriptionChanged = false;
-    if (recorded && report.type === "event" && (plan.subscription.status !== before.status || plan.subscription.consecutiveFailures !== before.consecutiveFailures)) {
+    if (
+      recorded &&
+      report.type === "event" &&
+      (plan.subscription.status !== before.status || plan.subscription.consecutiveFailures !== before.consecutiveFailures)
+    ) {
       subscriptionChanged = plan.subscription.status !== before.status;
       await client.query(
         `UPDATE webhook_subscriptions SET status = $2, consecutive_failures = $3, status_reason = CASE WHEN $4::text IS NULL THEN status_reason ELSE $4 END,
                 updated_at = now() WHERE id = $1`,
-        [report.subscriptionId, plan.subscription.status, plan.subscription.consecutiveFailures, subscriptionChanged ? (STATUS_REASON[plan.subscription.status] ?? null) : null],
+        [
+          report.subscriptionId,
+          plan.subscription.status,
+          plan.subscription.consecutiveFailures,
+          subscriptionChanged ? (STATUS_REASON[plan.subscription.status] ?? null) : null,
+        ],
       );
     }
     await client.query("COMMIT");

@@ -18,7 +18,13 @@ export function startDeliveryWorker(
       if (!data) return { sent: false, reason: "invalid_job" };
       return processDelivery(data);
     },
-    { connection: deps.connection, prefix: options.prefix, concurrency: options.concurrency, lockDuration: Math.max(30_000, options.timeoutMs * 2), maxStalledCount: 1 },
+    {
+      connection: deps.connection,
+      prefix: options.prefix,
+      concurrency: options.concurrency,
+      lockDuration: Math.max(30_000, options.timeoutMs * 2),
+      maxStalledCount: 1,
+    },
   );
   worker.on("error", (error) => log.warn({ err: error }, "delivery worker error"));
   worker.on("failed", (job, error) => log.warn({ err: error, jobId: job?.id }, "delivery job failed"));

@@ -55,7 +55,11 @@ export function createDispatcher(deps: DispatcherDeps, options: DispatcherOption
       const watermark = await readWatermark(client);
       for (;;) {
         const page = await dispatchPage(client, {
-          cursorId: options.cursorId, watermark, methodologyVersion: options.methodologyVersion, pageSize: options.pageSize, now: deps.now(),
+          cursorId: options.cursorId,
+          watermark,
+          methodologyVersion: options.methodologyVersion,
+          pageSize: options.pageSize,
+          now: deps.now(),
         });
         if (!page.ran) break; // another dispatcher holds the cursor; it will see these rows
         result.cursor = page.to;
@@ -65,7 +69,10 @@ export function createDispatcher(deps: DispatcherDeps, options: DispatcherOption
         if (page.created.length > 0) {
           deps.metrics?.deliveriesCreated.inc(page.created.length);
           try {
-            result.enqueued += await enqueueDeliveries(deps.queue, page.created.map((d) => ({ deliveryId: d.id, attempt: 1 })));
+            result.enqueued += await enqueueDeliveries(
+              deps.queue,
+              page.created.map((d) => ({ deliveryId: d.id, attempt: 1 })),
+            );
           } catch (error) {
             deps.metrics?.enqueueFailures.inc();
             deps.log.warn({ err: error, deliveries: page.created.length }, "enqueue failed; the minute job will re-enqueue these deliveries");

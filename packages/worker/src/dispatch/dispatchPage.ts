@@ -1,6 +1,11 @@
 import {
-  EVENT_FILTER_COLUMNS, insertEventDeliveries, matchEventDeliveries, SUBSCRIPTION_FILTER_COLUMNS,
-  type CreatedDelivery, type EventFilterRow, type SubscriptionFilterRow,
+  EVENT_FILTER_COLUMNS,
+  insertEventDeliveries,
+  matchEventDeliveries,
+  SUBSCRIPTION_FILTER_COLUMNS,
+  type CreatedDelivery,
+  type EventFilterRow,
+  type SubscriptionFilterRow,
 } from "@agent-ledger/db";
 import type pg from "pg";
 
@@ -33,15 +38,16 @@ export async function dispatchPage(
 ): Promise<DispatchPageResult> {
   await client.query("BEGIN");
   try {
-    const lockCursor = () => client.query<{ last_event_id: string }>(
-      "SELECT last_event_id::text AS last_event_id FROM event_cursors WHERE id = $1 FOR UPDATE SKIP LOCKED",
-      [options.cursorId],
-    );
+    const lockCursor = () =>
+      client.query<{ last_event_id: string }>("SELECT last_event_id::text AS last_event_id FROM event_cursors WHERE id = $1 FOR UPDATE SKIP LOCKED", [
+        options.cursorId,
+      ]);
     let cursor = await lockCursor();
     if (cursor.rows.length === 0) {
       // Missing (first run ever: start at the watermark, "from now on", not at the beginning of history) or locked by another dispatcher.
       const created = await client.query("INSERT INTO event_cursors (id, last_event_id, updated_at) VALUES ($1, $2, now()) ON CONFLICT (id) DO NOTHING", [
-        options.cursorId, options.watermark.toString(),
+        options.cursorId,
+        options.watermark.toString(),
       ]);
       if (created.rowCount === 1) cursor = await lockCursor();
     }

@@ -23,7 +23,15 @@ export interface NotificationRelay {
  * left to the minute job. Resolves once LISTEN is in place.
  */
 export async function startNotificationRelay(
-  deps: { databaseUrl: string; pool: pg.Pool; queue: Queue<DeliveryJobData>; dispatcher: Dispatcher | null; log: Logger; metrics: WorkerMetrics; now: () => Date },
+  deps: {
+    databaseUrl: string;
+    pool: pg.Pool;
+    queue: Queue<DeliveryJobData>;
+    dispatcher: Dispatcher | null;
+    log: Logger;
+    metrics: WorkerMetrics;
+    now: () => Date;
+  },
   options: { delayScale: number },
 ): Promise<NotificationRelay> {
   const { dispatcher, log, metrics } = deps;

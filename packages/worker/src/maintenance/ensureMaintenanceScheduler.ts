@@ -10,10 +10,14 @@ import { MAINTENANCE_SCHEDULER_ID } from "../constants.ts";
 export async function ensureMaintenanceScheduler(queue: Queue, everyMs: number): Promise<boolean> {
   const existing = await queue.getJobScheduler(MAINTENANCE_SCHEDULER_ID);
   if (existing && existing.every === everyMs) return false;
-  await queue.upsertJobScheduler(MAINTENANCE_SCHEDULER_ID, { every: everyMs }, {
-    name: "requeue-due",
-    data: {},
-    opts: { removeOnComplete: true, removeOnFail: 100 },
-  });
+  await queue.upsertJobScheduler(
+    MAINTENANCE_SCHEDULER_ID,
+    { every: everyMs },
+    {
+      name: "requeue-due",
+      data: {},
+      opts: { removeOnComplete: true, removeOnFail: 100 },
+    },
+  );
   return true;
 }

@@ -12,7 +12,11 @@ export interface RequeueResult {
 
 const PAGE = 2_000;
 
-interface DueRow { id: string; attempts: number; next_attempt_at: Date }
+interface DueRow {
+  id: string;
+  attempts: number;
+  next_attempt_at: Date;
+}
 
 /**
  * The minute job: every delivery that is due (`pending`/`retrying`, `next_attempt_at <= now`) and
@@ -44,7 +48,11 @@ export async function requeueDueDeliveries(pool: pg.Pool, queue: Queue<DeliveryJ
     );
     const rows: DueRow[] = page.rows;
     if (rows.length === 0) break;
-    due += await enqueueDeliveries(queue, rows.map((r) => ({ deliveryId: r.id, attempt: r.attempts + 1 })), { promoteDelayed: true });
+    due += await enqueueDeliveries(
+      queue,
+      rows.map((r) => ({ deliveryId: r.id, attempt: r.attempts + 1 })),
+      { promoteDelayed: true },
+    );
     if (rows.length < PAGE) break;
     const last: DueRow = rows.at(-1)!;
     afterAt = last.next_attempt_at;

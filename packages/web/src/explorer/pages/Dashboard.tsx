@@ -11,11 +11,37 @@ import { useLive } from "../useLive.ts";
 
 const WINDOW_LABEL: Record<Window, string> = { "24h": "24 hours", "7d": "7 days", "30d": "30 days", all: "All time" };
 
-interface Top { id: string; label: string; category: string; txCount: number; amountSumWei: string; byToken: TokenPart[] }
-interface TopProvider { key: string; pattern: string; label: string | null; txCount: number; amountSumWei: string; byToken: TokenPart[] }
-interface Figures { txCount: number; amountSumWei: string; agentsActive: number; providersDetected: number }
+interface Top {
+  id: string;
+  label: string;
+  category: string;
+  txCount: number;
+  amountSumWei: string;
+  byToken: TokenPart[];
+}
+interface TopProvider {
+  key: string;
+  pattern: string;
+  label: string | null;
+  txCount: number;
+  amountSumWei: string;
+  byToken: TokenPart[];
+}
+interface Figures {
+  txCount: number;
+  amountSumWei: string;
+  agentsActive: number;
+  providersDetected: number;
+}
 /** One token's share of the window (`amountSumWei` in that token's own raw units). */
-export interface TokenAmount { tokenAddress: string; symbol: string | null; decimals: number | null; currency: string | null; txCount: number; amountSumWei: string }
+export interface TokenAmount {
+  tokenAddress: string;
+  symbol: string | null;
+  decimals: number | null;
+  currency: string | null;
+  txCount: number;
+  amountSumWei: string;
+}
 export interface DashboardData {
   dashboard: Figures & {
     window: string;
@@ -130,34 +156,76 @@ export function Dashboard() {
         <>
           <section class="figures" aria-label={`Headline figures, ${WINDOW_LABEL[window]}`} data-window={window}>
             <Figure label="Payments" value={count(d.dashboard.txCount)} cur={d.dashboard.txCount} prev={d.dashboard.previous?.txCount} hint={prevLabel} />
-            <VolumeFigure label="Volume" name="volume" total={d.dashboard.amountSumWei} byToken={d.dashboard.byToken} prev={d.dashboard.previous?.amountSumWei} hint={prevLabel} />
-            <Figure label="Active agents" value={count(d.dashboard.agentsActive)} cur={d.dashboard.agentsActive} prev={d.dashboard.previous?.agentsActive} hint={prevLabel} />
-            <Figure label="Providers detected" value={count(d.dashboard.providersDetected)} cur={d.dashboard.providersDetected} prev={d.dashboard.previous?.providersDetected} hint={prevLabel} />
+            <VolumeFigure
+              label="Volume"
+              name="volume"
+              total={d.dashboard.amountSumWei}
+              byToken={d.dashboard.byToken}
+              prev={d.dashboard.previous?.amountSumWei}
+              hint={prevLabel}
+            />
+            <Figure
+              label="Active agents"
+              value={count(d.dashboard.agentsActive)}
+              cur={d.dashboard.agentsActive}
+              prev={d.dashboard.previous?.agentsActive}
+              hint={prevLabel}
+            />
+            <Figure
+              label="Providers detected"
+              value={count(d.dashboard.providersDetected)}
+              cur={d.dashboard.providersDetected}
+              prev={d.dashboard.previous?.providersDetected}
+              hint={prevLabel}
+            />
           </section>
           {d.dashboard.txCount === 0 && d.dashboard.recentEvents.length === 0 ? (
             <Empty title="No payments indexed yet">
-              The ledger is empty so far. A fresh devnet starts with no history: the demo agents begin paying services within a minute, and every new
-              payment appears in the live feed below without reloading.
+              The ledger is empty so far. A fresh devnet starts with no history: the demo agents begin paying services within a minute, and every new payment
+              appears in the live feed below without reloading.
             </Empty>
           ) : null}
           <ChartPair points={d.activitySeries.points} bucket={d.activitySeries.bucket} suffix={` per ${d.activitySeries.bucket}`} />
-          {rest ? <div class="tops">
-            <TopTable
-              title="Top services"
-              empty={`No service was paid in the last ${WINDOW_LABEL[window].toLowerCase()}.`}
-              rows={d.dashboard.topServices.map((t) => ({ href: `/services/${encodeURIComponent(t.id)}`, name: t.label, sub: t.category, txCount: t.txCount, amountSumWei: t.amountSumWei, byToken: t.byToken }))}
-            />
-            <TopTable
-              title="Top agents"
-              empty={`No agent paid or was paid in the last ${WINDOW_LABEL[window].toLowerCase()}.`}
-              rows={d.dashboard.topAgents.map((t) => ({ href: `/agents/${encodeURIComponent(t.id)}`, name: t.label, sub: t.category, txCount: t.txCount, amountSumWei: t.amountSumWei, byToken: t.byToken }))}
-            />
-            <TopTable
-              title="Top providers (via the MPP gateway)"
-              empty="No payment was routed through the gateway to a provider in this window."
-              rows={d.dashboard.topProviders.map((p) => ({ href: `/providers/${p.key}`, name: p.label ?? shortHex(p.key), sub: p.pattern === "address" ? "by address (pattern A)" : "by memo fingerprint (pattern B)", txCount: p.txCount, amountSumWei: p.amountSumWei, byToken: p.byToken }))}
-            />
-          </div> : null}
+          {rest ? (
+            <div class="tops">
+              <TopTable
+                title="Top services"
+                empty={`No service was paid in the last ${WINDOW_LABEL[window].toLowerCase()}.`}
+                rows={d.dashboard.topServices.map((t) => ({
+                  href: `/services/${encodeURIComponent(t.id)}`,
+                  name: t.label,
+                  sub: t.category,
+                  txCount: t.txCount,
+                  amountSumWei: t.amountSumWei,
+                  byToken: t.byToken,
+                }))}
+              />
+              <TopTable
+                title="Top agents"
+                empty={`No agent paid or was paid in the last ${WINDOW_LABEL[window].toLowerCase()}.`}
+                rows={d.dashboard.topAgents.map((t) => ({
+                  href: `/agents/${encodeURIComponent(t.id)}`,
+                  name: t.label,
+                  sub: t.category,
+                  txCount: t.txCount,
+                  amountSumWei: t.amountSumWei,
+                  byToken: t.byToken,
+                }))}
+              />
+              <TopTable
+                title="Top providers (via the MPP gateway)"
+                empty="No payment was routed through the gateway to a provider in this window."
+                rows={d.dashboard.topProviders.map((p) => ({
+                  href: `/providers/${p.key}`,
+                  name: p.label ?? shortHex(p.key),
+                  sub: p.pattern === "address" ? "by address (pattern A)" : "by memo fingerprint (pattern B)",
+                  txCount: p.txCount,
+                  amountSumWei: p.amountSumWei,
+                  byToken: p.byToken,
+                }))}
+              />
+            </div>
+          ) : null}
         </>
       )}
       <section class="card feed" aria-labelledby="feed-title">
@@ -165,8 +233,15 @@ export function Dashboard() {
           <h2 id="feed-title">Live feed</h2>
           <LiveBadge state={live.state} paused={live.paused} onToggle={live.toggle} />
         </div>
-        <p class="muted small">New ledger rows as the indexer records them (GraphQL subscription <code>ledgerEvents</code>); after a lost connection the feed resumes where it stopped.</p>
-        {feed.length === 0 ? <p class="empty">{d && !rest ? "Loading the newest rows…" : "Waiting for the first payment…"}</p> : <EventsTable rows={feed} fresh={live.fresh} caption="Newest ledger rows" />}
+        <p class="muted small">
+          New ledger rows as the indexer records them (GraphQL subscription <code>ledgerEvents</code>); after a lost connection the feed resumes where it
+          stopped.
+        </p>
+        {feed.length === 0 ? (
+          <p class="empty">{d && !rest ? "Loading the newest rows…" : "Waiting for the first payment…"}</p>
+        ) : (
+          <EventsTable rows={feed} fresh={live.fresh} caption="Newest ledger rows" />
+        )}
       </section>
     </div>
   );

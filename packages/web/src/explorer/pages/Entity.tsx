@@ -3,12 +3,33 @@ import { commonUnit, sumText, tokens } from "../../shared/tokens.ts";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { apiRecoveries, gql, ROW_FIELDS, type Row } from "../api.ts";
 import { ChartPair } from "../Chart.tsx";
-import { Empty, ErrorNote, EventsTable, Figure, LiveBadge, Loading, NotFound, TokenSum, useSoleTokenUnit, VolumeFigure, type TokenPart } from "../components.tsx";
+import {
+  Empty,
+  ErrorNote,
+  EventsTable,
+  Figure,
+  LiveBadge,
+  Loading,
+  NotFound,
+  TokenSum,
+  useSoleTokenUnit,
+  VolumeFigure,
+  type TokenPart,
+} from "../components.tsx";
 import { Amount, Time } from "../../shared/components.tsx";
 import { barWidth, count, share, shortHex } from "../../shared/format.ts";
 import { useLive } from "../useLive.ts";
 
-interface ProviderRow { key: string; pattern: string; label: string | null; address: string | null; fingerprint: string | null; txCount: number; amountSumWei: string; byToken: TokenPart[] }
+interface ProviderRow {
+  key: string;
+  pattern: string;
+  label: string | null;
+  address: string | null;
+  fingerprint: string | null;
+  txCount: number;
+  amountSumWei: string;
+  byToken: TokenPart[];
+}
 interface EntityData {
   id: string;
   kind: string;
@@ -54,13 +75,10 @@ export function EntityPage({ kind, id }: { kind: "service" | "agent"; id: string
       gql<{ entity: EntityData | null }>(query(kind), { id }),
       kind === "service" ? gql<{ service: { providers: EntityData["providers"] } | null }>(PROVIDERS_QUERY, { id }) : null,
       gql<{ entity: EntityData["byToken"] | null }>(BY_TOKEN_QUERY(kind), { id }),
-    ]).then(
-      ([r, p, t]) => {
-        setE(r.entity && { ...r.entity, providers: p?.service?.providers ?? null, byToken: t.entity ?? undefined });
-        setError(null);
-      },
-      setError,
-    );
+    ]).then(([r, p, t]) => {
+      setE(r.entity && { ...r.entity, providers: p?.service?.providers ?? null, byToken: t.entity ?? undefined });
+      setError(null);
+    }, setError);
   useEffect(() => {
     void load();
     return () => clearTimeout(timer.current);
@@ -99,50 +117,118 @@ export function EntityPage({ kind, id }: { kind: "service" | "agent"; id: string
     <div data-page={kind}>
       <div class="page-head">
         <div>
-          <p class="crumbs"><a href={kind === "service" ? "/services" : "/agents"}>{kind === "service" ? "Services" : "Agents"}</a> / <span class="mono">{e.id}</span></p>
+          <p class="crumbs">
+            <a href={kind === "service" ? "/services" : "/agents"}>{kind === "service" ? "Services" : "Agents"}</a> / <span class="mono">{e.id}</span>
+          </p>
           <h1>{e.label}</h1>
           <p class="lede">
             {kind === "service" ? "Paid service" : "AI agent"} · {e.category || "uncategorised"} · {e.active ? "watched" : "no longer watched"}
-            {e.lastEventAt ? <> · last activity <Time iso={e.lastEventAt} /></> : " · no activity yet"}
+            {e.lastEventAt ? (
+              <>
+                {" "}
+                · last activity <Time iso={e.lastEventAt} />
+              </>
+            ) : (
+              " · no activity yet"
+            )}
           </p>
         </div>
       </div>
       <section class="figures" aria-label="Totals">
-        <Figure label="Payments, all time" name="total-payments" value={count(e.totals.txCount)} cur={e.totals.txCount} prev={undefined} hint="sent + received" />
-        <VolumeFigure label="Volume, all time" name="total-volume" total={e.totals.amountSumWei} byToken={e.byToken?.totals.byToken ?? []} hint="sent + received" />
-        <Figure label="Last 24 hours" name="payments-24h" value={count(e.txCount24h)} unit="payments" cur={e.txCount24h} prev={undefined} hint="sent + received">
-          <div class="figure-volume"><span class="muted">Volume</span><TokenSum total={e.amountSumWei24h} byToken={e.byToken?.byToken24h} /></div>
+        <Figure
+          label="Payments, all time"
+          name="total-payments"
+          value={count(e.totals.txCount)}
+          cur={e.totals.txCount}
+          prev={undefined}
+          hint="sent + received"
+        />
+        <VolumeFigure
+          label="Volume, all time"
+          name="total-volume"
+          total={e.totals.amountSumWei}
+          byToken={e.byToken?.totals.byToken ?? []}
+          hint="sent + received"
+        />
+        <Figure
+          label="Last 24 hours"
+          name="payments-24h"
+          value={count(e.txCount24h)}
+          unit="payments"
+          cur={e.txCount24h}
+          prev={undefined}
+          hint="sent + received"
+        >
+          <div class="figure-volume">
+            <span class="muted">Volume</span>
+            <TokenSum total={e.amountSumWei24h} byToken={e.byToken?.byToken24h} />
+          </div>
         </Figure>
         <Figure label="Last 7 days" name="payments-7d" value={count(e.txCount7d)} unit="payments" cur={e.txCount7d} prev={undefined} hint="sent + received">
-          <div class="figure-volume"><span class="muted">Volume</span><TokenSum total={e.amountSumWei7d} byToken={e.byToken?.byToken7d} /></div>
+          <div class="figure-volume">
+            <span class="muted">Volume</span>
+            <TokenSum total={e.amountSumWei7d} byToken={e.byToken?.byToken7d} />
+          </div>
         </Figure>
       </section>
       <ChartPair points={points} bucket="day" suffix=" per day, last 30 days" />
       <section class="card">
         <h2>Wallets</h2>
-        {e.wallets.length === 0 ? <p class="empty">No wallet is registered for this {kind}.</p> : (
-          <ul class="wallets">{e.wallets.map((w) => <li class="mono">{w}</li>)}</ul>
+        {e.wallets.length === 0 ? (
+          <p class="empty">No wallet is registered for this {kind}.</p>
+        ) : (
+          <ul class="wallets">
+            {e.wallets.map((w) => (
+              <li class="mono">{w}</li>
+            ))}
+          </ul>
         )}
-        {e.totals.feeCount > 0 ? <p class="muted small">Fees paid: {count(e.totals.feeCount)} ({sum(e.totals.feeSumWei)}), not counted as payments.</p> : null}
+        {e.totals.feeCount > 0 ? (
+          <p class="muted small">
+            Fees paid: {count(e.totals.feeCount)} ({sum(e.totals.feeSumWei)}), not counted as payments.
+          </p>
+        ) : null}
       </section>
       {e.providers ? (
         <section class="card">
           <h2>Providers reached through the gateway</h2>
-          <p class="muted small">Pattern A: the escrow's settlement names the provider's address. Pattern B: the payment memo carries the provider's fingerprint. All time.</p>
-          {providers.length === 0 ? <p class="empty">No payment has been routed to a provider yet.</p> : (
+          <p class="muted small">
+            Pattern A: the escrow's settlement names the provider's address. Pattern B: the payment memo carries the provider's fingerprint. All time.
+          </p>
+          {providers.length === 0 ? (
+            <p class="empty">No payment has been routed to a provider yet.</p>
+          ) : (
             <div class="table-wrap">
               <table>
-                <thead><tr><th scope="col">Provider</th><th scope="col">Detected by</th><th scope="col" class="r">Payments</th><th scope="col" class="r">Volume</th><th scope="col" class="r">Share</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">Provider</th>
+                    <th scope="col">Detected by</th>
+                    <th scope="col" class="r">
+                      Payments
+                    </th>
+                    <th scope="col" class="r">
+                      Volume
+                    </th>
+                    <th scope="col" class="r">
+                      Share
+                    </th>
+                  </tr>
+                </thead>
                 <tbody>
                   {providers.map((p) => (
                     <tr>
                       <td>
                         <a href={`/providers/${p.key}`}>{p.label ?? shortHex(p.key)}</a>
-                        <div class="bar" aria-hidden="true"><span style={{ width: `${barWidth(p.amountSumWei, providerMax)}%` }} /></div>
+                        <div class="bar" aria-hidden="true">
+                          <span style={{ width: `${barWidth(p.amountSumWei, providerMax)}%` }} />
+                        </div>
                       </td>
                       <td>{p.pattern === "address" ? "address (A)" : "fingerprint (B)"}</td>
                       <td class="r num">{count(p.txCount)}</td>
-                      <td class="r num"><TokenSum total={p.amountSumWei} byToken={p.byToken} /></td>
+                      <td class="r num">
+                        <TokenSum total={p.amountSumWei} byToken={p.byToken} />
+                      </td>
                       <td class="r num">{share(p.amountSumWei, providerTotal)}</td>
                     </tr>
                   ))}
@@ -167,7 +253,19 @@ export function EntityPage({ kind, id }: { kind: "service" | "agent"; id: string
   );
 }
 
-interface ListItem { id: string; label: string; category: string; active: boolean; txCount24h: number; amountSumWei24h: string; txCount7d: number; amountSumWei7d: string; lastEventAt: string | null; byToken24h: TokenPart[]; byToken7d: TokenPart[] }
+interface ListItem {
+  id: string;
+  label: string;
+  category: string;
+  active: boolean;
+  txCount24h: number;
+  amountSumWei24h: string;
+  txCount7d: number;
+  amountSumWei7d: string;
+  lastEventAt: string | null;
+  byToken24h: TokenPart[];
+  byToken7d: TokenPart[];
+}
 type SortKey = "label" | "txCount24h" | "amountSumWei24h" | "txCount7d" | "amountSumWei7d" | "lastEventAt";
 const COLUMNS: { key: SortKey; label: string; numeric: boolean }[] = [
   { key: "label", label: "Name", numeric: false },
@@ -182,7 +280,8 @@ function compare(a: ListItem, b: ListItem, key: SortKey): number {
   if (key === "label") return a.label.localeCompare(b.label);
   if (key === "lastEventAt") return (a.lastEventAt ?? "").localeCompare(b.lastEventAt ?? "");
   if (key === "amountSumWei24h" || key === "amountSumWei7d") {
-    const x = BigInt(a[key]), y = BigInt(b[key]);
+    const x = BigInt(a[key]),
+      y = BigInt(b[key]);
     return x < y ? -1 : x > y ? 1 : 0;
   }
   return a[key] - b[key];
@@ -195,7 +294,9 @@ export function EntityList({ kind, url }: { kind: "service" | "agent"; url: URL 
   const plural = kind === "service" ? "services" : "agents";
   useEffect(() => {
     document.title = `${kind === "service" ? "Services" : "Agents"} — Agent Ledger`;
-    gql<{ list: ListItem[] }>(`{ list: ${plural} { id label category active txCount24h amountSumWei24h txCount7d amountSumWei7d lastEventAt byToken24h { tokenAddress amountSumWei } byToken7d { tokenAddress amountSumWei } } }`).then((r) => {
+    gql<{ list: ListItem[] }>(
+      `{ list: ${plural} { id label category active txCount24h amountSumWei24h txCount7d amountSumWei7d lastEventAt byToken24h { tokenAddress amountSumWei } byToken7d { tokenAddress amountSumWei } } }`,
+    ).then((r) => {
       setItems(r.list);
       setError(null);
     }, setError);
@@ -203,7 +304,10 @@ export function EntityList({ kind, url }: { kind: "service" | "agent"; url: URL 
   const sort = (COLUMNS.find((c) => c.key === url.searchParams.get("sort"))?.key ?? "amountSumWei7d") as SortKey;
   const dir = url.searchParams.get("dir") === "asc" ? "asc" : "desc";
   const sorted = items ? [...items].sort((a, b) => (dir === "asc" ? 1 : -1) * compare(a, b, sort) || a.id.localeCompare(b.id)) : null;
-  const units = { amountSumWei24h: useSoleTokenUnit(items?.map((x) => x.byToken24h) ?? []), amountSumWei7d: useSoleTokenUnit(items?.map((x) => x.byToken7d) ?? []) };
+  const units = {
+    amountSumWei24h: useSoleTokenUnit(items?.map((x) => x.byToken24h) ?? []),
+    amountSumWei7d: useSoleTokenUnit(items?.map((x) => x.byToken7d) ?? []),
+  };
   const hrefFor = (key: SortKey) => `/${plural}?sort=${key}&dir=${key === sort && dir === "desc" ? "asc" : "desc"}`;
 
   return (
@@ -211,21 +315,36 @@ export function EntityList({ kind, url }: { kind: "service" | "agent"; url: URL 
       <div class="page-head">
         <div>
           <h1>{kind === "service" ? "Services" : "Agents"}</h1>
-          <p class="lede">{kind === "service" ? "Curated paid services watched by the ledger" : "AI agents watched by the ledger"}, with their payments (sent + received) over the last 24 hours and 7 days. Select a column to sort.</p>
+          <p class="lede">
+            {kind === "service" ? "Curated paid services watched by the ledger" : "AI agents watched by the ledger"}, with their payments (sent + received) over
+            the last 24 hours and 7 days. Select a column to sort.
+          </p>
         </div>
       </div>
       {error && !items ? <ErrorNote error={error} /> : null}
-      {!sorted ? (error ? null : <Loading what={plural} />) : sorted.length === 0 ? (
+      {!sorted ? (
+        error ? null : (
+          <Loading what={plural} />
+        )
+      ) : sorted.length === 0 ? (
         <Empty title={`No ${plural} registered`}>The registry loaded into this ledger has no {plural}. They appear once the registry lists them.</Empty>
       ) : (
         <div class="card table-wrap">
           <table class="list">
-            <caption class="sr-only">{plural}, sorted by {COLUMNS.find((c) => c.key === sort)!.label} {dir === "asc" ? "ascending" : "descending"}</caption>
+            <caption class="sr-only">
+              {plural}, sorted by {COLUMNS.find((c) => c.key === sort)!.label} {dir === "asc" ? "ascending" : "descending"}
+            </caption>
             <thead>
               <tr>
                 {COLUMNS.map((c) => (
                   <th scope="col" class={c.numeric ? "r" : undefined} aria-sort={c.key === sort ? (dir === "asc" ? "ascending" : "descending") : undefined}>
-                    <a href={hrefFor(c.key)} class="sort">{c.label}{c.key in units && units[c.key as keyof typeof units] ? <span class="muted small th-unit"> {units[c.key as keyof typeof units]}</span> : null}{c.key === sort ? (dir === "asc" ? " ▲" : " ▼") : ""}</a>
+                    <a href={hrefFor(c.key)} class="sort">
+                      {c.label}
+                      {c.key in units && units[c.key as keyof typeof units] ? (
+                        <span class="muted small th-unit"> {units[c.key as keyof typeof units]}</span>
+                      ) : null}
+                      {c.key === sort ? (dir === "asc" ? " ▲" : " ▼") : ""}
+                    </a>
                   </th>
                 ))}
               </tr>
@@ -233,11 +352,21 @@ export function EntityList({ kind, url }: { kind: "service" | "agent"; url: URL 
             <tbody>
               {sorted.map((x) => (
                 <tr data-id={x.id}>
-                  <td><a href={`/${plural}/${encodeURIComponent(x.id)}`}>{x.label}</a><div class="muted small">{x.category}{x.active ? "" : " · not watched"}</div></td>
+                  <td>
+                    <a href={`/${plural}/${encodeURIComponent(x.id)}`}>{x.label}</a>
+                    <div class="muted small">
+                      {x.category}
+                      {x.active ? "" : " · not watched"}
+                    </div>
+                  </td>
                   <td class="r num">{count(x.txCount24h)}</td>
-                  <td class="r num"><TokenSum total={x.amountSumWei24h} byToken={x.byToken24h} bare={units.amountSumWei24h !== null} /></td>
+                  <td class="r num">
+                    <TokenSum total={x.amountSumWei24h} byToken={x.byToken24h} bare={units.amountSumWei24h !== null} />
+                  </td>
                   <td class="r num">{count(x.txCount7d)}</td>
-                  <td class="r num"><TokenSum total={x.amountSumWei7d} byToken={x.byToken7d} bare={units.amountSumWei7d !== null} /></td>
+                  <td class="r num">
+                    <TokenSum total={x.amountSumWei7d} byToken={x.byToken7d} bare={units.amountSumWei7d !== null} />
+                  </td>
                   <td class="nowrap">{x.lastEventAt ? <Time iso={x.lastEventAt} /> : <span class="muted">never</span>}</td>
                 </tr>
               ))}

@@ -33,19 +33,21 @@ export function ProviderPage({ providerKey }: { providerKey: string }) {
       `query($k: String!) { provider(key: $k) { key pattern address fingerprint label txCount amountSumWei firstSeenAt lastSeenAt byToken { tokenAddress amountSumWei } }
         activitySeries(window: "30d", providerKey: $k) { points { t txCount amountSumWei byToken { tokenAddress amountSumWei } } } }`,
       { k: providerKey },
-    ).then(async (r) => {
-      let points = r.activitySeries?.points ?? [];
-      // found by its other key (a linked fingerprint, or the address a fingerprint names): the series is under its own key
-      if (r.provider && r.provider.key !== providerKey.toLowerCase()) {
-        const s = await gql<{ activitySeries: { points: SeriesPoint[] } | null }>(
-          `query($k: String!) { activitySeries(window: "30d", providerKey: $k) { points { t txCount amountSumWei byToken { tokenAddress amountSumWei } } } }`,
-          { k: r.provider.key },
-        );
-        points = s.activitySeries?.points ?? [];
-      }
-      setP(r.provider);
-      setSeries(points);
-    }).catch(setError);
+    )
+      .then(async (r) => {
+        let points = r.activitySeries?.points ?? [];
+        // found by its other key (a linked fingerprint, or the address a fingerprint names): the series is under its own key
+        if (r.provider && r.provider.key !== providerKey.toLowerCase()) {
+          const s = await gql<{ activitySeries: { points: SeriesPoint[] } | null }>(
+            `query($k: String!) { activitySeries(window: "30d", providerKey: $k) { points { t txCount amountSumWei byToken { tokenAddress amountSumWei } } } }`,
+            { k: r.provider.key },
+          );
+          points = s.activitySeries?.points ?? [];
+        }
+        setP(r.provider);
+        setSeries(points);
+      })
+      .catch(setError);
   }, [providerKey, recoveries]);
   useEffect(() => {
     if (p) document.title = `${p.label ?? p.key} (provider) — Agent Ledger`;
@@ -58,26 +60,42 @@ export function ProviderPage({ providerKey }: { providerKey: string }) {
     <div data-page="provider">
       <div class="page-head">
         <div>
-          <p class="crumbs"><a href="/services/tempo-gateway-mpp">MPP gateway</a> / provider</p>
+          <p class="crumbs">
+            <a href="/services/tempo-gateway-mpp">MPP gateway</a> / provider
+          </p>
           <h1>{p.label ?? "Unlabelled provider"}</h1>
           <p class="lede">
-            Reached through the MPP gateway, detected {p.pattern === "address" ? "by address: the escrow's settlement names it (pattern A)" : "by the fingerprint in the payment memo (pattern B)"}.
+            Reached through the MPP gateway, detected{" "}
+            {p.pattern === "address" ? "by address: the escrow's settlement names it (pattern A)" : "by the fingerprint in the payment memo (pattern B)"}.
           </p>
         </div>
       </div>
       <section class="figures" aria-label="Totals">
         <Figure label="Payments routed" name="provider-payments" value={count(p.txCount)} cur={p.txCount} prev={undefined} />
         <VolumeFigure label="Volume routed" name="provider-volume" total={p.amountSumWei} byToken={p.byToken} />
-        <div class="figure"><div class="figure-label">First payment (hour, UTC bucket)</div><div class="figure-value small-value"><Time iso={p.firstSeenAt} /></div></div>
-        <div class="figure"><div class="figure-label">Latest payment (hour, UTC bucket)</div><div class="figure-value small-value"><Time iso={p.lastSeenAt} /></div></div>
+        <div class="figure">
+          <div class="figure-label">First payment (hour, UTC bucket)</div>
+          <div class="figure-value small-value">
+            <Time iso={p.firstSeenAt} />
+          </div>
+        </div>
+        <div class="figure">
+          <div class="figure-label">Latest payment (hour, UTC bucket)</div>
+          <div class="figure-value small-value">
+            <Time iso={p.lastSeenAt} />
+          </div>
+        </div>
       </section>
       <ChartPair points={series} bucket="day" suffix=" routed per day, last 30 days" />
       <section class="card">
         <h2>Identity</h2>
         <dl class="facts">
-          <dt>Key</dt><dd class="mono">{p.key}</dd>
-          <dt>Address</dt><dd class="mono">{p.address ?? <span class="muted">unknown (only its memo fingerprint is seen)</span>}</dd>
-          <dt>Fingerprint</dt><dd class="mono">{p.fingerprint ?? <span class="muted">none (pattern A)</span>}</dd>
+          <dt>Key</dt>
+          <dd class="mono">{p.key}</dd>
+          <dt>Address</dt>
+          <dd class="mono">{p.address ?? <span class="muted">unknown (only its memo fingerprint is seen)</span>}</dd>
+          <dt>Fingerprint</dt>
+          <dd class="mono">{p.fingerprint ?? <span class="muted">none (pattern A)</span>}</dd>
         </dl>
       </section>
     </div>

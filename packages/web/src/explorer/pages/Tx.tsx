@@ -27,10 +27,14 @@ export function TxPage({ hash }: { hash: string }) {
         <div>
           <p class="crumbs">Transaction</p>
           <h1 class="mono tx-hash">{hash}</h1>
-          <p class="lede">{rows.length} ledger {rows.length === 1 ? "row" : "rows"} from this transaction.</p>
+          <p class="lede">
+            {rows.length} ledger {rows.length === 1 ? "row" : "rows"} from this transaction.
+          </p>
         </div>
       </div>
-      <section class="card"><EventsTable rows={rows} caption="Ledger rows of this transaction" /></section>
+      <section class="card">
+        <EventsTable rows={rows} caption="Ledger rows of this transaction" />
+      </section>
     </div>
   );
 }
