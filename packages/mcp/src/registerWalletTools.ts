@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { formatTokenUnits } from "@agent-ledger/core/formatTokenUnits";
+import { getBackoffDelay } from "@agent-ledger/core/getBackoffDelay";
 import { parseTokenUnits } from "@agent-ledger/core/parseTokenUnits";
 import type { PayPendingAnswer, PaySentAnswer } from "@agent-ledger/core/payAnswer";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -122,7 +123,7 @@ export function registerWalletTools(server: McpServer, api: ApiCaller, ctx: Fail
           const uncertain = error instanceof ApiCallError && (error.status === 0 || ([502, 503, 504].includes(error.status) && error.code.startsWith("http_")));
           const inUse = error instanceof ApiCallError && error.code === "idempotency_key_in_use";
           if ((uncertain || inUse) && attempt < PAY_ATTEMPTS) {
-            await wait(inUse ? 1000 * ((error as ApiCallError).retryAfterSeconds ?? 1) : 500 * 2 ** (attempt - 1));
+            await wait(inUse ? 1000 * ((error as ApiCallError).retryAfterSeconds ?? 1) : getBackoffDelay(attempt, { baseMs: 500, maxMs: 8_000, random: 1 }));
             continue;
           }
           const extra: Record<string, unknown> = { idempotency_key: key };

@@ -1,6 +1,7 @@
 // Live ledger rows: the public `ledgerEvents` subscription over graphql-sse (/graphql/stream). The stream is
 // resumed by us, not by the client library: after any break we subscribe again with afterId = the last id we
 // showed, so the rows missed while disconnected are replayed first (the API guarantees no gap, no duplicate).
+import { getBackoffDelay } from "@agent-ledger/core/getBackoffDelay";
 import { createClient } from "graphql-sse";
 import { ROW_FIELDS, type Row } from "./api.ts";
 
@@ -37,7 +38,7 @@ export function subscribeLive(options: LiveOptions): () => void {
       dispose?.();
       attempt++;
       options.onState("reconnecting", detail);
-      timer = setTimeout(connect, Math.min(5000, 1000 * attempt));
+      timer = setTimeout(connect, getBackoffDelay(attempt, { baseMs: 1000, maxMs: 5000, random: Math.random() }));
     };
     dispose = sseClient().subscribe<{ ledgerEvents: Row }>(
       { query: QUERY, variables: { afterId: lastId, agentId: options.agentId ?? null } },
