@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { checkSignCounter, hashToken, isPlainText, passkeyAddress } from "@agent-ledger/core";
+import { inTransaction } from "@agent-ledger/db";
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -50,11 +51,18 @@ async function storeChallenge(
     "INSERT INTO webauthn_challenges (challenge, purpose, user_id, display_name, expires_at, client_key) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
     [challenge, purpose, extra.userId ?? null, extra.displayName ?? null, new Date(now.getTime() + CHALLENGE_TTL_SECONDS * 1000), clientKey],
   );
-  await ctx.db.query(
-    `DELETE FROM webauthn_challenges WHERE id IN (
-       SELECT id FROM webauthn_challenges WHERE client_key = $1 ORDER BY expires_at DESC, id DESC OFFSET $2 FOR UPDATE SKIP LOCKED)`,
-    [clientKey, ctx.config.challengesPerClient],
-  );
+  // One client's trims run one at a time (a transaction-scoped advisory lock on its key): each then reads, after the
+  // lock, every row the others left, so the last one keeps exactly the newest `challengesPerClient`. With SKIP LOCKED
+  // here instead, a trim skipped the rows a concurrent trim held and counted its OFFSET past them: 6 rows of 5 could
+  // remain (seen in CI under load). Rows of other clients are never waited on.
+  await inTransaction(ctx.db, async (client) => {
+    await client.query("SELECT pg_advisory_xact_lock(hashtextextended('webauthn_challenges:' || $1, 0))", [clientKey]);
+    await client.query(
+      `DELETE FROM webauthn_challenges WHERE id IN (
+         SELECT id FROM webauthn_challenges WHERE client_key = $1 ORDER BY expires_at DESC, id DESC OFFSET $2)`,
+      [clientKey, ctx.config.challengesPerClient],
+    );
+  });
   return rows[0].id as string;
 }
 
