@@ -95,3 +95,4 @@ export async function prepareTemplateDatabase(migrate: (url: string) => Promise<
     });
   };
 }
+export { startReplicaPair, type ReplicaPair, type ReplicaPairOptions } from "./startReplicaPair.ts";
