@@ -11,17 +11,26 @@ function describeIssues(issues: readonly { path?: readonly PropertyKey[]; messag
     .join("; ");
 }
 
+/** MCP's "resource not found" (the spec's -32002); not in the SDK's ErrorCode enum. */
+export const RESOURCE_NOT_FOUND = -32002;
+
 /**
  * Makes every request handler of `server` answer a request whose params do not fit the method's schema with JSON-RPC
  * -32602 (invalid params) and a one-line message, as the MCP and JSON-RPC specs say: the SDK parses params inside the
- * handler and lets its schema error through as -32603 (internal error) with the whole validation dump. Call it once the
- * tools and resources are registered (it wraps the handlers the SDK installed then) and before connecting.
+ * handler and lets its schema error through as -32603 (internal error) with the whole validation dump. For
+ * resources/read also: a `uri` that is not a URI is -32602 (the SDK's `new URL` would throw -32603), and a URI that
+ * names no resource is -32002 with `data.uri` (the SDK answers -32602), as the MCP spec says. Call it once the tools
+ * and resources are registered (it wraps the handlers the SDK installed then) and before connecting.
  */
 export function answerInvalidParams(server: Server): void {
   // The SDK keeps its handlers in a private map; this is the one place that reaches into it.
   const handlers = (server as unknown as { _requestHandlers: Map<string, Handler> })._requestHandlers;
   for (const [method, handler] of handlers) {
     handlers.set(method, async (request, extra) => {
+      const uri = method === "resources/read" ? (request as { params?: { uri?: unknown } }).params?.uri : undefined;
+      if (typeof uri === "string" && !URL.canParse(uri)) {
+        throw Object.assign(new Error(`invalid params of ${method}: params.uri: not a URI`), { code: ErrorCode.InvalidParams, data: { uri } });
+      }
       try {
         return await handler(request, extra);
       } catch (error) {
@@ -29,6 +38,10 @@ export function answerInvalidParams(server: Server): void {
         if (!(error instanceof McpError) && Array.isArray(issues)) {
           // A plain error with a code: the SDK sends its code and message as they are (McpError would prefix "MCP error -32602:").
           throw Object.assign(new Error(`invalid params of ${method}: ${describeIssues(issues)}`), { code: ErrorCode.InvalidParams });
+        }
+        // The SDK's own McpError -32602 of resources/read: no resource or template matches the URI (our reads throw plain errors).
+        if (typeof uri === "string" && error instanceof McpError && error.code === ErrorCode.InvalidParams) {
+          throw Object.assign(new Error(`no resource ${uri} (see resources/list and resources/templates/list)`), { code: RESOURCE_NOT_FOUND, data: { uri } });
         }
         throw error;
       }
