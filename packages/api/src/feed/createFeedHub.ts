@@ -107,7 +107,10 @@ export function createFeedHub(deps: FeedHubDeps): FeedHub {
     wake,
     start() {
       if (listener || stopped) return;
-      listener = listenForEvents({ ...deps, log }, { wake, onFirstConnect, position: () => lastSeenId! });
+      listener = listenForEvents(
+        { listenClient: deps.listenClient, log, reconnectMinMs: deps.reconnectMinMs, reconnectMaxMs: deps.reconnectMaxMs },
+        { wake, onFirstConnect, position: () => lastSeenId! },
+      );
       stopPolling = startPolling(wake, deps.pollMs);
     },
     // Stop the wake-ups first, let a load in progress finish (it pushes nothing once stopped), then close every subscriber.
