@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { answerMalformedMessages, INVALID_REQUEST, PARSE_ERROR } from "./answerMalformedMessages.ts";
+import { answerMalformedMessages } from "./answerMalformedMessages.ts";
 import { createLedgerMcpServer } from "./createLedgerMcpServer.ts";
 
 // The SDK's real stdio transport over in-process streams, serving the real server (only `ping` is asked: nothing
@@ -48,10 +48,10 @@ describe("answerMalformedMessages (stdio)", () => {
   it("answers a line that is not JSON -32700 and one that is not a JSON-RPC message -32600, id null, and goes on serving", async () => {
     const io = await serve();
     io.send("{");
-    expect(await io.next()).toEqual({ jsonrpc: "2.0", id: null, error: { code: PARSE_ERROR, message: "Parse error: the line is not JSON" } });
+    expect(await io.next()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the line is not JSON" } });
     for (const line of [JSON.stringify({ jsonrpc: "1.0", id: 2, method: "ping" }), "[1]", "42", "{}"]) {
       io.send(line);
-      expect(await io.next(), line).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: INVALID_REQUEST } });
+      expect(await io.next(), line).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
     }
     io.send(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping" }));
     expect(await io.next()).toEqual({ jsonrpc: "2.0", id: 3, result: {} });

@@ -1,9 +1,5 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-
-/** JSON-RPC 2.0's own codes for input that is not a message. */
-export const PARSE_ERROR = -32700;
-export const INVALID_REQUEST = -32600;
+import { ErrorCode, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
 /**
  * Makes a line-based transport (stdio) answer input that is not a message as JSON-RPC 2.0 says, with `id` null (it
@@ -16,9 +12,9 @@ export function answerMalformedMessages(transport: Transport): void {
   transport.onerror = (error) => {
     const answer =
       error instanceof SyntaxError
-        ? { code: PARSE_ERROR, message: "Parse error: the line is not JSON" }
+        ? { code: ErrorCode.ParseError, message: "Parse error: the line is not JSON" }
         : error.name === "ZodError"
-          ? { code: INVALID_REQUEST, message: "Invalid Request: the line is not a JSON-RPC 2.0 message" }
+          ? { code: ErrorCode.InvalidRequest, message: "Invalid Request: the line is not a JSON-RPC 2.0 message" }
           : null;
     // The SDK's message types have no null id; JSON-RPC requires it here.
     if (answer) transport.send({ jsonrpc: "2.0", id: null, error: answer } as unknown as JSONRPCMessage).catch(() => {});
