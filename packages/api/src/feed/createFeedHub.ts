@@ -1,8 +1,8 @@
+import { coalesceRuns } from "@agent-ledger/core";
 import type { PgListener } from "@agent-ledger/runtime";
 import type pg from "pg";
 import type { Logger } from "pino";
 import type { Db, EventRecord } from "../services/types.ts";
-import { coalesceRuns } from "./coalesceRuns.ts";
 import { createSubscriberSet, type HubSubscriber } from "./createSubscriberSet.ts";
 import type { FeedHubStats } from "./feedHubStats.ts";
 import { listenForEvents } from "./listenForEvents.ts";

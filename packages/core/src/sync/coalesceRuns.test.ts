@@ -65,4 +65,20 @@ describe("coalesceRuns", () => {
     await waiting;
     expect(idle).toBe(true);
   });
+
+  it("stop() lets the run in progress finish, drops the re-run asked for, and refuses new runs", async () => {
+    const gate = gatedTask();
+    const runs = coalesceRuns(gate.task, () => {});
+    runs.run();
+    runs.run(); // a re-run is pending
+    let stopped = false;
+    const stopping = runs.stop().then(() => (stopped = true));
+    await Promise.resolve();
+    expect(stopped).toBe(false);
+    await gate.releaseNext();
+    await stopping;
+    expect(gate.started()).toBe(1);
+    runs.run();
+    expect(gate.started()).toBe(1);
+  });
 });
