@@ -223,11 +223,13 @@ export function createReadRouting(options: ReadRoutingOptions) {
   }
 
   /**
-   * An upper bound of what this source served: a probe of it or of the primary (never older than its replicas) sent after
-   * its last completed read; the tighter of the two.
+   * An upper bound of what this source served: a probe of it sent after its last completed read; for a replica that is
+   * down, also a probe of the primary (never older than its replicas) — the tighter of the two. A replica that is up
+   * waits for its own probe: the primary's would raise the watermark past it and send reads away from it for nothing.
    */
   function upperBound(source: Source): Probe | null {
-    const candidates = [source.last, primary.last].filter((p): p is Probe => p !== null && p.tick > source.servedTick);
+    const probes = source.role === "replica" && !source.up ? [source.last, primary.last] : [source.last];
+    const candidates = probes.filter((p): p is Probe => p !== null && p.tick > source.servedTick);
     return candidates.sort((a, b) => (a.lsn < b.lsn ? -1 : 1))[0] ?? null;
   }
 
