@@ -106,7 +106,8 @@ export function buildApp(deps: AppDeps): App {
   const readHeaders = readRouting
     ? async (): Promise<Record<string, string>> => {
         const block = await readRouting.servedBlock();
-        return block === null ? {} : { [LEDGER_BLOCK_HEADER]: String(block) };
+        // Exposed to pages on other origins (both surfaces that carry it answer CORS with `*`).
+        return block === null ? {} : { [LEDGER_BLOCK_HEADER]: String(block), "access-control-expose-headers": LEDGER_BLOCK_HEADER };
       }
     : undefined;
   const services = createServices({

@@ -233,6 +233,17 @@ export function createReadRouting(options: ReadRoutingOptions) {
     return candidates.sort((a, b) => (a.lsn < b.lsn ? -1 : 1))[0] ?? null;
   }
 
+  /**
+   * A probe of `source` sent after tick `after`: the one in flight if it was, else the next one, shared by everyone who
+   * waits for it (so concurrent requests finishing at once cost about one probe per round trip, not one each).
+   */
+  function probeAfter(source: Source, after: number): Promise<Probe | null> {
+    const inFlight = source.inFlightProbe;
+    if (inFlight && inFlight.tick > after) return inFlight.promise;
+    if (inFlight) return inFlight.promise.then(() => probeAfter(source, after));
+    return probe(source);
+  }
+
   /** Raises the watermark by every bound now known; answers the sources whose bound is not (running or unprobed since). */
   function settle(): Source[] {
     const pending: Source[] = [];
@@ -397,8 +408,7 @@ export function createReadRouting(options: ReadRoutingOptions) {
         if (pending.length === 0) break;
         await Promise.all(
           pending.map(async (s) => {
-            const inFlight = s.inFlightProbe && s.inFlightProbe.tick > s.servedTick ? s.inFlightProbe.promise : probe(s);
-            if ((await inFlight) === null && s !== primary) await probe(primary);
+            if ((await probeAfter(s, s.servedTick)) === null && s !== primary) await probeAfter(primary, s.servedTick);
           }),
         );
       }
