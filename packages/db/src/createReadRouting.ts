@@ -244,6 +244,14 @@ export function createReadRouting(options: ReadRoutingOptions) {
     return probe(source);
   }
 
+  /** A probe bounding what `source` served up to tick `after`: its own (sent after it), else the primary's if it is down. */
+  async function boundAfter(source: Source, after: number): Promise<Probe | null> {
+    if (source.last && source.last.tick > after) return source.last;
+    const own = await probeAfter(source, after);
+    if (own || source === primary) return own;
+    return primary.last && primary.last.tick > after ? primary.last : probeAfter(primary, after);
+  }
+
   /** Raises the watermark by every bound now known; answers the sources whose bound is not (running or unprobed since). */
   function settle(): Source[] {
     const pending: Source[] = [];
@@ -398,22 +406,20 @@ export function createReadRouting(options: ReadRoutingOptions) {
       return scopes.run({ minBlock: request.minBlock ?? null, source: null }, fn);
     },
     /**
-     * The block of this process's watermark once every read it served so far is bounded (probing the sources that
-     * are not): a client that asks for at least this block elsewhere sees everything it was shown here. Null when no
-     * checkpoint exists yet.
+     * An upper bound of the checkpoint of every state this process has served so far (for `X-Ledger-Block`): a client
+     * that asks for at least this block elsewhere sees everything it was shown here. Null when no checkpoint exists yet
+     * or no probe can bound a source.
      */
     async servedBlock(): Promise<number | null> {
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const pending = settle().filter((s) => s.running === 0);
-        if (pending.length === 0) break;
-        await Promise.all(
-          pending.map(async (s) => {
-            if ((await probeAfter(s, s.servedTick)) === null && s !== primary) await probeAfter(primary, s.servedTick);
-          }),
-        );
-      }
+      // Every read completed so far (this answer's, and those behind a cached or shared answer it carries) is bounded
+      // by a probe of its source sent after it — reads still running belong to other answers and are not waited for.
+      const marks = sources.filter((s) => s.servedTick >= 0).map((s) => [s, s.servedTick] as const);
+      const bounds = await Promise.all(marks.map(([s, after]) => boundAfter(s, after)));
+      if (bounds.some((b) => b === null)) return null; // neither the source nor the primary answered: no honest block
       settle();
-      return watermark.block;
+      let block = watermark.block;
+      for (const b of bounds) if (b?.block != null && (block === null || b.block > block)) block = b.block;
+      return block;
     },
     check,
     start(): void {

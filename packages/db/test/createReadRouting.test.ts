@@ -112,6 +112,24 @@ describe("createReadRouting (a real primary and streaming replica)", () => {
     }
   });
 
+  it("servedBlock bounds an answer's reads even while other reads keep the same replica busy", async () => {
+    await setBlock(200);
+    await pair.waitForReplay();
+    await routing.check();
+    expect((await read()).on).toBe("replica");
+    await routing.check();
+    const slow = routing.scope({}, () => routing.reader.query("SELECT pg_sleep(1.5)")); // another request, still running
+    await new Promise((r) => setTimeout(r, 100));
+    await setBlock(201);
+    await pair.waitForReplay();
+    const seen = await read();
+    expect(seen).toEqual({ on: "replica", block: 201 });
+    const started = Date.now();
+    expect(await routing.servedBlock()).toBeGreaterThanOrEqual(201);
+    expect(Date.now() - started).toBeLessThan(1_000); // did not wait for the slow read
+    await slow;
+  });
+
   it("a stopped replica: no failed read (the primary answers), reported down, read again once it is back", async () => {
     await pair.waitForReplay();
     await routing.check();
