@@ -15,7 +15,7 @@ export interface ReadRoutingOptions {
   preferIndex?: number;
   /** Clock for the status timestamps. */
   now?: () => Date;
-  /** Told when a source goes up or down, or starts or stops being read. No URLs, no credentials. */
+  /** Told when a source goes up or down (also a first probe that fails), or starts or stops being read. No URLs, no credentials. */
   log?: (event: ReadRoutingEvent) => void;
 }
 
@@ -215,11 +215,12 @@ export function createReadRouting(options: ReadRoutingOptions) {
     return promise;
   }
 
+  /** A failed probe or read. The primary stays the last resort whatever its state; `up` only reports it. */
   function markDown(source: Source, error: Error): void {
+    if (source.up || source.checkedAt === null) log({ source: source.name, change: "down", reason: error.message });
     source.checkedAt = now();
     source.error = error.message;
-    if (source.up && source.role === "replica") log({ source: source.name, change: "down", reason: error.message });
-    if (source.role === "replica") source.up = false;
+    source.up = false;
   }
 
   /**
