@@ -11,6 +11,7 @@ import { sendJson } from "../http/sendJson.ts";
 import { createTtlCache } from "../services/createTtlCache.ts";
 import { compileRoutes, type RouteMatch } from "./compileRoutes.ts";
 import type { AnyRoute, JsonRoute, RawRoute, RouteResult, Surface } from "./Route.ts";
+import { type Answer, writeAnswer } from "./writeAnswer.ts";
 
 /** A mounted route: its declaration and what its handler needs. */
 export interface Mounted {
@@ -18,13 +19,6 @@ export interface Mounted {
   exact?: boolean;
   route: AnyRoute;
   deps: unknown;
-}
-
-/** A serialized JSON answer (written as is to every response that asked for it). */
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[]>;
-  body: string;
 }
 
 export interface RouterDeps {
@@ -48,17 +42,15 @@ function serialize(result: RouteResult, surface: Surface): Answer {
       "content-type": "application/json; charset=utf-8",
       "content-length": String(Buffer.byteLength(text)),
       ...(surface.cors ? { "access-control-allow-origin": "*" } : {}),
-      "cache-control": surface.cacheControl,
       ...result.headers,
     },
     body: text,
   };
 }
 
-function write(res: ServerResponse, answer: Answer): void {
-  res.writeHead(answer.status, answer.headers);
-  res.end(res.req?.method === "HEAD" ? undefined : answer.body);
-}
+/** The route's Cache-Control for this request (its own policy, else its surface's; docs/api.md, Caching). */
+const cacheControlOf = (route: JsonRoute, url: URL) =>
+  typeof route.cacheControl === "function" ? route.cacheControl(url) : (route.cacheControl ?? route.surface.cacheControl);
 
 /**
  * The app's one request pipeline over the mounted route table: refusals every path shares (two Authorization headers,
@@ -108,7 +100,8 @@ export function createRouter(deps: RouterDeps) {
       if (!answer) serialized.set(result, (answer = serialize(result, route.surface)));
       return answer;
     };
-    write(res, route.surface.coalesce ? await inflight.get(`${url.pathname}${url.search}`, run) : await run());
+    const answer = route.surface.coalesce ? await inflight.get(`${url.pathname}${url.search}`, run) : await run();
+    writeAnswer(res, answer, cacheControlOf(route, url));
   }
 
   function refuseMethod(res: ServerResponse, method: string, url: URL, matches: RouteMatch<Mounted>[], surface: Surface | undefined): void {
