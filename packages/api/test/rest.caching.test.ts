@@ -180,11 +180,15 @@ describe("validators follow the data", () => {
     }
   });
 
-  it("the operations and feed endpoints stay no-store without a validator", async () => {
+  it("the operations, GraphQL and feed endpoints stay no-store without a validator", async () => {
     const health = await get("/healthz", { "if-none-match": "*" });
     expect(health.status).toBe(200);
     expect(health.headers.get("cache-control")).toBe("no-store");
     expect(health.headers.get("etag")).toBeNull();
+    const graphql = await get(`/graphql?query=${encodeURIComponent("{ services { id } }")}`, { accept: "application/json", "if-none-match": "*" });
+    expect(graphql.status).toBe(200);
+    expect(graphql.headers.get("cache-control")).toBe("no-store"); // may depend on the caller's credentials
+    expect(graphql.headers.get("etag")).toBeNull();
     const feed = await get("/api/feed", { "if-none-match": "*" }); // disabled in this app: an error
     expect(feed.headers.get("cache-control")).toBe("no-store");
     expect(feed.headers.get("etag")).toBeNull();
