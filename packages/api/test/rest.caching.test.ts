@@ -6,10 +6,12 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGGREGATE, DOCUMENT, EVENT, LIVE, SETTLED } from "../src/rest/readCache.ts";
 import { READ_ROUTES } from "../src/rest/readRoutes.ts";
+import { openApiPath } from "../src/routes/buildOpenApiDocument.ts";
 import { createRouter } from "../src/routes/createRouter.ts";
 import { ALL_ROUTES } from "../src/routes/mountRoutes.ts";
 import type { JsonRoute, Surface } from "../src/routes/Route.ts";
 import { OPS_SURFACE, READ_SURFACE, WALLET_SURFACE, WEBHOOK_SURFACE } from "../src/routes/surfaces.ts";
+import { documentedResponse } from "./support/openapiCheck.ts";
 import { seedV03Ledger, V03 } from "./support/seedV03Ledger.ts";
 import { silentLog, startTestApp, type TestApp } from "./support/startTestApp.ts";
 
@@ -81,6 +83,10 @@ describe("every public read declares what it may be cached for", () => {
   it("no route of a no-store surface (wallet, webhooks, ops) loosens it", () => {
     const loosened = ALL_ROUTES.filter((r) => r.kind !== "raw" && r.surface.cacheControl === "no-store" && r.cacheControl !== undefined);
     expect(loosened.map((r) => r.path)).toEqual([]);
+    // and the document promises no 304 there
+    const noStore = ALL_ROUTES.filter((r) => r.kind !== "raw" && r.method === "GET" && r.surface.cacheControl === "no-store" && !("omit" in r.openapi));
+    expect(noStore.length).toBeGreaterThan(0);
+    expect(noStore.filter((r) => documentedResponse("get", openApiPath(r.path), 304)).map((r) => r.path)).toEqual([]);
   });
 
   it("the policies are the documented ones, per path (docs/api.md, Caching)", () => {
@@ -133,6 +139,7 @@ describe.each(reads)("GET %s", (template, route) => {
         expect(res.headers.get("content-type")).toBeNull();
       }
     }
+    expect(documentedResponse("get", openApiPath(template), 304), "the 304 in /api/openapi.json").not.toBeNull();
     const other = await get(path, { "if-none-match": '"stale", W/"older"' });
     expect(other.status).toBe(200);
     expect(other.text).toBe(full.text);
