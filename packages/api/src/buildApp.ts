@@ -107,7 +107,9 @@ export function buildApp(deps: AppDeps): App {
     ? async (): Promise<Record<string, string>> => {
         const block = await readRouting.servedBlock();
         // Exposed to pages on other origins (both surfaces that carry it answer CORS with `*`).
-        return block === null ? {} : { [LEDGER_BLOCK_HEADER]: String(block), "access-control-expose-headers": LEDGER_BLOCK_HEADER };
+        // Vary: an answer for one minimum block is not an answer for another (a CDN keys them apart; docs/api.md, Caching).
+        const vary = { vary: LEDGER_MIN_BLOCK_HEADER };
+        return block === null ? vary : { ...vary, [LEDGER_BLOCK_HEADER]: String(block), "access-control-expose-headers": LEDGER_BLOCK_HEADER };
       }
     : undefined;
   const services = createServices({

@@ -98,6 +98,8 @@ describe("read replicas", () => {
     const seen = await get(`/api/events/${last.id}`);
     expect(seen.status).toBe(200);
     expect(seen.headers.get("x-ledger-block")).toBe(String(last.block)); // what the replica had: the row before
+    expect(seen.headers.get("vary")).toBe("x-ledger-min-block"); // a CDN keys hinted answers apart (docs/api.md, Caching)
+    expect(seen.headers.get("etag")).toMatch(/^"/); // the validator and the block header travel together
     // GraphQL without credentials too (the direct lane), with the same header.
     const gql = await fetch(`${t.url}/graphql`, {
       method: "POST",

@@ -6,6 +6,7 @@ import { EVENT_ROW_FIELDS, getJson, openapi, schemaProblems } from "./support/ht
 import { BIG_AMOUNT, IDLE_AGENT, RETIRED_SERVICE, WILDCARD_LABEL, type SeededLedger } from "./support/seedDevnetLedger.ts";
 import { startSeededApp, type SeededApp } from "./support/seededApp.ts";
 import { startTestApp, type TestApp } from "./support/startTestApp.ts";
+import { LIVE } from "../src/rest/readCache.ts";
 
 // Contract tests of every REST path against a ledger built by the real indexer from real devnet payments:
 // status codes, exact field names and types (the OpenAPI schemas have additionalProperties: false), CORS and
@@ -132,7 +133,7 @@ describe("GET /api/dashboard", () => {
 describe("GET /api/services and /api/agents", () => {
   it("/api/services lists curated services (incl. inactive) with 24 h / 7 d aggregates, by 7-day amount then id", async () => {
     const { body, headers } = await ok("/api/services", "/api/services");
-    expect(headers.get("cache-control")).toBe("no-cache");
+    expect(headers.get("cache-control")).toBe(LIVE); // newest rows within 30 s (docs/api.md, Caching; test/rest.caching.test.ts)
     expect(body.every((s: { id: string; kind: string }) => s.id.endsWith("-mpp") && s.kind === "service")).toBe(true);
     const ids = body.map((s: { id: string }) => s.id);
     // every curated service of the demo registry (those paid directly, the gateway, the services named only by their MPP

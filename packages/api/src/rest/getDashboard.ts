@@ -2,17 +2,14 @@ import type { Dashboard } from "../services/types.ts";
 import { dashboardJson } from "./serializers.ts";
 import type { RestHandler, RestResponse } from "./types.ts";
 
-/** Edge cache: 5 minutes fresh, then served stale for 10 more while revalidating. */
-export const DASHBOARD_CACHE_CONTROL = "public, s-maxage=300, stale-while-revalidate=600";
-
 // One response per dashboard object: while the services' cache hands out the same dashboard (its TTL), every request
 // gets the same response object, which the REST handler then serializes only once. Nothing here outlives the dashboard.
 const responses = new WeakMap<Dashboard, RestResponse>();
 
-/** GET /api/dashboard?w=24h|7d|30d|all (default 24h). */
+/** GET /api/dashboard?w=24h|7d|30d|all (default 24h); its Cache-Control is declared on the route (readRoutes.ts). */
 export const getDashboard: RestHandler = async ({ query, services }) => {
   const dashboard = await services.getDashboard(query.get("w") ?? "24h");
   let response = responses.get(dashboard);
-  if (!response) responses.set(dashboard, (response = { body: dashboardJson(dashboard), headers: { "cache-control": DASHBOARD_CACHE_CONTROL } }));
+  if (!response) responses.set(dashboard, (response = { body: dashboardJson(dashboard) }));
   return response;
 };

@@ -8,6 +8,7 @@ import { getPreviousWindow } from "./getPreviousWindow.ts";
 import { getProviderDetail } from "./getProviderDetail.ts";
 import { getSeries } from "./getSeries.ts";
 import { errorResponse, ok, ref } from "./openapi.ts";
+import { AGGREGATE, DOCUMENT, EVENT, LIVE, SETTLED } from "./readCache.ts";
 import { search } from "./search.ts";
 import type { RestHandler, RestResponse } from "./types.ts";
 
@@ -19,22 +20,26 @@ export interface ReadDeps {
 
 type ReadRoute = JsonRoute<ReadDeps>;
 
-/** A public GET of the read API (no credentials, open CORS, coalesced). */
-const read = (path: string, handler: RestHandler, openapi: ReadRoute["openapi"]): ReadRoute => ({
+/** A public GET of the read API (no credentials, open CORS, coalesced) with what it may be cached for (readCache.ts). */
+const read = (path: string, cacheControl: NonNullable<ReadRoute["cacheControl"]>, handler: RestHandler, openapi: ReadRoute["openapi"]): ReadRoute => ({
   method: "GET",
   path,
   auth: "none",
   surface: READ_SURFACE,
+  cacheControl,
   handle: ({ params, query }, { services }) => handler({ params, query, services }),
   openapi,
 });
 
+/** The head page moves with every new row; a page past it (`cursor`) holds older ids only. */
+const eventPageCache = (url: URL) => (url.searchParams.has("cursor") ? SETTLED : LIVE);
+
 const entity = (kind: "service" | "agent", plural: "services" | "agents"): ReadRoute[] => {
   const ops = entityOperations(kind, plural);
   return [
-    read(`/api/${plural}`, entityListHandler(kind), ops.list),
-    read(`/api/${plural}/:id`, entityDetailHandler(kind), ops.detail),
-    read(`/api/${plural}/:id/events`, entityEventsHandler(kind), ops.events),
+    read(`/api/${plural}`, LIVE, entityListHandler(kind), ops.list),
+    read(`/api/${plural}/:id`, LIVE, entityDetailHandler(kind), ops.detail),
+    read(`/api/${plural}/:id/events`, eventPageCache, entityEventsHandler(kind), ops.events),
   ];
 };
 
@@ -43,7 +48,7 @@ const entity = (kind: "service" | "agent", plural: "services" | "agents"): ReadR
  * path and query (every route here is a public GET), which is what lets the router coalesce identical reads.
  */
 export const READ_ROUTES: readonly ReadRoute[] = [
-  read("/api/dashboard", getDashboard, {
+  read("/api/dashboard", AGGREGATE, getDashboard, {
     operationId: "getDashboard",
     summary: "Aggregates of a window from the rollups, top 5 services/agents/providers, 20 newest rows",
     parameters: [{ name: "w", in: "query", required: false, schema: { type: "string", enum: ["24h", "7d", "30d", "all"], default: "24h" } }],
@@ -56,7 +61,7 @@ export const READ_ROUTES: readonly ReadRoute[] = [
   }),
   ...entity("service", "services"),
   ...entity("agent", "agents"),
-  read("/api/events/:id", getEvent, {
+  read("/api/events/:id", EVENT, getEvent, {
     operationId: "getEvent",
     summary: "One row with log_index and the other rows of the same transaction (related_events)",
     parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", pattern: "^[1-9][0-9]{0,18}$" } }],
@@ -66,7 +71,7 @@ export const READ_ROUTES: readonly ReadRoute[] = [
       "404": errorResponse("no such row of the live methodology version (not_found)"),
     },
   }),
-  read("/api/search", search, {
+  read("/api/search", LIVE, search, {
     operationId: "search",
     summary: "Events by tx hash or counterparty address; entities by id, label or wallet; labelled addresses",
     parameters: [{ name: "q", in: "query", required: true, schema: { type: "string", minLength: 2, maxLength: 200 } }],
@@ -76,13 +81,13 @@ export const READ_ROUTES: readonly ReadRoute[] = [
     },
   }),
   // The explorer's reads (docs/web.md).
-  read("/api/dashboard/previous", getPreviousWindow, {
+  read("/api/dashboard/previous", AGGREGATE, getPreviousWindow, {
     operationId: "getPreviousWindow",
     summary: "Headline figures of the window just before ?w= (same length, ending where it starts); previous is null for all",
     parameters: [{ name: "w", in: "query", required: false, schema: { type: "string", enum: ["24h", "7d", "30d", "all"], default: "24h" } }],
     responses: { "200": ok(ref("PreviousWindow")), "400": errorResponse("unknown window (invalid_window)") },
   }),
-  read("/api/series", getSeries, {
+  read("/api/series", AGGREGATE, getSeries, {
     operationId: "getSeries",
     summary: "Payments count and volume per hour or day over a window, from the rollups: the whole ledger, one entity (entity=) or one provider (provider=)",
     parameters: [
@@ -103,7 +108,7 @@ export const READ_ROUTES: readonly ReadRoute[] = [
       "404": errorResponse("unknown entity (not_found)"),
     },
   }),
-  read("/api/providers/:key", getProviderDetail, {
+  read("/api/providers/:key", LIVE, getProviderDetail, {
     operationId: "getProvider",
     summary: "One gateway provider by address or memo fingerprint, all time",
     parameters: [{ name: "key", in: "path", required: true, schema: { type: "string" } }],
@@ -114,6 +119,7 @@ export const READ_ROUTES: readonly ReadRoute[] = [
     path: "/api/openapi.json",
     auth: "none",
     surface: READ_SURFACE,
+    cacheControl: DOCUMENT,
     handle: async (_request, { openApi }) => openApi,
     openapi: { operationId: "getOpenApi", summary: "This document", responses: { "200": ok({ type: "object" }) } },
   },

@@ -87,6 +87,12 @@ export interface JsonRoute<D = any> {
   before?: (req: IncomingMessage, deps: D) => Promise<void>;
   input?: RouteInput;
   surface: Surface;
+  /**
+   * `Cache-Control` of its answers, overriding the surface's: a value, or one chosen from the request URL (a cursor
+   * page past the head). Every 200 whose policy is not `no-store` carries an ETag and answers `If-None-Match` with 304
+   * (routes/writeAnswer.ts). Every public read declares one, with its reason in docs/api.md, Caching (test/rest.caching.test.ts).
+   */
+  cacheControl?: string | ((url: URL) => string);
   handle(request: RouteRequest<any, any>, deps: D): Promise<RouteResult>;
   openapi: OpenApiEntry;
 }

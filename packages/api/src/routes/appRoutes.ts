@@ -131,6 +131,8 @@ export const APP_ROUTES: readonly AnyRoute<AppRouteDeps>[] = [
         return void res.end();
       }
       res.setHeader("access-control-allow-origin", "*"); // merged into the headers yoga writes
+      // Never stored: a GET's answer may depend on the caller's bearer or cookie (wallet fields); docs/api.md, Caching.
+      res.setHeader("cache-control", "no-store");
       await graphql(req, res);
     },
     openapi: { omit: "GraphQL: described by its schema (GET /graphql serves GraphiQL; docs/api.md)" },

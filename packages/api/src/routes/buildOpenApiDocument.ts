@@ -1,6 +1,6 @@
 import { readSchemas } from "../rest/openapi.ts";
 import { addCommonErrors, extraSchemas, securitySchemes } from "./openapiParts.ts";
-import type { AnyRoute, Operation } from "./Route.ts";
+import type { AnyRoute, JsonRoute, Operation } from "./Route.ts";
 
 /** `/api/services/:id` as OpenAPI writes it: `/api/services/{id}`. */
 export const openApiPath = (template: string) => template.replace(/:(\w+)/g, "{$1}");
@@ -12,6 +12,16 @@ export function routeOperations(route: AnyRoute): [method: string, op: Operation
   return [[route.method.toLowerCase(), route.openapi as Operation]];
 }
 
+/** A JSON GET whose answers carry an ETag (routes/writeAnswer.ts: every policy but no-store; URL-chosen ones never are). */
+const hasValidator = (route: JsonRoute) => {
+  const policy = route.cacheControl ?? route.surface.cacheControl;
+  return route.method === "GET" && (typeof policy === "function" || !/(?:^|,)\s*no-store\s*(?:,|$)/i.test(policy));
+};
+
+const NOT_MODIFIED = {
+  description: "Not Modified: If-None-Match is * or lists the 200's ETag (weak comparison); no body, the same ETag and Cache-Control (docs/api.md § Caching)",
+};
+
 /**
  * The OpenAPI 3.1 document of the app, generated from its route table: each route's Operation (declared beside its
  * handler) under its path, the component schemas, and the answers every operation can give (addCommonErrors). A
@@ -21,7 +31,10 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[]) {
   const paths: Record<string, Record<string, Operation>> = {};
   for (const route of routes) {
     // cloned: addCommonErrors adds to the responses, and the declarations stay as written
-    for (const [method, op] of routeOperations(route)) (paths[openApiPath(route.path)] ??= {})[method] = structuredClone(op);
+    for (const [method, op] of routeOperations(route)) {
+      const copy = ((paths[openApiPath(route.path)] ??= {})[method] = structuredClone(op));
+      if (route.kind !== "raw" && hasValidator(route)) copy.responses["304"] ??= NOT_MODIFIED;
+    }
   }
   const document = {
     openapi: "3.1.0",

@@ -12,6 +12,7 @@ import { createTtlCache } from "../services/createTtlCache.ts";
 import { compileRoutes, type RouteMatch } from "./compileRoutes.ts";
 import { READ_SURFACE } from "./surfaces.ts";
 import type { AnyRoute, JsonRoute, RawRoute, RouteResult, Surface } from "./Route.ts";
+import { type Answer, writeAnswer } from "./writeAnswer.ts";
 
 /** A mounted route: its declaration and what its handler needs. */
 export interface Mounted {
@@ -19,13 +20,6 @@ export interface Mounted {
   exact?: boolean;
   route: AnyRoute;
   deps: unknown;
-}
-
-/** A serialized JSON answer (written as is to every response that asked for it). */
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[]>;
-  body: string;
 }
 
 export interface RouterDeps {
@@ -54,17 +48,15 @@ function serialize(result: RouteResult, surface: Surface): Answer {
       "content-type": "application/json; charset=utf-8",
       "content-length": String(Buffer.byteLength(text)),
       ...(surface.cors ? { "access-control-allow-origin": "*" } : {}),
-      "cache-control": surface.cacheControl,
       ...result.headers,
     },
     body: text,
   };
 }
 
-function write(res: ServerResponse, answer: Answer, extra?: Record<string, string>): void {
-  res.writeHead(answer.status, extra ? { ...answer.headers, ...extra } : answer.headers);
-  res.end(res.req?.method === "HEAD" ? undefined : answer.body);
-}
+/** The route's Cache-Control for this request (its own policy, else its surface's; docs/api.md, Caching). */
+const cacheControlOf = (route: JsonRoute, url: URL) =>
+  typeof route.cacheControl === "function" ? route.cacheControl(url) : (route.cacheControl ?? route.surface.cacheControl);
 
 /**
  * The app's one request pipeline over the mounted route table: refusals every path shares (two Authorization headers,
@@ -115,7 +107,7 @@ export function createRouter(deps: RouterDeps) {
       return answer;
     };
     const answer = route.surface.coalesce ? await inflight.get(`${url.pathname}${url.search}`, run) : await run();
-    write(res, answer, route.surface === READ_SURFACE && deps.readHeaders ? await deps.readHeaders() : undefined);
+    writeAnswer(res, answer, cacheControlOf(route, url), route.surface === READ_SURFACE && deps.readHeaders ? await deps.readHeaders() : undefined);
   }
 
   function refuseMethod(res: ServerResponse, method: string, url: URL, matches: RouteMatch<Mounted>[], surface: Surface | undefined): void {

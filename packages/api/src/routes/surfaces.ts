@@ -2,7 +2,10 @@ import type { Surface } from "./Route.ts";
 
 // How each family of routes answers beyond its handlers (routes/Route.ts, Surface). One declaration per surface.
 
-/** The public read API under /api: open CORS, GET with HEAD, identical reads in flight coalesced (docs/api.md, Caching). */
+/**
+ * The public read API under /api: open CORS, GET with HEAD, identical reads in flight coalesced, and `no-cache` for a
+ * read that declares no policy of its own (every one does: rest/readCache.ts; docs/api.md, Caching).
+ */
 export const READ_SURFACE: Surface = {
   name: "read",
   preflight: {

@@ -1,7 +1,8 @@
-import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { matchRoute, routeMeta, type RouteMatch } from "../explorer/routes.ts";
 import { createGzip, constants as zlibConstants } from "node:zlib";
+import { etagOf } from "@agent-ledger/core/etagOf";
+import { isNotModified } from "@agent-ledger/core/isNotModified";
 import { createAssetServer } from "./createAssetServer.ts";
 import { negotiateEncoding } from "./negotiateEncoding.ts";
 import { DEFAULT_DIST_DIR, readManifest, type WebManifest } from "./manifest.ts";
@@ -31,8 +32,6 @@ export interface WebHandlerOptions {
 /** HTML is revalidated on every load (ETag → 304): it names the hashed assets of the current build. */
 export const HTML_CACHE = "no-cache";
 
-const etagOf = (s: string) => `"${createHash("sha256").update(s).digest("base64url").slice(0, 22)}"`;
-
 /**
  * The explorer and GraphiQL, served by the API process on its own origin (docs/web.md):
  *   /assets/*                hashed files, a year's immutable cache, br/gzip precompressed
@@ -52,7 +51,8 @@ export function createWebHandler(options: WebHandlerOptions = {}) {
 
   function send(req: IncomingMessage, res: ServerResponse, status: number, html: string, etag: string, headers: Record<string, string>) {
     const h: Record<string, string> = { ...headers, "content-type": "text/html; charset=utf-8", "cache-control": HTML_CACHE, etag, vary: "accept" };
-    if (status === 200 && req.headers["if-none-match"] === etag) {
+    // If-None-Match as RFC 9110 says (lists, W/ from a compressing CDN, *): the API's one check (core isNotModified)
+    if (status === 200 && isNotModified(req.headers, etag)) {
       res.writeHead(304, h);
       return void res.end();
     }
