@@ -1,6 +1,8 @@
+import type { z } from "zod";
 import type { Dashboard } from "../services/types.ts";
 import { dashboardJson } from "./serializers.ts";
 import type { RestHandler, RestResponse } from "./types.ts";
+import type { WINDOW_QUERY } from "./windowQuery.ts";
 
 /** Edge cache: 5 minutes fresh, then served stale for 10 more while revalidating. */
 export const DASHBOARD_CACHE_CONTROL = "public, s-maxage=300, stale-while-revalidate=600";
@@ -9,9 +11,9 @@ export const DASHBOARD_CACHE_CONTROL = "public, s-maxage=300, stale-while-revali
 // gets the same response object, which the REST handler then serializes only once. Nothing here outlives the dashboard.
 const responses = new WeakMap<Dashboard, RestResponse>();
 
-/** GET /api/dashboard?w=24h|7d|30d|all (default 24h). */
-export const getDashboard: RestHandler = async ({ query, services }) => {
-  const dashboard = await services.getDashboard(query.get("w") ?? "24h");
+/** GET /api/dashboard?w=24h|7d|30d|all (default 24h; `WINDOW_QUERY`). */
+export const getDashboard: RestHandler<z.output<typeof WINDOW_QUERY>> = async ({ query, services }) => {
+  const dashboard = await services.getDashboard(query.w);
   let response = responses.get(dashboard);
   if (!response) responses.set(dashboard, (response = { body: dashboardJson(dashboard), headers: { "cache-control": DASHBOARD_CACHE_CONTROL } }));
   return response;
