@@ -3,7 +3,8 @@ import { builder } from "./builder.ts";
 import type { WebhookService } from "../webhooks/createWebhookService.ts";
 import { WebhookError } from "../webhooks/WebhookError.ts";
 import { decodeDeliveryCursor } from "../webhooks/deliveryCursor.ts";
-import { parseDeliveryLimit, parseVerifyToken } from "../webhooks/webhookInputs.ts";
+import { parseDeliveryLimit } from "../webhooks/parseDeliveryLimit.ts";
+import { parseVerifyToken } from "../webhooks/parseVerifyToken.ts";
 
 // Webhook subscriptions over GraphQL: the same service (and the same validation and error codes, in
 // extensions.code) as the REST endpoints under /api/webhooks. Every field authenticates the caller.

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { parsedBy } from "../routes/parsedBy.ts";
 import { decodeDeliveryCursor } from "./deliveryCursor.ts";
+import { parseDeliveryLimit } from "./parseDeliveryLimit.ts";
+import { parseVerifyToken } from "./parseVerifyToken.ts";
 import { WebhookError } from "./WebhookError.ts";
 
 // The declared input of the webhook routes (webhookRoutes.ts), checked by the router before the handler runs. What
@@ -18,26 +20,11 @@ const objectWith = (allowed: readonly string[], notObject: string, unknown: (key
 /** POST /api/webhooks `{ callback_url, label?, filters }`: the fields are validated by the service (validateCreateInput). */
 export const CREATE_WEBHOOK_BODY = objectWith(["callback_url", "label", "filters"], "the body must be a JSON object", (key) => `unknown field "${key}"`);
 
-/** The verify token of a `{ verify_token }` body (other fields ignored): 1–200 characters, else 400 `invalid_body`. */
-export function parseVerifyToken(body: unknown): string {
-  const token = (body as { verify_token?: unknown } | null)?.verify_token;
-  if (typeof token !== "string" || token.length === 0 || token.length > 200) throw new WebhookError("invalid_body", "verify_token (string) is required");
-  return token;
-}
-
 /** POST /api/webhooks/:id/verify `{ verify_token }`. */
 export const VERIFY_WEBHOOK_BODY = parsedBy(parseVerifyToken);
 
 /** POST /api/webhooks/:id/recover `{ since }`: `since` itself is checked against the time by the service. */
 export const RECOVER_WEBHOOK_BODY = objectWith(["since"], 'body must be a JSON object {"since": "<ISO 8601>"}', (key) => `unknown field: ${key.slice(0, 40)}`);
-
-/** A page size of the delivery log: 1–200, default 50 (400 `invalid_limit`). */
-export function parseDeliveryLimit(text: string | undefined): number {
-  const limitText = text ?? "50";
-  if (!/^\d{1,3}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 200)
-    throw new WebhookError("invalid_limit", "limit must be an integer from 1 to 200");
-  return Number(limitText);
-}
 
 /** GET /api/webhooks/:id/deliveries `?limit=&cursor=` (an empty cursor is the first page). */
 export const DELIVERIES_QUERY = z.object({
