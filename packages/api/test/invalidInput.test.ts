@@ -193,6 +193,74 @@ const REST_OK = [
   `/api/series?provider=0x${"0a".repeat(10)}`,
 ];
 
+// Each check a route's declared input took over from its handler (routes/parseRouteInput.ts) answers the code, status and
+// message the handler answered, in the handler's order (which of two faults answers first).
+const DECLARED: [label: string, path: string, init: () => RequestInit, status: number, code: string, message: string][] = [
+  ["series bucket", "/api/series?bucket=week", () => ({}), 400, "invalid_window", "bucket must be hour or day"],
+  ["series bucket before the pair", "/api/series?bucket=week&entity=a&provider=b", () => ({}), 400, "invalid_window", "bucket must be hour or day"],
+  ["series entity and provider", "/api/series?entity=a&provider=b", () => ({}), 400, "invalid_query", "give entity or provider, not both"],
+  ["series entity before window", "/api/series?entity=nobody&w=1h", () => ({}), 404, "not_found", "no entity with id nobody"],
+  ["series window", "/api/series?w=1h", () => ({}), 400, "invalid_window", "window must be one of 24h, 7d, 30d, all"],
+  ["dashboard empty window", "/api/dashboard?w=", () => ({}), 400, "invalid_window", "window must be one of 24h, 7d, 30d, all"],
+  ["previous window", "/api/dashboard/previous?w=1h&w=24h", () => ({}), 400, "invalid_window", "window must be one of 24h, 7d, 30d, all"],
+  ["search short", "/api/search?q=a&q=abc", () => ({}), 400, "invalid_query", "q must be at least 2 characters"],
+  ["events limit", "/api/agents/x/events?limit=0", () => ({}), 400, "invalid_limit", "limit must be an integer from 1 to 100"],
+  ["events first limit wins", "/api/agents/nobody/events?limit=5&limit=0", () => ({}), 404, "not_found", 'no agent with id "nobody"'],
+  [
+    "deliveries limit before 404",
+    "/api/webhooks/whs_nope/deliveries?limit=201",
+    () => bearer(),
+    400,
+    "invalid_limit",
+    "limit must be an integer from 1 to 200",
+  ],
+  ["deliveries cursor", "/api/webhooks/whs_nope/deliveries?cursor=zz", () => bearer(), 400, "invalid_cursor", "cursor is not one this API returned"],
+  ["create not an object", "/api/webhooks", () => bearer("[]"), 400, "invalid_body", "the body must be a JSON object"],
+  ["create unknown field", "/api/webhooks", () => bearer('{"x":1}'), 400, "invalid_body", 'unknown field "x"'],
+  ["verify without token", "/api/webhooks/whs_nope/verify", () => json("{}"), 400, "invalid_body", "verify_token (string) is required"],
+  ["recover not an object", "/api/webhooks/whs_nope/recover", () => bearer("5"), 400, "invalid_body", 'body must be a JSON object {"since": "<ISO 8601>"}'],
+  ["recover unknown field", "/api/webhooks/whs_nope/recover", () => bearer('{"since":"x","y":1}'), 400, "invalid_body", "unknown field: y"],
+  ["poll without device_id", "/api/wallet/device/poll?device_id=", () => ({}), 400, "invalid_device_id", "device_id is required"],
+  ["poll odd device_id", "/api/wallet/device/poll?device_id=x", () => ({}), 404, "not_found", "unknown device_id"],
+  [
+    "payments limit",
+    "/api/wallet/payments?limit=0",
+    () => ({ headers: { authorization: `Bearer ${fx.user.bearer}` } }),
+    400,
+    "invalid_limit",
+    "limit must be an integer 1–100",
+  ],
+  [
+    "register display_name",
+    "/api/wallet/webauthn/register/options",
+    () => json('{"display_name":3}'),
+    400,
+    "invalid_body",
+    "display_name must be a string of at most 64 characters without control characters",
+  ],
+  ["auth options not an object", "/api/wallet/webauthn/auth/options", () => json("[]"), 400, "invalid_body", "the body must be a JSON object"],
+  [
+    "start label",
+    "/api/wallet/device/start",
+    () => json('{"agent_label":5}'),
+    400,
+    "invalid_label",
+    "agent_label must be a string of at most 100 characters without control characters",
+  ],
+];
+const json = (body: string): RequestInit => ({ method: "POST", headers: { "content-type": "application/json" }, body });
+const bearer = (body?: string): RequestInit => ({
+  ...(body === undefined ? {} : { method: "POST", body }),
+  headers: { "content-type": "application/json", authorization: `Bearer ${fx.user.bearer}` },
+});
+
+describe("declared input: every check the router took over answers as the handler did", () => {
+  it.each(DECLARED)("%s: %s", async (_label, path, init, status, code, message) => {
+    const res = await getJson(t.url, path, init());
+    expect({ status: res.status, body: res.body }).toEqual({ status, body: { error: { code, message } } });
+  });
+});
+
 describe("REST read paths: invalid input is the documented 4xx with the error body", () => {
   it.each(REST_CASES)("GET %s → %i %s", async (path, status, code) => {
     const res = await getJson(t.url, path);

@@ -203,7 +203,7 @@ describe("REST request coalescing", () => {
     expect(serializations).toBe(1);
     // the dashboard route returns the same response object exactly while the services' cache returns the same dashboard
     const cached = createServices({ db: pool, dashboardCacheTtlMs: 60_000 });
-    const query = new URLSearchParams("w=all");
+    const query = { w: "all" as const };
     expect(await getDashboard({ params: {}, query, services: cached })).toBe(await getDashboard({ params: {}, query, services: cached }));
     const uncached = createServices({ db: pool, dashboardCacheTtlMs: 0 });
     expect(await getDashboard({ params: {}, query, services: uncached })).not.toBe(await getDashboard({ params: {}, query, services: uncached }));

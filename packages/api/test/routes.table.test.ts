@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument, routeOperations } from "../src/routes/buildOpenApiDocument.ts";
 import { compileRoutes } from "../src/routes/compileRoutes.ts";
 import { ALL_ROUTES } from "../src/routes/mountRoutes.ts";
-import type { AnyRoute } from "../src/routes/Route.ts";
+import type { AnyRoute, JsonRoute, Operation } from "../src/routes/Route.ts";
 import { READ_SURFACE } from "../src/routes/surfaces.ts";
 
 // The route table as a whole: no route exists undocumented (each has an OpenAPI fragment or says why it is not REST),
@@ -88,6 +88,73 @@ describe("the route table", () => {
 
   it("building the document twice gives the same document (the fragments are not mutated)", () => {
     expect(JSON.stringify(buildOpenApiDocument(ALL_ROUTES))).toBe(JSON.stringify(buildOpenApiDocument(ALL_ROUTES)));
+  });
+});
+
+/** Documented query parameters a route's schema does not declare, each with its reason (the handler never read them). */
+const UNDECLARED_QUERY = new Set(["GET /api/webhooks/:id/deliveries status"]);
+
+/**
+ * The rule of declared input: a JSON route whose Operation documents query parameters declares `input.query`, an object
+ * schema naming exactly those parameters; one documenting a request body declares `input.body`; or it says in
+ * `input.own` why its handler reads its own input. A route declaring a schema documents what it declares.
+ */
+function inputViolations(routes: readonly AnyRoute[]): string[] {
+  const out: string[] = [];
+  for (const route of routes) {
+    if (route.kind === "raw") continue;
+    const key = `${route.method} ${route.path}`;
+    const op = "omit" in route.openapi ? undefined : route.openapi;
+    const documented = ((op?.parameters ?? []) as { name: string; in: string }[]).filter((p) => p.in === "query").map((p) => p.name);
+    const hasBody = op?.requestBody !== undefined;
+    const input = (route as JsonRoute).input;
+    if (input?.own !== undefined) {
+      if (typeof input.own !== "string" || input.own.length < 20) out.push(`${key}: input.own must say why`);
+      if (input.query || input.body) out.push(`${key}: input.own and a schema`);
+      continue;
+    }
+    if (documented.length > 0 && !input?.query) out.push(`${key}: documents query parameters but declares no input.query`);
+    if (hasBody && !input?.body) out.push(`${key}: documents a body but declares no input.body`);
+    if (input?.query) {
+      const shape = (input.query as unknown as { shape?: Record<string, unknown> }).shape;
+      if (!shape) out.push(`${key}: input.query is not an object schema`);
+      else {
+        for (const name of documented) if (!(name in shape) && !UNDECLARED_QUERY.has(`${key} ${name}`)) out.push(`${key}: ${name} is not in input.query`);
+        for (const name of Object.keys(shape)) if (!documented.includes(name)) out.push(`${key}: ${name} is not documented`);
+      }
+    }
+    if (input?.body && !hasBody) out.push(`${key}: declares input.body but documents no requestBody`);
+  }
+  return out;
+}
+
+describe("declared input", () => {
+  it("every JSON route that documents a query or a body declares its schema (or says why its handler reads its own)", () => {
+    expect(inputViolations(ALL_ROUTES)).toEqual([]);
+    const json = ALL_ROUTES.filter((r): r is JsonRoute => r.kind !== "raw");
+    expect(json.filter((r) => r.input?.query).length).toBeGreaterThanOrEqual(8);
+    expect(json.filter((r) => r.input?.body).length).toBeGreaterThanOrEqual(8);
+  });
+
+  it("the check catches a route that reads a documented query or body without declaring it", () => {
+    const events = ALL_ROUTES.find((r) => r.kind !== "raw" && r.path === "/api/agents/:id/events") as JsonRoute;
+    const create = ALL_ROUTES.find((r) => r.kind !== "raw" && r.method === "POST" && r.path === "/api/webhooks") as JsonRoute;
+    expect(
+      inputViolations([
+        { ...events, input: undefined },
+        { ...create, input: undefined },
+        { ...create, input: { own: "why" } },
+      ]),
+    ).toEqual([
+      "GET /api/agents/:id/events: documents query parameters but declares no input.query",
+      "POST /api/webhooks: documents a body but declares no input.body",
+      "POST /api/webhooks: input.own must say why",
+    ]);
+    const undocumented = { ...events, openapi: { ...(events.openapi as Operation), parameters: [] } } as JsonRoute;
+    expect(inputViolations([undocumented])).toEqual([
+      "GET /api/agents/:id/events: limit is not documented",
+      "GET /api/agents/:id/events: cursor is not documented",
+    ]);
   });
 });
 

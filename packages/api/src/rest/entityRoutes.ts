@@ -1,4 +1,6 @@
+import { z } from "zod";
 import { ApiError } from "../errors.ts";
+import { parsedBy } from "../routes/parsedBy.ts";
 import type { Operation } from "../routes/Route.ts";
 import { decodeIdCursor } from "../services/cursor.ts";
 import { parseLimit } from "../services/parseLimit.ts";
@@ -26,10 +28,14 @@ export function entityDetailHandler(kind: EntityKind): RestHandler {
   };
 }
 
-export function entityEventsHandler(kind: EntityKind): RestHandler {
-  return async ({ params, query, services }) => {
-    const limit = parseLimit(query.get("limit"), EVENTS_PAGE_DEFAULT, EVENTS_PAGE_MAX);
-    const before = decodeIdCursor(query.get("cursor"));
+/** `?limit=` (1–100, default 50: 400 `invalid_limit`) and `?cursor=` (a detail's or page's nextCursor: 400 `invalid_cursor`). */
+export const ENTITY_EVENTS_QUERY = z.object({
+  limit: parsedBy((limit: string | undefined) => parseLimit(limit, EVENTS_PAGE_DEFAULT, EVENTS_PAGE_MAX)),
+  cursor: parsedBy((cursor: string | undefined) => decodeIdCursor(cursor)),
+});
+
+export function entityEventsHandler(kind: EntityKind): RestHandler<z.output<typeof ENTITY_EVENTS_QUERY>> {
+  return async ({ params, query: { limit, cursor: before }, services }) => {
     if (!(await services.findEntity(kind, params.id!))) throw new ApiError("not_found", `no ${kind} with id ${shown(params.id!)}`);
     return { body: eventPageJson(await services.listEntityEvents(params.id!, { limit, before })) };
   };

@@ -38,7 +38,7 @@ export interface RouteRequest<Body = unknown, Query = URLSearchParams> {
   query: Query;
   /** The caller (null for `auth: "none"` and for an optional route called without credentials). */
   principal: Principal | null;
-  /** The JSON body when `input.body` is set (an empty body reads as `{}`), else undefined. */
+  /** What `input.body` parsed the JSON body into (an empty body reads as `{}`), else undefined. */
   body: Body;
 }
 
@@ -59,10 +59,18 @@ export interface Surface {
   coalesce?: boolean;
 }
 
-/** Input declared by a route: a query schema (400 `invalid_query`) and/or a JSON body (`true`, or a schema: 400 `invalid_body`). */
+/**
+ * Input declared by a route, checked by the router before the handler runs (routes/parseRouteInput.ts): a schema of the
+ * query (its first value per name) and/or of the JSON body. A failed check answers the code an issue states
+ * (`params.code`, routes/parsedBy.ts wraps the API's parsers) or else 400 `invalid_query` / `invalid_body`, with the
+ * issue's message. The handler gets what the schemas parsed. A handler that must act before it reads its input (a
+ * challenge consumed or a per-user limit counted first) leaves the schemas out and says why in `own`; every route
+ * whose Operation documents query parameters or a body declares one or the other (test/routes.table.test.ts).
+ */
 export interface RouteInput {
   query?: ZodType;
-  body?: true | ZodType;
+  body?: ZodType;
+  own?: string;
 }
 
 /**

@@ -5,12 +5,12 @@ import { authenticate } from "../auth/authenticate.ts";
 import { checkDuplicateAuthorization } from "../auth/checkDuplicateAuthorization.ts";
 import { checkRequestOrigin } from "../auth/checkRequestOrigin.ts";
 import { ApiError, ERROR_STATUS } from "../errors.ts";
-import { readJsonBody } from "../http/readBody.ts";
 import { sendApiError, sendError } from "../http/sendError.ts";
 import { sendJson } from "../http/sendJson.ts";
 import { createTtlCache } from "../services/createTtlCache.ts";
 import { compileRoutes, type RouteMatch } from "./compileRoutes.ts";
 import { READ_SURFACE } from "./surfaces.ts";
+import { parseRouteInput } from "./parseRouteInput.ts";
 import type { AnyRoute, JsonRoute, RawRoute, RouteResult, Surface } from "./Route.ts";
 import { type Answer, writeAnswer } from "./writeAnswer.ts";
 
@@ -85,21 +85,7 @@ export function createRouter(deps: RouterDeps) {
       route.auth === "none" || route.authInHandler
         ? null
         : await authenticate(deps.db, req.headers, deps.now(), { mode: route.auth, optional: route.authOptional, allowInactive: route.allowInactive });
-    let query: unknown = url.searchParams;
-    if (route.input?.query) {
-      const parsed = route.input.query.safeParse(Object.fromEntries(url.searchParams));
-      if (!parsed.success) throw new ApiError("invalid_query", parsed.error.issues[0]?.message ?? "invalid query");
-      query = parsed.data;
-    }
-    let body: unknown;
-    if (route.input?.body) {
-      body = await readJsonBody(req);
-      if (route.input.body !== true) {
-        const parsed = route.input.body.safeParse(body);
-        if (!parsed.success) throw new ApiError("invalid_body", parsed.error.issues[0]?.message ?? "invalid body");
-        body = parsed.data;
-      }
-    }
+    const { query, body } = await parseRouteInput(route.input, url, req);
     const run = async () => {
       const result = await route.handle({ req, url, params, query, principal, body }, routeDeps);
       let answer = serialized.get(result);

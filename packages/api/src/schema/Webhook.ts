@@ -2,6 +2,9 @@ import type { GraphqlContext } from "./builder.ts";
 import { builder } from "./builder.ts";
 import type { WebhookService } from "../webhooks/createWebhookService.ts";
 import { WebhookError } from "../webhooks/WebhookError.ts";
+import { decodeDeliveryCursor } from "../webhooks/deliveryCursor.ts";
+import { parseDeliveryLimit } from "../webhooks/parseDeliveryLimit.ts";
+import { parseVerifyToken } from "../webhooks/parseVerifyToken.ts";
 
 // Webhook subscriptions over GraphQL: the same service (and the same validation and error codes, in
 // extensions.code) as the REST endpoints under /api/webhooks. Every field authenticates the caller.
@@ -183,10 +186,10 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }), first: t.arg.int({ required: false }), after: t.arg.string({ required: false }) },
     resolve: async (_root, args, ctx) => {
       const { service, userId } = await owner(ctx);
-      const q = new URLSearchParams();
-      if (args.first !== null && args.first !== undefined) q.set("limit", String(args.first));
-      if (args.after) q.set("cursor", args.after);
-      return service.listDeliveries(userId, String(args.id), q);
+      // the REST route's parsers (webhookInputs.ts), in its order: limit, then cursor
+      const limit = parseDeliveryLimit(args.first === null || args.first === undefined ? undefined : String(args.first));
+      const cursor = args.after ? decodeDeliveryCursor(args.after) : null;
+      return service.listDeliveries(userId, String(args.id), { limit, cursor });
     },
   }),
 }));
@@ -212,7 +215,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       if (!ctx.webhooks || !ctx.principal) throw new WebhookError("not_configured", "webhooks are not available on this endpoint");
       const p = await ctx.principal({ optional: true });
-      return ctx.webhooks.verify(p?.userId ?? null, String(args.id), { verify_token: args.verifyToken });
+      return ctx.webhooks.verify(p?.userId ?? null, String(args.id), parseVerifyToken({ verify_token: args.verifyToken }));
     },
   }),
   rotateWebhookSecret: t.field({

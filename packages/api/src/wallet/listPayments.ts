@@ -1,22 +1,15 @@
 import type { IncomingMessage } from "node:http";
 import { loadBearerSession } from "./bearer.ts";
 import type { WalletContext, WalletResponse } from "./context.ts";
-import { WalletError } from "./WalletError.ts";
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 /**
- * GET /api/wallet/payments?limit= (bearer): the session's payments, newest first (`limit` 1–100, default 20), each
+ * GET /api/wallet/payments?limit= (bearer; walletInputs.ts PAYMENTS_QUERY): the session's payments, newest first (`limit` 1–100, default 20), each
  * `{ id, status: reserved | sent | failed, to, amount_wei, token, memo, tx_hash, error, created_at, updated_at }`.
  * Readable for expired and revoked sessions too (like GET /api/wallet/session). Used by the MCP tool `list_payments`.
  */
-export async function listPayments(ctx: WalletContext, req: IncomingMessage, url: URL): Promise<WalletResponse> {
-  const raw = url.searchParams.get("limit");
-  let limit = 20;
-  if (raw !== null) {
-    if (!/^[1-9]\d{0,2}$/.test(raw) || Number(raw) > 100) throw new WalletError("invalid_limit", "limit must be an integer 1–100");
-    limit = Number(raw);
-  }
+export async function listPayments(ctx: WalletContext, req: IncomingMessage, limit: number): Promise<WalletResponse> {
   const session = await loadBearerSession(ctx, req);
   const { rows } = await ctx.db.query<{
     id: string;

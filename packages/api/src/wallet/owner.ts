@@ -3,7 +3,6 @@ import { ACCOUNT_KEYCHAIN_ADDRESS, isPlainText, sessionStatus } from "@agent-led
 import { decodeEventLog, type Hash, type Hex } from "viem";
 import { Abis } from "viem/tempo";
 import type { WalletContext, WalletResponse } from "./context.ts";
-import { readJsonObject } from "../http/readBody.ts";
 import { requireUser, type WalletUserRow } from "./userSession.ts";
 import { WalletError } from "./WalletError.ts";
 import { remainingWei, SESSION_ROW_COLUMNS, type SessionRow } from "./bearer.ts";
@@ -275,7 +274,6 @@ async function revokeRows(ctx: WalletContext, userId: string, where: string, par
 /** POST /api/wallet/sessions/:id/revoke (cookie): stops the session now; answers the session and the on-chain revoke to sign (null when none is needed). */
 export async function revokeOwnerSession(ctx: WalletContext, req: IncomingMessage, id: string): Promise<WalletResponse> {
   const user = await requireUser(ctx, req);
-  await readJsonObject(req);
   return { body: await revoke(ctx, user, id) };
 }
 
@@ -295,7 +293,6 @@ async function revoke(ctx: WalletContext, user: OwnerUser, id: string) {
  */
 export async function revokeAllOwnerSessions(ctx: WalletContext, req: IncomingMessage): Promise<WalletResponse> {
   const user = await requireUser(ctx, req);
-  await readJsonObject(req);
   return { body: await revokeAll(ctx, user) };
 }
 
@@ -347,9 +344,9 @@ async function keyRevokedOnChain(ctx: WalletContext, account: string, key: strin
  * could not submit: prompt cancelled, relay refused…), `error` is recorded as the reason. Either way a key the
  * keychain already reports revoked is `confirmed`. A failed step keeps its reason; revoke again to retry.
  */
-export async function confirmOwnerRevoke(ctx: WalletContext, req: IncomingMessage): Promise<WalletResponse> {
+export async function confirmOwnerRevoke(ctx: WalletContext, req: IncomingMessage, body: Record<string, unknown>): Promise<WalletResponse> {
   const user = await requireUser(ctx, req);
-  return { body: await confirmRevoke(ctx, user, await readJsonObject(req)) };
+  return { body: await confirmRevoke(ctx, user, body) };
 }
 
 async function confirmRevoke(ctx: WalletContext, user: OwnerUser, body: Record<string, unknown>) {

@@ -3,7 +3,6 @@ import { randomBytes } from "node:crypto";
 import {
   PAIRING_TTL_MS,
   decidePoll,
-  isPlainText,
   formatDeviceCode,
   generateDeviceCode,
   generateToken,
@@ -12,25 +11,17 @@ import {
   reportPairingStatus,
 } from "@agent-ledger/core";
 import type { WalletContext, WalletResponse } from "./context.ts";
-import { readJsonObject } from "../http/readBody.ts";
 import { requireUser } from "./userSession.ts";
 import { WalletError } from "./WalletError.ts";
 
-const DEVICE_ID = /^dev_[A-Za-z0-9_-]{43}$/;
-const MAX_LABEL = 100;
 /** An expired pairing nobody approve-init'ed is kept this long (then deleted by the next device/start). */
 export const UNCLAIMED_PAIRING_KEEP_MS = 24 * 3600_000;
 /** Timer jitter allowed between polls. */
 const POLL_TOLERANCE_MS = 500;
 
-/** POST device/start `{ agent_label? }` → a pending pairing (5 minutes). Rate-limited per client address (createWalletHandler). */
-export async function startPairing(ctx: WalletContext, req: IncomingMessage): Promise<WalletResponse> {
+/** POST device/start `{ agent_label? }` (walletInputs.ts START_PAIRING_BODY) → a pending pairing (5 minutes). Rate-limited per client address (createWalletHandler). */
+export async function startPairing(ctx: WalletContext, { agentLabel }: { agentLabel: string | null }): Promise<WalletResponse> {
   const now = ctx.now();
-  const body = await readJsonObject(req);
-  const label = body.agent_label;
-  if (label !== undefined && label !== null && (typeof label !== "string" || label.length > MAX_LABEL || !isPlainText(label))) {
-    throw new WalletError("invalid_label", `agent_label must be a string of at most ${MAX_LABEL} characters without control characters`);
-  }
   // housekeeping (docs/wallet.md § Rate limits): pairings nobody approved are deleted a day after they expired (poll
   // answers `expired` until then, 404 after); approve-init'ed ones stay with their session
   await ctx.db.query("DELETE FROM device_pairings WHERE expires_at < $1 AND status = 'pending' AND user_id IS NULL", [
@@ -43,7 +34,7 @@ export async function startPairing(ctx: WalletContext, req: IncomingMessage): Pr
     try {
       const { rows } = await ctx.db.query(
         "INSERT INTO device_pairings (code, device_id_hash, agent_label, status, expires_at, poll_interval_seconds) VALUES ($1, $2, $3, 'pending', $4, $5) RETURNING id",
-        [code, hashToken(deviceId), typeof label === "string" && label !== "" ? label : null, expiresAt, ctx.config.pollIntervalSeconds],
+        [code, hashToken(deviceId), agentLabel, expiresAt, ctx.config.pollIntervalSeconds],
       );
       const shown = formatDeviceCode(code);
       return {
@@ -70,11 +61,8 @@ interface PollRow {
   last_polled_at: Date | null;
 }
 
-/** GET device/poll?device_id= → status; the first poll that sees `approved` mints the bearer (exactly once). */
-export async function pollPairing(ctx: WalletContext, url: URL): Promise<WalletResponse> {
-  const deviceId = url.searchParams.get("device_id");
-  if (!deviceId) throw new WalletError("invalid_device_id", "device_id is required");
-  if (!DEVICE_ID.test(deviceId)) throw new WalletError("not_found", "unknown device_id");
+/** GET device/poll?device_id= (walletInputs.ts POLL_QUERY) → status; the first poll that sees `approved` mints the bearer (exactly once). */
+export async function pollPairing(ctx: WalletContext, deviceId: string): Promise<WalletResponse> {
   const now = ctx.now();
   const { rows } = await ctx.db.query<PollRow>(
     "SELECT id, status, expires_at, poll_interval_seconds, last_polled_at FROM device_pairings WHERE device_id_hash = $1",

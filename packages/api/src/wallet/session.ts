@@ -2,7 +2,6 @@ import type { IncomingMessage } from "node:http";
 import { sessionStatus } from "@agent-ledger/core";
 import { loadBearerSession, remainingWei, type BearerSession } from "./bearer.ts";
 import type { WalletContext, WalletResponse } from "./context.ts";
-import { readJsonObject } from "../http/readBody.ts";
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
@@ -36,7 +35,6 @@ export async function getSession(ctx: WalletContext, req: IncomingMessage): Prom
 /** POST /api/wallet/session/revoke (bearer): marks the session revoked (idempotent; first revocation time kept). */
 export async function revokeSession(ctx: WalletContext, req: IncomingMessage): Promise<WalletResponse> {
   const s = await loadBearerSession(ctx, req);
-  await readJsonObject(req);
   const { rows } = await ctx.db.query<{ revoked_at: Date }>(
     "UPDATE wallet_sessions SET revoked_at = COALESCE(revoked_at, $2), revoked_by = COALESCE(revoked_by, 'agent') WHERE id = $1 RETURNING revoked_at",
     [s.id, ctx.now()],

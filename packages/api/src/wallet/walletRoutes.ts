@@ -26,7 +26,7 @@ import {
   webauthnCredential,
   wErr,
 } from "../routes/openapiParts.ts";
-import type { AnyRoute } from "../routes/Route.ts";
+import type { AnyRoute, RouteRequest } from "../routes/Route.ts";
 import { WALLET_SURFACE } from "../routes/surfaces.ts";
 import { approveFinalize, approveInit } from "./approve.ts";
 import type { WalletContext } from "./context.ts";
@@ -44,6 +44,7 @@ import { lookupPairing, pollPairing, startPairing } from "./pairing.ts";
 import { pay, type PayTiming } from "./pay.ts";
 import type { LimitName } from "./rateLimiter.ts";
 import { getSession, revokeSession } from "./session.ts";
+import { OBJECT_BODY, PAYMENTS_QUERY, POLL_QUERY, REGISTER_OPTIONS_BODY, START_PAIRING_BODY } from "./walletInputs.ts";
 import { authOptions, authVerify, logout, me, registerOptions, registerVerify } from "./webauthn.ts";
 
 /** What the wallet handlers need (built by createWalletHandler). */
@@ -63,6 +64,14 @@ const limit =
   async (req: IncomingMessage, { ctx }: WalletRouteDeps) =>
     ctx.limits.consume(name, ctx.limits.clientKey(req));
 
+/** What a handler gets: the body and query its route's `input` declared, parsed (walletInputs.ts). */
+type Req<Body, Query = URLSearchParams> = RouteRequest<Body, Query>;
+
+// Why some handlers read their own input (`input.own`): what they must do before judging it.
+const CHALLENGE_FIRST = "the WebAuthn challenge is consumed before the body is read: single use even when the body is refused (webauthn.ts)";
+const USER_LIMIT_FIRST =
+  "the signed-in user's code-entry limit is counted before the code is judged, so malformed guesses count too (docs/wallet.md § Rate limits)";
+
 /** The wallet (docs/wallet.md): passkeys, device pairing, relay, payments, the agent's session and the owner's console. */
 export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
   {
@@ -70,8 +79,9 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     path: "/api/wallet/webauthn/register/options",
     auth: "none",
     before: limit("options"),
+    input: { body: REGISTER_OPTIONS_BODY },
     surface: WALLET_SURFACE,
-    handle: ({ req }, { ctx }) => registerOptions(ctx, req),
+    handle: ({ req, body }: Req<{ displayName: string | null }>, { ctx }) => registerOptions(ctx, req, body),
     openapi: {
       operationId: "walletRegisterOptions",
       tags: ["wallet"],
@@ -85,6 +95,7 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     method: "POST",
     path: "/api/wallet/webauthn/register/verify",
     auth: "none",
+    input: { own: CHALLENGE_FIRST },
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx }) => registerVerify(ctx, req),
     openapi: {
@@ -104,6 +115,7 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     path: "/api/wallet/webauthn/auth/options",
     auth: "none",
     before: limit("options"),
+    input: { body: OBJECT_BODY },
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx }) => authOptions(ctx, req),
     openapi: {
@@ -119,6 +131,7 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     method: "POST",
     path: "/api/wallet/webauthn/auth/verify",
     auth: "none",
+    input: { own: CHALLENGE_FIRST },
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx }) => authVerify(ctx, req),
     openapi: {
@@ -160,6 +173,7 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     method: "POST",
     path: "/api/wallet/logout",
     auth: "none",
+    input: { own: "none: logout ignores its body (any request clears the cookie)" },
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx }) => logout(ctx, req),
     openapi: {
@@ -176,8 +190,9 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     path: "/api/wallet/device/start",
     auth: "none",
     before: limit("start"),
+    input: { body: START_PAIRING_BODY },
     surface: WALLET_SURFACE,
-    handle: ({ req }, { ctx }) => startPairing(ctx, req),
+    handle: ({ body }: Req<{ agentLabel: string | null }>, { ctx }) => startPairing(ctx, body),
     openapi: {
       operationId: "walletDeviceStart",
       tags: ["wallet"],
@@ -196,8 +211,9 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     method: "GET",
     path: "/api/wallet/device/poll",
     auth: "none",
+    input: { query: POLL_QUERY },
     surface: WALLET_SURFACE,
-    handle: ({ url }, { ctx }) => pollPairing(ctx, url),
+    handle: ({ query }: Req<undefined, { device_id: string }>, { ctx }) => pollPairing(ctx, query.device_id),
     openapi: {
       operationId: "walletDevicePoll",
       tags: ["wallet"],
@@ -231,6 +247,7 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     path: "/api/wallet/device/lookup",
     auth: "cookie",
     before: limit("code"),
+    input: { own: USER_LIMIT_FIRST },
     surface: WALLET_SURFACE,
     handle: ({ req, url }, { ctx }) => lookupPairing(ctx, req, url),
     openapi: {
@@ -250,6 +267,7 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     path: "/api/wallet/device/approve-init",
     auth: "cookie",
     before: limit("code"),
+    input: { own: USER_LIMIT_FIRST },
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx }) => approveInit(ctx, req),
     openapi: {
@@ -295,6 +313,7 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     path: "/api/wallet/device/approve-finalize",
     auth: "cookie",
     before: limit("code"),
+    input: { own: USER_LIMIT_FIRST },
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx }) => approveFinalize(ctx, req),
     openapi: {
@@ -337,6 +356,9 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     path: "/api/wallet/pay",
     auth: "bearer",
     authInHandler: true,
+    input: {
+      own: "pay authenticates in the handler (its signer cache), then reads the body with the Idempotency-Key (readPayRequest.ts): a replay answers before the body is judged",
+    },
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx, onPayTiming }) => pay(ctx, req, onPayTiming),
     openapi: {
@@ -397,8 +419,9 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     path: "/api/wallet/payments",
     auth: "bearer",
     allowInactive: true,
+    input: { query: PAYMENTS_QUERY },
     surface: WALLET_SURFACE,
-    handle: ({ req, url }, { ctx }) => listPayments(ctx, req, url),
+    handle: ({ req, query }: Req<undefined, { limit: number }>, { ctx }) => listPayments(ctx, req, query.limit),
     openapi: {
       operationId: "walletPayments",
       tags: ["wallet"],
@@ -413,6 +436,7 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     path: "/api/wallet/session/revoke",
     auth: "bearer",
     allowInactive: true,
+    input: { body: OBJECT_BODY },
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx }) => revokeSession(ctx, req),
     openapi: {
@@ -482,6 +506,7 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     method: "GET",
     path: "/api/wallet/sessions/:id/payments",
     auth: "cookie",
+    input: { own: "the session is looked up first (404 before invalid_limit / invalid_cursor), as the GraphQL field does (owner.ts)" },
     surface: WALLET_SURFACE,
     handle: ({ req, params, url }, { ctx }) => listOwnerSessionPayments(ctx, req, params.id!, url),
     openapi: {
@@ -504,6 +529,7 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     method: "POST",
     path: "/api/wallet/sessions/:id/revoke",
     auth: "cookie",
+    input: { body: OBJECT_BODY },
     surface: WALLET_SURFACE,
     handle: ({ req, params }, { ctx }) => revokeOwnerSession(ctx, req, params.id!),
     openapi: {
@@ -520,6 +546,7 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     method: "POST",
     path: "/api/wallet/sessions/revoke-all",
     auth: "cookie",
+    input: { body: OBJECT_BODY },
     surface: WALLET_SURFACE,
     handle: ({ req }, { ctx }) => revokeAllOwnerSessions(ctx, req),
     openapi: {
@@ -535,8 +562,9 @@ export const WALLET_ROUTES: readonly AnyRoute<WalletRouteDeps>[] = [
     method: "POST",
     path: "/api/wallet/sessions/revoke-confirm",
     auth: "cookie",
+    input: { body: OBJECT_BODY },
     surface: WALLET_SURFACE,
-    handle: ({ req }, { ctx }) => confirmOwnerRevoke(ctx, req),
+    handle: ({ req, body }: Req<Record<string, unknown>>, { ctx }) => confirmOwnerRevoke(ctx, req, body),
     openapi: {
       operationId: "walletOwnerRevokeConfirm",
       tags: ["wallet", "owner"],

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { checkSignCounter, hashToken, isPlainText, passkeyAddress } from "@agent-ledger/core";
+import { checkSignCounter, hashToken, passkeyAddress } from "@agent-ledger/core";
 import { inTransaction } from "@agent-ledger/db";
 import {
   generateAuthenticationOptions,
@@ -148,15 +148,10 @@ function asAuthentication(body: Record<string, unknown>): AuthenticationResponse
 const failed = (error: unknown) =>
   new WalletError("webauthn_verification_failed", `passkey verification failed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 300));
 
-/** POST webauthn/register/options `{ display_name? }` → creation options (ES256, resident key, UV required) + `al_webauthn`. */
-export async function registerOptions(ctx: WalletContext, req: IncomingMessage): Promise<WalletResponse> {
-  const body = await readJsonObject(req);
-  const displayName = body.display_name;
-  if (displayName !== undefined && displayName !== null && (typeof displayName !== "string" || displayName.length > 64 || !isPlainText(displayName))) {
-    throw new WalletError("invalid_body", "display_name must be a string of at most 64 characters without control characters");
-  }
+/** POST webauthn/register/options `{ display_name? }` (walletInputs.ts REGISTER_OPTIONS_BODY) → creation options (ES256, resident key, UV required) + `al_webauthn`. */
+export async function registerOptions(ctx: WalletContext, req: IncomingMessage, { displayName }: { displayName: string | null }): Promise<WalletResponse> {
   const userId = randomUUID();
-  const name = typeof displayName === "string" && displayName.trim() !== "" ? displayName.trim() : `agent-ledger-${userId.slice(0, 8)}`;
+  const name = displayName !== null && displayName.trim() !== "" ? displayName.trim() : `agent-ledger-${userId.slice(0, 8)}`;
   const options = await generateRegistrationOptions({
     rpName: ctx.config.rpName,
     rpID: ctx.config.rpId,
@@ -168,7 +163,7 @@ export async function registerOptions(ctx: WalletContext, req: IncomingMessage):
     supportedAlgorithmIDs: [ES256],
     timeout: CHALLENGE_TTL_SECONDS * 1000,
   });
-  const id = await storeChallenge(ctx, req, options.challenge, "register", { userId, displayName: typeof displayName === "string" ? displayName : null });
+  const id = await storeChallenge(ctx, req, options.challenge, "register", { userId, displayName });
   return { body: options, headers: { "set-cookie": challengeCookie(ctx, id, CHALLENGE_TTL_SECONDS) } };
 }
 
@@ -229,7 +224,6 @@ export async function registerVerify(ctx: WalletContext, req: IncomingMessage): 
 
 /** POST webauthn/auth/options `{}` → discoverable request options + `al_webauthn`. */
 export async function authOptions(ctx: WalletContext, req: IncomingMessage): Promise<WalletResponse> {
-  await readJsonObject(req);
   const options = await generateAuthenticationOptions({
     rpID: ctx.config.rpId,
     userVerification: "required",

@@ -13,7 +13,7 @@ import { WebhookError } from "./WebhookError.ts";
  * the limit holds) insert the subscription with its sealed secrets and the verification ping the worker sends.
  * The signing secret and verify token are shown this once.
  */
-export async function createSubscription(ctx: WebhookContext, owner: string, body: unknown) {
+export async function createSubscription(ctx: WebhookContext, owner: string, body: Record<string, unknown>) {
   const input = validateCreateInput(body, { production: ctx.production });
   const masterKey = ctx.masterKey();
   if (ctx.production) await checkCallbackHost(input.callbackUrl, ctx.lookup);

@@ -11,6 +11,7 @@ import { rotateSigningSecret } from "./rotateSigningSecret.ts";
 import { sendTestDelivery } from "./sendTestDelivery.ts";
 import { verifySubscription } from "./verifySubscription.ts";
 import { createWebhookContext, type WebhookServiceDeps } from "./webhookContext.ts";
+import type { DeliveryPage } from "./webhookInputs.ts";
 
 export { subscriptionJson, type SubscriptionRow } from "./subscriptionJson.ts";
 export { DELIVERIES_CHANNEL, MAX_SUBSCRIPTIONS_PER_USER } from "./webhookConstants.ts";
@@ -24,17 +25,17 @@ export type { WebhookServiceDeps } from "./webhookContext.ts";
 export function createWebhookService(deps: WebhookServiceDeps) {
   const ctx = createWebhookContext(deps);
   return {
-    create: (owner: string, body: unknown) => createSubscription(ctx, owner, body),
+    create: (owner: string, body: Record<string, unknown>) => createSubscription(ctx, owner, body),
     list: (owner: string) => listSubscriptions(ctx, owner),
     get: (owner: string, id: string) => getSubscription(ctx, owner, id),
-    verify: (owner: string | null, id: string, body: unknown) => verifySubscription(ctx, owner, id, body),
+    verify: (owner: string | null, id: string, token: string) => verifySubscription(ctx, owner, id, token),
     rotateSecret: (owner: string, id: string) => rotateSigningSecret(ctx, owner, id),
     pause: (owner: string, id: string) => pauseSubscription(ctx, owner, id),
     resume: (owner: string, id: string) => resumeSubscription(ctx, owner, id),
     remove: (owner: string, id: string) => removeSubscription(ctx, owner, id),
-    listDeliveries: (owner: string, id: string, query: URLSearchParams) => listDeliveries(ctx, owner, id, query),
+    listDeliveries: (owner: string, id: string, page: DeliveryPage) => listDeliveries(ctx, owner, id, page),
     redeliver: (owner: string, id: string, deliveryId: string) => redeliver(ctx, owner, id, deliveryId),
-    recover: (owner: string, id: string, body: unknown) => recoverSubscription(ctx, owner, id, body),
+    recover: (owner: string, id: string, body: { since?: unknown }) => recoverSubscription(ctx, owner, id, body),
     test: (owner: string, id: string) => sendTestDelivery(ctx, owner, id),
   };
 }

@@ -8,11 +8,9 @@ import { WebhookError } from "./WebhookError.ts";
 /**
  * POST /verify: the token proves possession (it was sent only to the callback), so this works for
  * the owner and also for a receiver calling without credentials; a caller authenticated as
- * someone else gets 404 like everywhere else.
+ * someone else gets 404 like everywhere else. The token is the route's declared body (webhookInputs.ts).
  */
-export async function verifySubscription(ctx: WebhookContext, owner: string | null, id: string, body: unknown) {
-  const token = (body as { verify_token?: unknown } | null)?.verify_token;
-  if (typeof token !== "string" || token.length === 0 || token.length > 200) throw new WebhookError("invalid_body", "verify_token (string) is required");
+export async function verifySubscription(ctx: WebhookContext, owner: string | null, id: string, token: string) {
   return inTransaction(ctx.db, async (c) => {
     if (!/^whs_[A-Za-z0-9_-]{8,64}$/.test(id)) throw new WebhookError("not_found", "no such webhook");
     const { rows } = await c.query(

@@ -19,9 +19,10 @@ import {
   subscriptionWith,
   webhookSchemas,
 } from "../routes/openapiParts.ts";
-import type { JsonRoute } from "../routes/Route.ts";
+import type { JsonRoute, RouteRequest } from "../routes/Route.ts";
 import { WEBHOOK_SURFACE } from "../routes/surfaces.ts";
 import type { WebhookService } from "./createWebhookService.ts";
+import { CREATE_WEBHOOK_BODY, DELIVERIES_QUERY, type DeliveryPage, RECOVER_WEBHOOK_BODY, VERIFY_WEBHOOK_BODY } from "./webhookInputs.ts";
 
 /** What the webhook handlers need. */
 export interface WebhookDeps {
@@ -29,6 +30,8 @@ export interface WebhookDeps {
 }
 
 type WebhookRoute = JsonRoute<WebhookDeps>;
+/** What a handler gets: the body and query its route's `input` declared, parsed (webhookInputs.ts). */
+type Req<Body, Query = URLSearchParams> = RouteRequest<Body, Query>;
 
 /** The caller's user id (every route but verify requires a principal: the router authenticated it). */
 const owner = (principal: Principal | null) => principal!.userId;
@@ -42,9 +45,9 @@ export const WEBHOOK_ROUTES: readonly WebhookRoute[] = [
     method: "POST",
     path: "/api/webhooks",
     auth: "either",
-    input: { body: true },
+    input: { body: CREATE_WEBHOOK_BODY },
     surface: WEBHOOK_SURFACE,
-    handle: async ({ principal, body }, { service }) => ({ status: 201, body: await service.create(owner(principal), body) }),
+    handle: async ({ principal, body }: Req<Record<string, unknown>>, { service }) => ({ status: 201, body: await service.create(owner(principal), body) }),
     openapi: {
       operationId: "createWebhook",
       tags: ["webhooks"],
@@ -140,9 +143,9 @@ export const WEBHOOK_ROUTES: readonly WebhookRoute[] = [
     path: "/api/webhooks/:id/verify",
     auth: "either",
     authOptional: true,
-    input: { body: true },
+    input: { body: VERIFY_WEBHOOK_BODY },
     surface: WEBHOOK_SURFACE,
-    handle: async ({ principal, params, body }, { service }) => ({ body: await service.verify(principal?.userId ?? null, params.id!, body) }),
+    handle: async ({ principal, params, body }: Req<string>, { service }) => ({ body: await service.verify(principal?.userId ?? null, params.id!, body) }),
     openapi: {
       operationId: "verifyWebhook",
       tags: ["webhooks"],
@@ -205,9 +208,12 @@ export const WEBHOOK_ROUTES: readonly WebhookRoute[] = [
     method: "POST",
     path: "/api/webhooks/:id/recover",
     auth: "either",
-    input: { body: true },
+    input: { body: RECOVER_WEBHOOK_BODY },
     surface: WEBHOOK_SURFACE,
-    handle: async ({ principal, params, body }, { service }) => ({ status: 202, body: await service.recover(owner(principal), params.id!, body) }),
+    handle: async ({ principal, params, body }: Req<Record<string, unknown>>, { service }) => ({
+      status: 202,
+      body: await service.recover(owner(principal), params.id!, body),
+    }),
     openapi: {
       operationId: "recoverWebhook",
       tags: ["webhooks"],
@@ -246,8 +252,11 @@ export const WEBHOOK_ROUTES: readonly WebhookRoute[] = [
     method: "GET",
     path: "/api/webhooks/:id/deliveries",
     auth: "either",
+    input: { query: DELIVERIES_QUERY },
     surface: WEBHOOK_SURFACE,
-    handle: async ({ principal, params, query }, { service }) => ({ body: await service.listDeliveries(owner(principal), params.id!, query) }),
+    handle: async ({ principal, params, query }: Req<undefined, DeliveryPage>, { service }) => ({
+      body: await service.listDeliveries(owner(principal), params.id!, query),
+    }),
     openapi: {
       operationId: "listWebhookDeliveries",
       tags: ["webhooks"],
