@@ -11,7 +11,7 @@ import { createTtlCache } from "../services/createTtlCache.ts";
 import { compileRoutes, type RouteMatch } from "./compileRoutes.ts";
 import { READ_SURFACE } from "./surfaces.ts";
 import { parseRouteInput } from "./parseRouteInput.ts";
-import type { AnyRoute, JsonRoute, RawRoute, RouteResult, Surface } from "./Route.ts";
+import type { AnyRoute, JsonRoute, RouteRequest, RouteResult, Surface } from "./Route.ts";
 import { type Answer, writeAnswer } from "./writeAnswer.ts";
 
 /** A mounted route: its declaration and what its handler needs. */
@@ -58,6 +58,13 @@ function serialize(result: RouteResult, surface: Surface): Answer {
 const cacheControlOf = (route: JsonRoute, url: URL) =>
   typeof route.cacheControl === "function" ? route.cacheControl(url) : (route.cacheControl ?? route.surface.cacheControl);
 
+/** A refusal before routing: in GraphQL's error shape on a GraphQL route, else the error body. */
+function refuse(res: ServerResponse, matched: AnyRoute | undefined, code: "duplicate_authorization" | "cross_site_request", message: string): void {
+  if (matched?.kind === "raw" && matched.graphqlErrors)
+    sendJson(res, ERROR_STATUS[code], { errors: [{ message, extensions: { code } }] }, { "cache-control": "no-store" });
+  else sendError(res, code, message);
+}
+
 /**
  * The app's one request pipeline over the mounted route table: refusals every path shares (two Authorization headers,
  * a cross-site request carrying the session cookie), one match (routes/compileRoutes.ts, compiled here once), the
@@ -86,14 +93,23 @@ export function createRouter(deps: RouterDeps) {
         ? null
         : await authenticate(deps.db, req.headers, deps.now(), { mode: route.auth, optional: route.authOptional, allowInactive: route.allowInactive });
     const { query, body } = await parseRouteInput(route.input, url, req);
-    const run = async () => {
-      const result = await route.handle({ req, url, params, query, principal, body }, routeDeps);
-      let answer = serialized.get(result);
-      if (!answer) serialized.set(result, (answer = serialize(result, route.surface)));
-      return answer;
-    };
-    const answer = route.surface.coalesce ? await inflight.get(`${url.pathname}${url.search}`, run) : await run();
-    writeAnswer(res, answer, cacheControlOf(route, url), route.surface === READ_SURFACE && deps.readHeaders ? await deps.readHeaders() : undefined);
+    const input: RouteRequest<unknown, unknown> = { req, url, params, query, principal, body };
+    const extra = route.surface === READ_SURFACE && deps.readHeaders ? deps.readHeaders : null;
+    const cacheControl = cacheControlOf(route, url);
+    // Measured (bench:wallet, BENCHMARKS.md § issue 26): a route that does not coalesce is answered without the closure
+    // and the serialization memo, which only a surface whose answers are shared needs (the read surface: coalesced and
+    // cached result objects); a wallet or webhook result is built for its one request.
+    if (!route.surface.coalesce)
+      return writeAnswer(res, serialize(await route.handle(input, routeDeps), route.surface), cacheControl, extra ? await extra() : undefined);
+    const answer = await inflight.get(`${url.pathname}${url.search}`, () => answerOnce(route, input, routeDeps));
+    writeAnswer(res, answer, cacheControl, extra ? await extra() : undefined);
+  }
+
+  async function answerOnce(route: JsonRoute, input: RouteRequest<unknown, unknown>, routeDeps: unknown): Promise<Answer> {
+    const result = await route.handle(input, routeDeps);
+    let answer = serialized.get(result);
+    if (!answer) serialized.set(result, (answer = serialize(result, route.surface)));
+    return answer;
   }
 
   function refuseMethod(res: ServerResponse, method: string, url: URL, matches: RouteMatch<Mounted>[], surface: Surface | undefined): void {
@@ -139,17 +155,13 @@ export function createRouter(deps: RouterDeps) {
     const matches = table.match(url.pathname);
     const matched = matches[0]?.route.route;
     try {
-      // Refusals before routing, on every path: GraphQL's in its error shape, the others in the error body.
-      const refuse = (code: "duplicate_authorization" | "cross_site_request", message: string) =>
-        matched?.kind === "raw" && matched.graphqlErrors
-          ? sendJson(res, ERROR_STATUS[code], { errors: [{ message, extensions: { code } }] }, { "cache-control": "no-store" })
-          : sendError(res, code, message);
+      // Refusals before routing, on every path (refuse: GraphQL's in its error shape, the others in the error body).
       // Two Authorization headers: which one counts would depend on who reads them (auth/checkDuplicateAuthorization.ts).
       const duplicate = checkDuplicateAuthorization(req);
-      if (duplicate) return refuse("duplicate_authorization", duplicate);
+      if (duplicate) return refuse(res, matched, "duplicate_authorization", duplicate);
       // CSRF: a state-changing request carrying the passkey session cookie must come from our origin (auth/checkRequestOrigin.ts).
       const crossSite = checkRequestOrigin(req.method, req.headers, deps.origins);
-      if (crossSite) return refuse("cross_site_request", crossSite);
+      if (crossSite) return refuse(res, matched, "cross_site_request", crossSite);
       if (matches.length > 0) return await dispatch(req, res, url, matches);
       if (isApiPath(url.pathname)) return sendError(res, "not_found", `no route for ${req.method ?? "GET"} ${url.pathname}`);
       return await deps.fallback(req, res, url);
