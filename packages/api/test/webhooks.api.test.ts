@@ -369,6 +369,18 @@ describe("delivery log", () => {
     expect(third.body.next_cursor).toBeNull();
     expect((await call("GET", `/api/webhooks/${sub.id}/deliveries?cursor=garbage`)).body.error.code).toBe("invalid_cursor");
     expect((await call("GET", `/api/webhooks/${sub.id}/deliveries?limit=0`)).body.error.code).toBe("invalid_limit");
+    // ?status= keeps one status (the documented filter), pages over the filtered rows, and refuses an unknown one.
+    const deadOnly = await call("GET", `/api/webhooks/${sub.id}/deliveries?status=dead&limit=3`);
+    expect(deadOnly.body.items.map((d: { status: string }) => d.status)).toEqual(["dead", "dead", "dead"]);
+    const deadRest = await call("GET", `/api/webhooks/${sub.id}/deliveries?status=dead&limit=3&cursor=${deadOnly.body.next_cursor}`);
+    expect(deadRest.body).toMatchObject({ items: [{ status: "dead" }], next_cursor: null });
+    const verifyStatus = all.find((d) => d.type === "verify")!.status;
+    expect(verifyStatus).not.toBe("dead");
+    const others = await call("GET", `/api/webhooks/${sub.id}/deliveries?status=${verifyStatus}`);
+    expect(others.body.items.map((d: { type: string }) => d.type)).toEqual(["verify"]);
+    const unknown = await call("GET", `/api/webhooks/${sub.id}/deliveries?status=lost`);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toEqual({ code: "invalid_query", message: "status must be one of pending, retrying, succeeded, dead" });
 
     const dead = all.find((d) => d.type === "event")!;
     const re = await call("POST", `/api/webhooks/${sub.id}/deliveries/${dead.id}/redeliver`);

@@ -189,7 +189,7 @@ builder.queryFields((t) => ({
       // the REST route's parsers (webhookInputs.ts), in its order: limit, then cursor
       const limit = parseDeliveryLimit(args.first === null || args.first === undefined ? undefined : String(args.first));
       const cursor = args.after ? decodeDeliveryCursor(args.after) : null;
-      return service.listDeliveries(userId, String(args.id), { limit, cursor });
+      return service.listDeliveries(userId, String(args.id), { limit, cursor, status: null });
     },
   }),
 }));

@@ -26,10 +26,19 @@ export const VERIFY_WEBHOOK_BODY = parsedBy(parseVerifyToken);
 /** POST /api/webhooks/:id/recover `{ since }`: `since` itself is checked against the time by the service. */
 export const RECOVER_WEBHOOK_BODY = objectWith(["since"], 'body must be a JSON object {"since": "<ISO 8601>"}', (key) => `unknown field: ${key.slice(0, 40)}`);
 
-/** GET /api/webhooks/:id/deliveries `?limit=&cursor=` (an empty cursor is the first page). */
+/** The statuses a delivery goes through (docs/webhooks.md, "Delivery log"). */
+export const DELIVERY_STATUSES = ["pending", "retrying", "succeeded", "dead"] as const;
+
+/** GET /api/webhooks/:id/deliveries `?limit=&cursor=&status=` (an empty cursor is the first page; no status = all). */
 export const DELIVERIES_QUERY = z.object({
   limit: parsedBy(parseDeliveryLimit),
   cursor: parsedBy((cursor: string | undefined) => (cursor ? decodeDeliveryCursor(cursor) : null)),
+  status: parsedBy((status: string | undefined) => {
+    if (status === undefined || status === "") return null;
+    if (!(DELIVERY_STATUSES as readonly string[]).includes(status))
+      throw new WebhookError("invalid_query", `status must be one of ${DELIVERY_STATUSES.join(", ")}`);
+    return status as (typeof DELIVERY_STATUSES)[number];
+  }),
 });
 
 export type DeliveryPage = z.output<typeof DELIVERIES_QUERY>;

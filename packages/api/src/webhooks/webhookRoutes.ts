@@ -270,7 +270,7 @@ export const WEBHOOK_ROUTES: readonly WebhookRoute[] = [
       ],
       responses: {
         "200": ok(obj({ items: { type: "array", items: ref("WebhookDelivery") }, next_cursor: { type: ["string", "null"] } })),
-        ...hErr(["not_found", "invalid_cursor", "invalid_limit"]),
+        ...hErr(["not_found", "invalid_cursor", "invalid_limit", "invalid_query"]),
       },
     },
   },
