@@ -20,7 +20,8 @@
 // detail at 1 connection, search by address and by text, GraphQL service detail) runs against (A) an app whose reads
 // go to the primary and (B) an app whose reads go to the replica, alternating A B A B (BENCH_API_REPLICA_ROUNDS, 2);
 // per run p50/p99/req/s and the CPU seconds of the primary's and the replica's PostgreSQL (postmaster + children,
-// /proc) — the primary's CPU while the replica serves the reads. The cluster on 5432 is not used (it has no
+// /proc) — the primary's CPU while the replica serves the reads — and of this process (the app together with
+// autocannon's worker thread: an upper bound of the app's CPU per request). The cluster on 5432 is not used (it has no
 // replication entry in pg_hba.conf).
 //
 // Env: BENCH_API_ROWS (1,000,000), BENCH_API_DAYS (90), BENCH_API_DURATION_S (10), BENCH_API_WARMUP_S (2),
@@ -136,6 +137,8 @@ interface ReplicaRun extends Measured {
   /** CPU seconds of each PostgreSQL server (postmaster + children) during the measured seconds. */
   primaryCpuS: number;
   replicaCpuS: number;
+  /** This process: the app and autocannon's worker thread (the load generator) together. */
+  nodeCpuS: number;
 }
 
 /** The replica mode: the same reads against the primary and the replica of a throwaway pair, A B A B (header). */
@@ -212,7 +215,10 @@ async function replicaMode() {
     ];
     const cases = subset.filter((c) => !ONLY || [...ONLY].some((o) => c.name.includes(o)));
 
-    const cpu = () => ({ primary: readPostgresCpuSeconds(primaryDir), replica: readPostgresCpuSeconds(replicaDir) });
+    const cpu = () => {
+      const own = process.cpuUsage();
+      return { primary: readPostgresCpuSeconds(primaryDir), replica: readPostgresCpuSeconds(replicaDir), node: (own.user + own.system) / 1e6 };
+    };
     {
       const idle = 5;
       const before = cpu();
@@ -249,12 +255,13 @@ async function replicaMode() {
             loadAvg: loadAvg(),
             primaryCpuS: after.primary - before.primary,
             replicaCpuS: after.replica - before.replica,
+            nodeCpuS: after.node - before.node,
           };
           runs.push(run);
           const perReq = (s: number) => ((s * 1000) / Math.max(run.requests, 1)).toFixed(3);
           console.log(
             `  ${c.name.padEnd(40)} ${t.target.padEnd(7)} r${round}  p50 ${String(run.p50).padStart(3)} ms  p99 ${String(run.p99).padStart(4)} ms  ${String(run.rps).padStart(5)} req/s  ` +
-              `primary ${run.primaryCpuS.toFixed(2)} CPU-s (${perReq(run.primaryCpuS)} ms/req)  replica ${run.replicaCpuS.toFixed(2)} CPU-s (${perReq(run.replicaCpuS)} ms/req)` +
+              `primary ${run.primaryCpuS.toFixed(2)} CPU-s (${perReq(run.primaryCpuS)} ms/req)  replica ${run.replicaCpuS.toFixed(2)} CPU-s (${perReq(run.replicaCpuS)} ms/req)  node ${perReq(run.nodeCpuS)} ms/req` +
               `${run.non2xx || run.errors ? `  ${run.non2xx} non-2xx, ${run.errors} errors` : ""}  load ${run.loadAvg}`,
           );
         }
@@ -263,7 +270,9 @@ async function replicaMode() {
 
     // Summary: per case and target, the mean over the rounds.
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1);
-    const rows: string[][] = [["case", "reads on", "p50 ms", "p99 ms", "req/s", "primary ms CPU/req", "replica ms CPU/req", "primary CPU-s/s"]];
+    const rows: string[][] = [
+      ["case", "reads on", "p50 ms", "p99 ms", "req/s", "primary ms CPU/req", "replica ms CPU/req", "node ms CPU/req", "primary CPU-s/s"],
+    ];
     const summary: Record<string, unknown>[] = [];
     for (const c of cases) {
       for (const { target } of targets) {
@@ -277,6 +286,7 @@ async function replicaMode() {
           rps: mean(mine.map((r) => r.rps)),
           primaryMsPerRequest: (mine.reduce((n, r) => n + r.primaryCpuS, 0) * 1000) / Math.max(requests, 1),
           replicaMsPerRequest: (mine.reduce((n, r) => n + r.replicaCpuS, 0) * 1000) / Math.max(requests, 1),
+          nodeMsPerRequest: (mine.reduce((n, r) => n + r.nodeCpuS, 0) * 1000) / Math.max(requests, 1),
           primaryCpuPerSecond: mine.reduce((n, r) => n + r.primaryCpuS, 0) / (DURATION * Math.max(mine.length, 1)),
         };
         summary.push(s);
@@ -288,6 +298,7 @@ async function replicaMode() {
           s.rps.toFixed(0),
           s.primaryMsPerRequest.toFixed(3),
           s.replicaMsPerRequest.toFixed(3),
+          s.nodeMsPerRequest.toFixed(3),
           s.primaryCpuPerSecond.toFixed(3),
         ]);
       }
