@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createReadRouting, type ReadRouting } from "@agent-ledger/db";
 import type pg from "pg";
 import type { Logger } from "pino";
 import { createApprovalPageHandler, createWebHandler } from "@agent-ledger/web";
@@ -25,7 +26,15 @@ import type { Lookup } from "./webhooks/checkCallbackHost.ts";
 import { createWebhookService } from "./webhooks/createWebhookService.ts";
 
 export interface AppDeps {
+  /** The primary: every write, everything that must read its own writes, the live feed's LISTEN and rows. */
   pool: pg.Pool;
+  /**
+   * Streaming replicas of `pool` for the public reads (DATABASE_READ_URLS; docs/operations.md, "Read replicas"). Absent
+   * or empty = every read on `pool`, as before. Their pools are the caller's: it ends them after `stop()`.
+   */
+  readPools?: { name: string; pool: pg.Pool }[];
+  /** Read routing: the lag bound in indexer blocks (default 10) and the probe interval (default 1000 ms). */
+  readRouting?: { maxLagBlocks?: number; checkIntervalMs?: number; probeTimeoutMs?: number };
   log: Logger;
   /** Live methodology version served (default v0.1). */
   methodologyVersion?: string;
@@ -48,9 +57,22 @@ export interface AppDeps {
   wallet?: Partial<WalletOptions> & Pick<WalletDeps, "onPayTiming" | "chain">;
 }
 
+/** Response header: the ledger block a public read answer is bounded by (docs/api.md, "Read replicas"). */
+export const LEDGER_BLOCK_HEADER = "x-ledger-block";
+/** Request header: answer from a source that has at least this block (the X-Ledger-Block of an earlier answer). */
+export const LEDGER_MIN_BLOCK_HEADER = "x-ledger-min-block";
+
+/** A decimal block number from `X-Ledger-Min-Block`; anything else (absent, repeated, malformed) is no hint. */
+function minBlockOf(value: string | string[] | undefined): number | null {
+  if (typeof value !== "string" || !/^[0-9]{1,15}$/.test(value.trim())) return null;
+  return Number(value.trim());
+}
+
 export interface App {
   server: Server;
   services: Services;
+  /** Read routing over the replicas (null without `readPools`). */
+  readRouting: ReadRouting | null;
   /** The live feed (its hub is null while disabled); `feed.subscriberCount()` feeds the metrics. */
   feed: Feed;
   /** Listens and returns the base URL (`port` 0 picks a free port). */
@@ -64,8 +86,32 @@ export interface App {
  * as the fallback; every request gets an `x-request-id` and one log line (ops/). REST and GraphQL call the same services.
  */
 export function buildApp(deps: AppDeps): App {
+  // Public reads on replicas (docs/operations.md, "Read replicas"): the read services, hence REST reads, public GraphQL
+  // types, the pages' first answers and existence checks, and MCP's read tools (which call this API). The rest stays on
+  // deps.pool: webhooks, the wallet and owner console, authentication, ops' own checks, the feed, every write.
+  const readRouting = deps.readPools?.length
+    ? createReadRouting({
+        primary: deps.pool,
+        replicas: deps.readPools,
+        maxLagBlocks: deps.readRouting?.maxLagBlocks,
+        checkIntervalMs: deps.readRouting?.checkIntervalMs,
+        probeTimeoutMs: deps.readRouting?.probeTimeoutMs,
+        now: deps.now,
+        log: (e) =>
+          deps.log[e.change === "up" || e.change === "eligible" ? "info" : "warn"]({ replica: e.source, change: e.change, reason: e.reason }, "read replica"),
+      })
+    : null;
+  // `X-Ledger-Block` on public read answers: a client that sends it back as `X-Ledger-Min-Block` to any API process
+  // never sees a row it was shown here disappear (docs/api.md).
+  const readHeaders = readRouting
+    ? async (): Promise<Record<string, string>> => {
+        const block = await readRouting.servedBlock();
+        // Exposed to pages on other origins (both surfaces that carry it answer CORS with `*`).
+        return block === null ? {} : { [LEDGER_BLOCK_HEADER]: String(block), "access-control-expose-headers": LEDGER_BLOCK_HEADER };
+      }
+    : undefined;
   const services = createServices({
-    db: deps.pool,
+    db: readRouting?.reader ?? deps.pool,
     version: deps.methodologyVersion,
     now: deps.now,
     dashboardCacheTtlMs: deps.dashboardCacheTtlMs,
@@ -90,12 +136,14 @@ export function buildApp(deps: AppDeps): App {
     // Cacheable operations (dashboard) are kept as long as the dashboard itself (0 = none).
     responseCache: { ttlMs: deps.dashboardCacheTtlMs ?? 5_000 },
     authenticate: (headers, options) => authenticate(deps.pool, headers, now(), options),
+    readHeaders,
   });
 
   // Where our own pages run (PUBLIC_BASE_URL, WEBAUTHN_ORIGIN): the only origins the session cookie may act from.
   const walletConfig = resolveWalletConfig(walletOptions);
   const origins = ownOrigins(walletConfig.publicBaseUrl, walletConfig.origins);
 
+  // The feed LISTENs and loads its rows on the primary (deps.pool), whatever the read services use.
   const feed = createFeed({ pool: deps.pool, services, log: deps.log, options: deps.feed, graphqlLimits: deps.graphqlLimits });
 
   // The explorer, GraphiQL and the passkey approval page (packages/web, bundled by `npm run build`; docs/web.md).
@@ -119,6 +167,7 @@ export function buildApp(deps: AppDeps): App {
     log: deps.log,
     readiness: deps.readiness,
     feedSubscriberCount: deps.feedSubscriberCount ?? (() => feed.subscriberCount()),
+    readRouting,
   });
 
   // MCP over Streamable HTTP (docs/mcp.md): its tools call this server over loopback, as the client that called /mcp.
@@ -138,6 +187,7 @@ export function buildApp(deps: AppDeps): App {
     log: deps.log,
     now,
     origins,
+    readHeaders,
     // Outside /api, what no route took: the generic preflight, then the explorer pages, /assets/*, the HTML 404 page.
     async fallback(req, res, url) {
       if (req.method === "OPTIONS") {
@@ -153,7 +203,9 @@ export function buildApp(deps: AppDeps): App {
     ops.instrument(async (req, res) => {
       mcp.adopt(req);
       try {
-        await route(req, res);
+        // One request, one read source (read routing): at least the block the client asks for.
+        if (readRouting) await readRouting.scope({ minBlock: minBlockOf(req.headers[LEDGER_MIN_BLOCK_HEADER]) }, () => route(req, res));
+        else await route(req, res);
       } catch (error) {
         deps.log.error({ err: error }, "unhandled request error");
         if (!res.headersSent) sendError(res, "internal_error", "internal error");
@@ -168,6 +220,7 @@ export function buildApp(deps: AppDeps): App {
   return {
     server,
     services,
+    readRouting,
     feed,
     async start(port: number, host = "127.0.0.1"): Promise<string> {
       await new Promise<void>((resolve, reject) => {
@@ -177,12 +230,14 @@ export function buildApp(deps: AppDeps): App {
           resolve();
         });
       });
+      readRouting?.start();
       feed.start();
       wallet.startSweeper();
       const address = server.address() as AddressInfo;
       return `http://${host}:${address.port}`;
     },
     async stop(): Promise<void> {
+      readRouting?.stop();
       ops.close();
       await wallet.close(); // sweeper and the rate limits' Redis connection
       await feed.stop(); // ends every feed stream cleanly before the connections are closed

@@ -5,6 +5,28 @@ const positiveInt = (fallback: number) => z.coerce.number().int().positive().def
 
 export const apiEnvSchema = z.object({
   DATABASE_URL: z.string().url().default("postgresql://postgres@127.0.0.1:5432/agent_ledger"),
+  /**
+   * Streaming replicas of DATABASE_URL for the public reads, comma-separated (docs/operations.md, "Read replicas").
+   * Unset or empty = every read on DATABASE_URL.
+   */
+  DATABASE_READ_URLS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? "")
+        .split(",")
+        .map((u) => u.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().url("each DATABASE_READ_URLS entry must be a URL"))),
+  /**
+   * A replica whose indexer checkpoint trails the primary's by more blocks than this is not read. 10: more than the
+   * blocks one following batch of the indexer moves the checkpoint by (so a streaming replica does not flap), and a few
+   * seconds of chain time, no staler than the dashboard's own 5 s cache.
+   */
+  READ_REPLICA_MAX_LAG_BLOCKS: z.coerce.number().int().min(0).default(10),
+  /** How often each replica (and the primary) is probed for its checkpoint and WAL position. */
+  READ_REPLICA_CHECK_MS: positiveInt(1_000),
   API_HOST: z.string().default("127.0.0.1"),
   API_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

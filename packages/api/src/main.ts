@@ -3,12 +3,22 @@ import { createPgPool } from "@agent-ledger/db";
 import { pino } from "pino";
 import { buildApp } from "./buildApp.ts";
 import { parseApiEnv } from "./env.ts";
+import { redactUrl } from "./ops/redactUrl.ts";
 
 const env = parseApiEnv();
 const log = pino({ name: "api", level: env.LOG_LEVEL, base: { service: "api" }, timestamp: pino.stdTimeFunctions.isoTime });
 const pool = createPgPool(env.DATABASE_URL, { max: 10, applicationName: "agent-ledger-api" });
 // An idle connection that dies (database restart, failover) must not crash the process: the pool replaces it.
 pool.on("error", (err) => log.warn({ err: err.message }, "idle database connection lost"));
+// Public reads on streaming replicas (docs/operations.md, "Read replicas"). A connect times out, so a replica that stops
+// answering costs a read one timeout before the primary answers it, not forever.
+const readPools = env.DATABASE_READ_URLS.map((url, i) => {
+  const name = `replica${i + 1}`;
+  const replica = createPgPool(url, { max: 10, applicationName: "agent-ledger-api-read", connectionTimeoutMillis: 2_000 });
+  replica.on("error", (err) => log.warn({ replica: name, err: err.message }, "idle replica connection lost"));
+  log.info({ replica: name, url: redactUrl(url) }, "read replica configured");
+  return { name, pool: replica };
+});
 const app = buildApp({
   webhooks: { masterKey: env.SECRETS_MASTER_KEY ? parseMasterKey(env.SECRETS_MASTER_KEY) : null, production: env.NODE_ENV === "production" },
   wallet: {
@@ -35,6 +45,8 @@ const app = buildApp({
     challengesPerClient: env.WEBAUTHN_CHALLENGES_PER_CLIENT,
   },
   pool,
+  readPools,
+  readRouting: { maxLagBlocks: env.READ_REPLICA_MAX_LAG_BLOCKS, checkIntervalMs: env.READ_REPLICA_CHECK_MS },
   log,
   methodologyVersion: env.METHODOLOGY_VERSION,
   dashboardCacheTtlMs: env.DASHBOARD_CACHE_TTL_MS,
@@ -68,6 +80,7 @@ for (const sig of ["SIGINT", "SIGTERM"] as const) {
     log.info({ signal: sig }, "api stopping");
     await app.stop();
     await pool.end();
+    await Promise.all(readPools.map((r) => r.pool.end()));
     log.info("api stopped");
   });
 }

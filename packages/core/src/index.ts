@@ -57,6 +57,7 @@ export type {
 } from "./matcher/types.ts";
 export { nextChunkSize, type ChunkOutcome, type ChunkPolicy } from "./sync/nextChunkSize.ts";
 export { getBackoffDelay } from "./sync/getBackoffDelay.ts";
+export { coalesceRuns, type CoalescedRuns } from "./sync/coalesceRuns.ts";
 export {
   computeRollups,
   type EntityBucketDelta,

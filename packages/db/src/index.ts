@@ -18,3 +18,11 @@ export {
   type SubscriptionFilterRow,
 } from "./webhooks/eventDeliveries.ts";
 export { recoverDeliveries, type RecoverDeliveriesOptions, type RecoverDeliveriesResult } from "./webhooks/recoverDeliveries.ts";
+export {
+  createReadRouting,
+  type ReadRouting,
+  type ReadRoutingEvent,
+  type ReadRoutingOptions,
+  type ReadRoutingStatus,
+  type ReadSourceStatus,
+} from "./createReadRouting.ts";

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { RESOURCE_NOT_FOUND } from "./answerInvalidParams.ts";
 import { ApiCallError, type ApiCaller } from "./createApiCaller.ts";
 import { ENTITY, EVENT, REGISTRY } from "./ledgerDocuments.ts";
 import { statusOf } from "./toolResult.ts";
@@ -10,15 +11,15 @@ export const REGISTRY_URI = "agent-ledger://registry";
 export const ENTITY_URI_TEMPLATE = "agent-ledger://entities/{id}";
 export const EVENT_URI_TEMPLATE = "agent-ledger://events/{id}";
 
-/** MCP's "resource not found" (the spec's -32002); not in the SDK's ErrorCode enum. */
-const RESOURCE_NOT_FOUND = -32002;
-
 /**
  * A read refused by the API as the JSON-RPC error of resources/read: not found -32002, other 4xx -32602, else -32603;
- * `data` has the URI and the API's code and status. A plain error with `code` and `data`: the SDK sends them as they
- * are (an McpError's message would carry an "MCP error …:" prefix).
+ * `data` has the URI and the API's code and status. A template id that is not percent-encoded text is -32602 before
+ * any call. A plain error with `code` and `data`: the SDK sends them as they are (an McpError's message would carry an
+ * "MCP error …:" prefix).
  */
 function resourceError(error: unknown, uri: string): Error {
+  if (error instanceof URIError)
+    return Object.assign(new Error(`invalid params of resources/read: ${uri} is not percent-encoded text`), { code: ErrorCode.InvalidParams, data: { uri } });
   if (!(error instanceof ApiCallError))
     return Object.assign(new Error(error instanceof Error ? error.message : String(error)), { code: ErrorCode.InternalError });
   const status = statusOf(error.code, error.status) ?? error.status;
@@ -90,8 +91,8 @@ export function registerResources(server: McpServer, api: ApiCaller): void {
       mimeType: "application/json",
     },
     async (uri, variables) => {
-      const id = decodeURIComponent(one(variables));
       try {
+        const id = decodeURIComponent(one(variables));
         const data = await api.graphql<{ service: unknown; agent: unknown }>(ENTITY, { id, events: 20, providers: 20 });
         const entity = data.service ?? data.agent;
         if (!entity) throw new ApiCallError(404, "not_found", `no service or agent with id "${id}"`);
@@ -112,8 +113,8 @@ export function registerResources(server: McpServer, api: ApiCaller): void {
       mimeType: "application/json",
     },
     async (uri, variables) => {
-      const id = decodeURIComponent(one(variables));
       try {
+        const id = decodeURIComponent(one(variables));
         const data = await api.graphql<{ event: unknown }>(EVENT, { id });
         if (!data.event) throw new ApiCallError(404, "not_found", `no ledger row with id ${id}`);
         return json(uri, data.event);

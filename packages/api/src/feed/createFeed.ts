@@ -42,7 +42,9 @@ export interface FeedDeps {
 export function createFeed(deps: FeedDeps): Feed {
   const options: FeedOptions = { ...DEFAULT_FEED_OPTIONS, ...deps.options };
   const log = deps.log.child({ component: "feed" });
-  const { db, version } = deps.services.context;
+  // Rows on the primary, like the LISTEN: NOTIFY is not replicated, and a replica may not have replayed a notified row yet.
+  const db = deps.pool;
+  const { version } = deps.services.context;
   const hub = options.enabled
     ? createFeedHub({
         db,

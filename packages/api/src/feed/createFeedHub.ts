@@ -1,39 +1,19 @@
-import { createPgListener, type PgListener } from "@agent-ledger/runtime";
+import { coalesceRuns } from "@agent-ledger/core";
+import type { PgListener } from "@agent-ledger/runtime";
 import type pg from "pg";
 import type { Logger } from "pino";
 import type { Db, EventRecord } from "../services/types.ts";
-import { loadLiveRowsAfter, loadLivePosition } from "./loadFeedRows.ts";
-import type { FeedCloseReason, FeedKind } from "./types.ts";
+import { createSubscriberSet, type HubSubscriber } from "./createSubscriberSet.ts";
+import type { FeedHubStats } from "./feedHubStats.ts";
+import { listenForEvents } from "./listenForEvents.ts";
+import { loadLivePosition } from "./loadFeedRows.ts";
+import { loadNewRows } from "./loadNewRows.ts";
+import { startPolling } from "./startPolling.ts";
+import type { FeedKind } from "./types.ts";
 
-/** The channel the indexer NOTIFYs in the transaction that commits rows (packages/indexer/src/store/writeBatch.ts). */
-export const EVENTS_CHANNEL = "agent_events";
-
-/** One consumer of the hub. `onRows` is called synchronously, in id order, with rows the subscriber has not seen. */
-export interface HubSubscriber {
-  readonly kind: FeedKind;
-  /**
-   * Invariant: every subscriber gets the same page array (and the same row objects) for a load, and none mutates it:
-   * transports cache what they build from it per page and per row (encodeFeedPage, encodeFeedFrame).
-   */
-  onRows(rows: readonly EventRecord[]): void;
-  /** The hub is stopping: the subscriber ends (reason `server_stop`). */
-  onClose(reason: FeedCloseReason): void;
-}
-
-export interface FeedHubStats {
-  /** Open subscriptions per surface. */
-  subscribers: Record<FeedKind, number>;
-  /** Subscribers dropped because their buffer overflowed, since start, per surface. */
-  dropped: Record<FeedKind, number>;
-  /** Rows pushed to the hub (before per-subscriber filters), since start. */
-  rowsLoaded: number;
-  /** Highest live-version id the hub has pushed (null before the first connection). */
-  lastSeenId: string | null;
-  /** Whether the LISTEN connection is up. */
-  listening: boolean;
-  /** LISTEN connections made after the first (reconnects). */
-  reconnects: number;
-}
+export type { HubSubscriber } from "./createSubscriberSet.ts";
+export type { FeedHubStats } from "./feedHubStats.ts";
+export { EVENTS_CHANNEL } from "./listenForEvents.ts";
 
 export interface FeedHub {
   /** Resolves once the first LISTEN connection is up and the start position is known. */
@@ -78,95 +58,33 @@ export interface FeedHubDeps {
  */
 export function createFeedHub(deps: FeedHubDeps): FeedHub {
   const log = deps.log.child({ component: "feed-hub" });
-  const subscribers = new Set<HubSubscriber>();
-  const dropped: Record<FeedKind, number> = { sse: 0, graphql: 0 };
+  const subscribers = createSubscriberSet((error) => log.error({ err: error }, "feed subscriber failed on push"));
   let lastSeenId: bigint | null = null;
   let rowsLoaded = 0;
   let stopped = false;
   let listener: PgListener | null = null;
-  let pollTimer: NodeJS.Timeout | null = null;
+  let stopPolling: (() => void) | null = null;
   let markReady!: () => void;
   const readyPromise = new Promise<void>((resolve) => (markReady = resolve));
-  const loader = coalesce(loadNewRows, (error) => log.warn({ err: error.message }, "feed hub could not load new rows (retried on the next wake-up)"));
 
-  function wake(): void {
-    if (!stopped && lastSeenId !== null) loader.run();
-  }
-
-  /** Reads the rows after lastSeenId page by page and pushes each page to every subscriber. */
-  async function loadNewRows(): Promise<void> {
-    while (!stopped) {
-      const rows = await loadLiveRowsAfter({ db: deps.db, version: deps.version }, lastSeenId!, deps.pageSize);
-      if (stopped || rows.length === 0) return;
-      push(rows);
-      if (rows.length < deps.pageSize) return;
-    }
-  }
-
-  /** Push and advance in one synchronous step: a subscriber added in between sees position() = lastSeenId and then exactly the rows after it. */
-  function push(rows: readonly EventRecord[]): void {
+  // Push and advance in one synchronous step: a subscriber added in between sees position() = lastSeenId and then exactly the rows after it.
+  const push = (rows: readonly EventRecord[]) => {
     lastSeenId = rows[rows.length - 1]!.id;
     rowsLoaded += rows.length;
-    for (const s of [...subscribers]) {
-      try {
-        s.onRows(rows);
-      } catch (error) {
-        log.error({ err: error }, "feed subscriber failed on push");
-      }
-    }
-  }
-
-  /** After each (re)connect: the first time, LISTEN first and then read the position (a row committed in between is either history or notified); then catch up. */
-  async function onListening({ first }: { first: boolean }): Promise<void> {
-    if (first) {
-      lastSeenId = await loadLivePosition({ db: deps.db, version: deps.version });
-      markReady();
-      log.info({ lastSeenId: lastSeenId.toString() }, "feed hub listening");
-    } else {
-      log.info({ lastSeenId: lastSeenId!.toString() }, "feed hub listening again; catching up");
-    }
-    wake();
-  }
-
-  function start(): void {
-    if (listener || stopped) return;
-    listener = createPgListener({
-      name: "feed-hub",
-      channels: [EVENTS_CHANNEL],
-      client: deps.listenClient,
-      onNotification: (channel) => {
-        if (channel === EVENTS_CHANNEL) wake();
-      },
-      onConnect: onListening,
-      log,
-      backoff: { baseMs: deps.reconnectMinMs, maxMs: deps.reconnectMaxMs },
-    });
-    pollTimer = setInterval(wake, deps.pollMs);
-    pollTimer.unref();
-  }
-
-  async function stop(): Promise<void> {
-    if (stopped) return;
-    stopped = true;
-    if (pollTimer) clearInterval(pollTimer);
-    await listener?.close();
-    await loader.idle();
-    for (const s of [...subscribers]) s.onClose("server_stop");
-    subscribers.clear();
-  }
-
-  function stats(): FeedHubStats {
-    const count = { sse: 0, graphql: 0 };
-    for (const s of subscribers) count[s.kind]++;
-    return {
-      subscribers: count,
-      dropped: { ...dropped },
-      rowsLoaded,
-      lastSeenId: lastSeenId?.toString() ?? null,
-      listening: listener?.isListening() ?? false,
-      reconnects: listener?.reconnects() ?? 0,
-    };
-  }
+    subscribers.push(rows);
+  };
+  const loader = coalesceRuns(
+    () => loadNewRows({ db: deps.db, version: deps.version, pageSize: deps.pageSize }, { after: () => lastSeenId!, stopped: () => stopped, push }),
+    (error) => log.warn({ err: error.message }, "feed hub could not load new rows (retried on the next wake-up)"),
+  );
+  const wake = () => {
+    if (!stopped && lastSeenId !== null) loader.run();
+  };
+  const onFirstConnect = async () => {
+    lastSeenId = await loadLivePosition({ db: deps.db, version: deps.version });
+    markReady();
+    log.info({ lastSeenId: lastSeenId.toString() }, "feed hub listening");
+  };
 
   return {
     ready: () => readyPromise,
@@ -175,38 +93,34 @@ export function createFeedHub(deps: FeedHubDeps): FeedHub {
       if (lastSeenId === null) throw new Error("feed hub is not ready");
       return lastSeenId;
     },
-    subscribe(subscriber) {
-      subscribers.add(subscriber);
-      return () => void subscribers.delete(subscriber);
-    },
-    subscriberCount: (kind) => (kind ? [...subscribers].filter((s) => s.kind === kind).length : subscribers.size),
-    recordDrop(kind) {
-      dropped[kind]++;
-    },
-    stats,
+    subscribe: (subscriber) => subscribers.add(subscriber),
+    subscriberCount: (kind) => subscribers.count(kind),
+    recordDrop: (kind) => subscribers.recordDrop(kind),
+    stats: () => ({
+      subscribers: subscribers.countByKind(),
+      dropped: subscribers.dropped(),
+      rowsLoaded,
+      lastSeenId: lastSeenId?.toString() ?? null,
+      listening: listener?.isListening() ?? false,
+      reconnects: listener?.reconnects() ?? 0,
+    }),
     wake,
-    start,
-    stop,
-  };
-}
-
-/** Runs `task` one at a time: a call while it runs asks for one more run after it (calls in between coalesce). */
-function coalesce(task: () => Promise<void>, onError: (error: Error) => void): { run(): void; idle(): Promise<void> } {
-  let running: Promise<void> | null = null;
-  let again = false;
-  return {
-    run() {
-      if (running) {
-        again = true;
-        return;
-      }
-      running = (async () => {
-        do {
-          again = false;
-          await task().catch(onError);
-        } while (again);
-      })().finally(() => (running = null));
+    start() {
+      if (listener || stopped) return;
+      listener = listenForEvents(
+        { listenClient: deps.listenClient, log, reconnectMinMs: deps.reconnectMinMs, reconnectMaxMs: deps.reconnectMaxMs },
+        { wake, onFirstConnect, position: () => lastSeenId! },
+      );
+      stopPolling = startPolling(wake, deps.pollMs);
     },
-    idle: async () => void (await running),
+    // Stop the wake-ups first, let a load in progress finish (it pushes nothing once stopped), then close every subscriber.
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      stopPolling?.();
+      await listener?.close();
+      await loader.idle();
+      subscribers.closeAll("server_stop");
+    },
   };
 }

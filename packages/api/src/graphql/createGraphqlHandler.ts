@@ -57,6 +57,8 @@ export function createGraphqlHandler(deps: {
   responseCache?: { ttlMs: number; clock?: () => number };
   /** Compile queries with graphql-jit (default true; tests compare with false). */
   jit?: boolean;
+  /** Headers added to the direct lane's answers after their reads (read routing's `X-Ledger-Block`, docs/api.md). */
+  readHeaders?: () => Promise<Record<string, string>>;
 }): GraphqlHandler {
   const limits = { ...DEFAULT_GRAPHQL_LIMITS, ...deps.limits };
   const log = deps.log.child({ component: "graphql" });
@@ -128,6 +130,7 @@ export function createGraphqlHandler(deps: {
   const lane = createJsonLane({
     yoga,
     cache: ttlMs > 0 ? createTtlCache<ComputedResponse>(ttlMs, deps.responseCache?.clock, { maxEntries: 1_000, keep: (c) => c.cacheable }) : null,
+    readHeaders: deps.readHeaders,
   });
 
   const handler = async (req: IncomingMessage, res: ServerResponse) => {

@@ -45,7 +45,13 @@ const MAX_CHECKED = 1_000;
  * serialized answer; nothing is kept once it is sent. Invariant: without credentials, an answer depends only on the
  * operation and its variables (queries have no side effects; the principal comes only from those two headers).
  */
-export function createJsonLane(deps: { yoga: Yoga; cache: TtlCache<ComputedResponse> | null; coalesce?: boolean }) {
+export function createJsonLane(deps: {
+  yoga: Yoga;
+  cache: TtlCache<ComputedResponse> | null;
+  coalesce?: boolean;
+  /** Headers added to each answer written, computed after its reads (read routing's `X-Ledger-Block`, docs/api.md). */
+  readHeaders?: () => Promise<Record<string, string>>;
+}) {
   const { yoga, cache } = deps;
   const inflight = deps.coalesce === false ? null : createTtlCache<ComputedResponse>(0);
   // Queries already parsed and validated, by operation name and query text. The schema and the validation rules never
@@ -128,7 +134,7 @@ export function createJsonLane(deps: { yoga: Yoga; cache: TtlCache<ComputedRespo
       if (!params) return false;
       const computed = await respond(req, res, params);
       if (!computed) return false;
-      write(res, computed.response);
+      write(res, computed.response, deps.readHeaders ? await deps.readHeaders() : undefined);
       return true;
     },
     /**
@@ -146,8 +152,8 @@ export function createJsonLane(deps: { yoga: Yoga; cache: TtlCache<ComputedRespo
   };
 }
 
-function write(res: ServerResponse, r: CachedResponse): void {
-  res.writeHead(r.status, r.headers);
+function write(res: ServerResponse, r: CachedResponse, extra?: Record<string, string>): void {
+  res.writeHead(r.status, extra ? { ...r.headers, ...extra } : r.headers);
   res.end(r.body);
 }
 

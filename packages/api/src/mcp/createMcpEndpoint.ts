@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { createLedgerMcpServer } from "@agent-ledger/mcp";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import { BodyError, parseJsonText, readBodyText } from "../http/readBody.ts";
 import { sendApiError, sendError } from "../http/sendError.ts";
@@ -25,9 +25,7 @@ export interface McpEndpoint extends LoopbackRegistry {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
-/** JSON-RPC 2.0's own errors for a body that is not a message (the spec's codes; HTTP 400 as the transport answers them). */
-const PARSE_ERROR = -32700;
-const INVALID_REQUEST = -32600;
+/** JSON-RPC 2.0's own errors for a body that is not a message (the SDK's ErrorCode; HTTP 400 as the transport answers them). */
 function sendRpcError(res: ServerResponse, code: number, message: string): void {
   sendJson(res, 400, { jsonrpc: "2.0", id: null, error: { code, message } }, { "cache-control": "no-store" });
 }
@@ -89,12 +87,12 @@ export function createMcpEndpoint(deps: {
       try {
         body = parseJsonText(text); // not JSON, or nested more than 64 levels
       } catch (error) {
-        return sendRpcError(res, PARSE_ERROR, `Parse error: ${error instanceof BodyError ? error.message : "the body is not JSON"}`);
+        return sendRpcError(res, ErrorCode.ParseError, `Parse error: ${error instanceof BodyError ? error.message : "the body is not JSON"}`);
       }
       // The SDK's own schema decides what a message is, so this and the transport cannot disagree.
       const messages = Array.isArray(body) ? body : [body];
       if (messages.length === 0 || !messages.every((m) => JSONRPCMessageSchema.safeParse(m).success)) {
-        return sendRpcError(res, INVALID_REQUEST, "Invalid Request: the body must be a JSON-RPC 2.0 message (or a non-empty batch of them)");
+        return sendRpcError(res, ErrorCode.InvalidRequest, "Invalid Request: the body must be a JSON-RPC 2.0 message (or a non-empty batch of them)");
       }
 
       const authorization = req.headers.authorization;

@@ -1,3 +1,4 @@
+import type { ReadRoutingStatus } from "@agent-ledger/db";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
 const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -10,6 +11,8 @@ export function methodLabel(method: string | undefined): string {
 export interface MetricsOptions {
   /** Live-feed subscribers right now (read at scrape time); 0 while the feed does not provide it. */
   feedSubscriberCount?: () => number;
+  /** Read routing over replicas (docs/operations.md, "Read replicas"); absent = no replica metrics. */
+  readRouting?: () => ReadRoutingStatus;
   /** Runs before each scrape (e.g. refreshes the indexer lag gauge); its failures never fail the scrape. */
   beforeScrape?: () => Promise<void>;
 }
@@ -64,6 +67,54 @@ export function createMetrics(options: MetricsOptions = {}) {
     registers: [registry],
   });
   checkpointAge.set(Number.NaN);
+
+  const routing = options.readRouting;
+  if (routing) {
+    // Read at scrape time from the routing's last probe round: one gauge per replica, one counter per target.
+    const perReplica = (name: string, help: string, pick: (s: ReadRoutingStatus["sources"][number]) => number | null) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ["replica"] as const,
+        registers: [registry],
+        collect() {
+          for (const s of routing().sources) if (s.role === "replica") this.set({ replica: s.name }, pick(s) ?? Number.NaN);
+        },
+      });
+    perReplica("agent_ledger_read_replica_up", "1 while the replica answered its last probe, else 0.", (s) => (s.up ? 1 : 0));
+    perReplica(
+      "agent_ledger_read_replica_eligible",
+      "1 while new public reads may go to the replica (up, within the lag bound, not behind this process).",
+      (s) => (s.eligible ? 1 : 0),
+    );
+    perReplica("agent_ledger_read_replica_lag_blocks", "The primary's indexer checkpoint minus the replica's; NaN when unknown.", (s) => s.lagBlocks);
+    perReplica(
+      "agent_ledger_read_replica_lag_seconds",
+      "Seconds since the replica's last replayed commit while it trails the primary's WAL (0 caught up).",
+      (s) => s.lagSeconds,
+    );
+    perReplica("agent_ledger_read_replica_lag_bytes", "Bytes of WAL the primary has that the replica has not replayed.", (s) => s.lagBytes);
+    new Counter({
+      name: "agent_ledger_reads_routed_total",
+      help: "Public read queries answered, by target (primary or the replica's name); fallbacks count on the primary.",
+      labelNames: ["target"] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const s of routing().sources) this.inc({ target: s.name }, s.reads);
+      },
+    });
+    new Counter({
+      name: "agent_ledger_read_fallbacks_total",
+      help: "Public reads that failed on a replica (down, shut down, cancelled) and were answered by the primary.",
+      labelNames: ["replica"] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const s of routing().sources) if (s.role === "replica") this.inc({ replica: s.name }, s.fallbacks);
+      },
+    });
+  }
 
   return {
     registry,

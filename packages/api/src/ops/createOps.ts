@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ReadRouting } from "@agent-ledger/db";
 import type pg from "pg";
 import type { Logger } from "pino";
 import { sendError } from "../http/sendError.ts";
@@ -13,6 +14,8 @@ export interface OpsDeps {
   log: Logger;
   readiness?: ReadinessOptions;
   feedSubscriberCount?: () => number;
+  /** Read routing over replicas: reported by /readyz (never failing it) and /metrics. */
+  readRouting?: ReadRouting | null;
 }
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => unknown;
@@ -40,9 +43,10 @@ function pathOf(target: string | undefined): string {
  */
 export function createOps(deps: OpsDeps) {
   const log = deps.log;
-  const readiness = createReadiness(deps.pool, deps.readiness);
+  const readiness = createReadiness(deps.pool, deps.readiness, deps.readRouting ?? null);
   const metrics = createMetrics({
     feedSubscriberCount: deps.feedSubscriberCount,
+    readRouting: deps.readRouting ? () => deps.readRouting!.status() : undefined,
     beforeScrape: async () => {
       const ix = await readiness.checkIndexer();
       metrics.setIndexerLag(ix.lagBlocks, ix.ageSeconds);

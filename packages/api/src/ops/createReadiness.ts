@@ -1,3 +1,4 @@
+import type { ReadRouting, ReadRoutingStatus } from "@agent-ledger/db";
 import type pg from "pg";
 import { createChainHead, type ChainHead } from "./createChainHead.ts";
 import { createRedisPing, type RedisPing } from "./createRedisPing.ts";
@@ -51,6 +52,11 @@ export interface ReadinessReport {
   /** Kept from the first /readyz: the newest checkpoint, snake_case, or null. */
   indexer: { stream: string; last_block: number; updated_at: string } | null;
   checks: { database: DependencyCheck; redis: DependencyCheck; indexer: IndexerCheck };
+  /**
+   * Read replicas (only when DATABASE_READ_URLS is set): each one's state from the last probe round and where public
+   * reads go now. Informational: a replica down or lagging never makes /readyz fail (its reads fall back to the primary).
+   */
+  replicas?: ReadRoutingStatus;
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
@@ -70,7 +76,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
  * ≤ maxLagBlocks) and not stalled (checkpoint age ≤ maxCheckpointAgeSeconds unless it is at the head). Each check has
  * a short timeout and all run concurrently, so a probe answers within about `timeoutMs`.
  */
-export function createReadiness(db: Pick<pg.Pool, "query">, options: ReadinessOptions = {}) {
+export function createReadiness(db: Pick<pg.Pool, "query">, options: ReadinessOptions = {}, readRouting: ReadRouting | null = null) {
   const timeoutMs = options.timeoutMs ?? 1_000;
   const maxLagBlocks = options.maxLagBlocks ?? 100;
   const maxAge = options.maxCheckpointAgeSeconds ?? 0;
@@ -166,6 +172,7 @@ export function createReadiness(db: Pick<pg.Pool, "query">, options: ReadinessOp
         database: ix.database.ok ? "ok" : "unreachable",
         indexer: cp ? { stream: cp.stream, last_block: cp.lastBlock, updated_at: cp.updatedAt } : null,
         checks: { database: ix.database, redis: redisCheck, indexer: ix.indexer },
+        ...(readRouting ? { replicas: readRouting.status() } : {}),
       };
     },
     /** Only the indexer part (for the lag gauges at scrape time). */

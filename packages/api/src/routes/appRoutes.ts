@@ -24,7 +24,7 @@ export interface AppRouteDeps {
 const GRAPHQL_PREFLIGHT_HEADERS = {
   "access-control-allow-origin": "*",
   "access-control-allow-methods": "GET, POST, OPTIONS",
-  "access-control-allow-headers": "content-type, accept, authorization",
+  "access-control-allow-headers": "content-type, accept, authorization, x-ledger-min-block",
   "access-control-max-age": "86400",
 };
 

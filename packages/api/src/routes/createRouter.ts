@@ -10,6 +10,7 @@ import { sendApiError, sendError } from "../http/sendError.ts";
 import { sendJson } from "../http/sendJson.ts";
 import { createTtlCache } from "../services/createTtlCache.ts";
 import { compileRoutes, type RouteMatch } from "./compileRoutes.ts";
+import { READ_SURFACE } from "./surfaces.ts";
 import type { AnyRoute, JsonRoute, RawRoute, RouteResult, Surface } from "./Route.ts";
 
 /** A mounted route: its declaration and what its handler needs. */
@@ -34,6 +35,11 @@ export interface RouterDeps {
   now: () => Date;
   /** Where our own pages run: the only origins the session cookie may act from (auth/checkRequestOrigin.ts). */
   origins: ReadonlySet<string>;
+  /**
+   * Headers added to every answer of the public read surface, computed after its reads (the `X-Ledger-Block` of read
+   * routing, docs/api.md); absent = none.
+   */
+  readHeaders?: () => Promise<Record<string, string>>;
   /** Paths no route matched outside /api (pages, the HTML 404, the generic OPTIONS answer). */
   fallback: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
 }
@@ -55,8 +61,8 @@ function serialize(result: RouteResult, surface: Surface): Answer {
   };
 }
 
-function write(res: ServerResponse, answer: Answer): void {
-  res.writeHead(answer.status, answer.headers);
+function write(res: ServerResponse, answer: Answer, extra?: Record<string, string>): void {
+  res.writeHead(answer.status, extra ? { ...answer.headers, ...extra } : answer.headers);
   res.end(res.req?.method === "HEAD" ? undefined : answer.body);
 }
 
@@ -108,7 +114,8 @@ export function createRouter(deps: RouterDeps) {
       if (!answer) serialized.set(result, (answer = serialize(result, route.surface)));
       return answer;
     };
-    write(res, route.surface.coalesce ? await inflight.get(`${url.pathname}${url.search}`, run) : await run());
+    const answer = route.surface.coalesce ? await inflight.get(`${url.pathname}${url.search}`, run) : await run();
+    write(res, answer, route.surface === READ_SURFACE && deps.readHeaders ? await deps.readHeaders() : undefined);
   }
 
   function refuseMethod(res: ServerResponse, method: string, url: URL, matches: RouteMatch<Mounted>[], surface: Surface | undefined): void {

@@ -8,7 +8,7 @@ export const READ_SURFACE: Surface = {
   preflight: {
     "access-control-allow-origin": "*",
     "access-control-allow-methods": "GET, HEAD, OPTIONS",
-    "access-control-allow-headers": "authorization, content-type, last-event-id",
+    "access-control-allow-headers": "authorization, content-type, last-event-id, x-ledger-min-block",
     "access-control-max-age": "86400",
   },
   head: true,

@@ -16,7 +16,7 @@ export async function mcp(ctx: Context): Promise<number> {
       ? `agent-ledger mcp: serving ${ctx.api} as ${session.agent_label ?? "the paired agent"} (session expires ${session.expires_at})`
       : `agent-ledger mcp: serving ${ctx.api}, not paired: ledger tools only (run \`agent-ledger pair\` for the wallet and webhook tools)`,
   );
-  const [{ createLedgerMcpServer }, { StdioServerTransport }] = await Promise.all([
+  const [{ answerMalformedMessages, createLedgerMcpServer }, { StdioServerTransport }] = await Promise.all([
     import("@agent-ledger/mcp"),
     import("@modelcontextprotocol/sdk/server/stdio.js"),
   ]);
@@ -25,6 +25,7 @@ export async function mcp(ctx: Context): Promise<number> {
     authHint: "run `agent-ledger pair` on this machine (pairing stays a person's approval), then restart the MCP server",
   });
   const transport = new StdioServerTransport();
+  answerMalformedMessages(transport); // -32700 / -32600 for a line that is not a message, instead of silence
   const done = new Promise<void>((resolve) => {
     process.stdin.once("end", resolve);
     process.stdin.once("close", resolve);

@@ -1,3 +1,4 @@
+import { coalesceRuns } from "@agent-ledger/core";
 import type { Queue } from "bullmq";
 import type pg from "pg";
 import type { Logger } from "pino";
@@ -37,8 +38,6 @@ export interface PassResult {
  * committed and the minute job re-enqueues due deliveries, so Redis being down loses nothing.
  */
 export function createDispatcher(deps: DispatcherDeps, options: DispatcherOptions) {
-  let running: Promise<void> | null = null;
-  let again = false;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
 
@@ -86,29 +85,18 @@ export function createDispatcher(deps: DispatcherDeps, options: DispatcherOption
     }
   }
 
-  async function loop(): Promise<void> {
-    do {
-      again = false;
-      try {
-        const r = await pass();
-        if (r.eventsRead > 0) deps.log.debug(r, "dispatch pass");
-      } catch (error) {
-        deps.metrics?.dispatchErrors.inc();
-        deps.log.error({ err: error }, "dispatch pass failed; retrying on the next wake-up");
-      }
-    } while (again && !stopped);
-  }
-
-  function wake(): void {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = loop().finally(() => {
-      running = null;
-    });
-  }
+  // One pass at a time; wake-ups during a pass coalesce into one more (core's coalesceRuns).
+  const passes = coalesceRuns(
+    async () => {
+      const r = await pass();
+      if (r.eventsRead > 0) deps.log.debug(r, "dispatch pass");
+    },
+    (error) => {
+      deps.metrics?.dispatchErrors.inc();
+      deps.log.error({ err: error }, "dispatch pass failed; retrying on the next wake-up");
+    },
+  );
+  const wake = (): void => passes.run();
 
   function arm(): void {
     if (options.pollMs <= 0 || stopped) return;
@@ -129,13 +117,11 @@ export function createDispatcher(deps: DispatcherDeps, options: DispatcherOption
     /** One pass, awaited (tests, benchmarks). */
     runOnce: pass,
     /** Resolves when no pass is running. */
-    async idle(): Promise<void> {
-      while (running) await running;
-    },
+    idle: () => passes.idle(),
     async stop(): Promise<void> {
       stopped = true;
       if (timer) clearTimeout(timer);
-      while (running) await running;
+      await passes.stop();
     },
   };
 }
