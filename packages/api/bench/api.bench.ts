@@ -18,7 +18,8 @@
 // failure and on SIGINT/SIGTERM), the ledger seeded on the primary before the base backup (BENCH_API_ROWS rows, the
 // seed time printed). A representative subset of the read cases (dashboard uncached at 10 and 1 connections, gateway
 // detail at 1 connection, search by address and by text, GraphQL service detail) runs against (A) an app whose reads
-// go to the primary and (B) an app whose reads go to the replica, alternating A B A B (BENCH_API_REPLICA_ROUNDS, 2);
+// go to the primary and (B) an app whose public reads are routed to the replica (buildApp's readPools: the primary as
+// its pool, the replica as its read pool), alternating A B A B (BENCH_API_REPLICA_ROUNDS, 2);
 // per run p50/p99/req/s and the CPU seconds of the primary's and the replica's PostgreSQL (postmaster + children,
 // /proc) — the primary's CPU while the replica serves the reads — and of this process (the app together with
 // autocannon's worker thread: an upper bound of the app's CPU per request). The cluster on 5432 is not used (it has no
@@ -190,11 +191,12 @@ async function replicaMode() {
     const replicaPool = createPgPool(pair.replicaUrl, { max: 10, applicationName: "bench-api-replica" });
     pools.push(primaryPool, replicaPool);
     const common = { log: quiet, methodologyVersion: BENCH_METHODOLOGY_VERSION, dashboardCacheTtlMs: 0, graphqlLimits: { maxCost: GRAPHQL_MAX_COST } };
-    // (A) every read on the primary. (B) every read on the replica: until buildApp routes public reads to read pools
-    // (AppDeps.readPools, issue 27's routing), the app is given the replica as its only pool — valid for a read-only run.
+    // (A) every read on the primary. (B) the product's routing (AppDeps.readPools, docs/operations.md "Read replicas"):
+    // the primary as `pool`, the replica as its read pool — public reads go to the replica while it is within the lag
+    // bound, and the routing's own probes (checkpoint, WAL position, every second) run on both servers.
     const targets = [
       { target: "primary" as const, app: buildApp({ pool: primaryPool, ...common }) },
-      { target: "replica" as const, app: buildApp({ pool: replicaPool, ...common }) },
+      { target: "replica" as const, app: buildApp({ pool: primaryPool, readPools: [{ name: "replica", pool: replicaPool }], ...common }) },
     ];
     apps.push(...targets.map((t) => t.app));
     const urls = await Promise.all(targets.map((t) => t.app.start(0)));
@@ -304,6 +306,10 @@ async function replicaMode() {
       }
     }
     console.log(`\nmeans over ${ROUNDS} rounds (${size.rows.toLocaleString("en-US")} rows):\n${table(rows)}`);
+    const routing = targets[1]!.app.readRouting?.status();
+    const routed = routing?.sources.map((src) => `${src.name} ${src.reads.toLocaleString("en-US")} reads, ${src.fallbacks} fallbacks`).join("; ");
+    console.log(`\nB's read routing: ${routed ?? "none"} (current: ${routing?.current ?? "—"})`);
+    if (routing && routing.sources.find((src) => src.role === "replica")!.reads === 0) throw new Error("B's routing sent no read to the replica");
     let uptime = "";
     try {
       uptime = execFileSync("uptime", { encoding: "utf8" }).trim();
@@ -312,7 +318,7 @@ async function replicaMode() {
     }
     console.log(`\nuptime at the end: ${uptime}`);
     if (process.env.BENCH_API_JSON)
-      writeFileSync(process.env.BENCH_API_JSON, JSON.stringify({ mode: "replica", seed, size, pairSeconds, runs, summary, uptime }, null, 2));
+      writeFileSync(process.env.BENCH_API_JSON, JSON.stringify({ mode: "replica", seed, size, pairSeconds, runs, summary, routing, uptime }, null, 2));
   } finally {
     for (const app of apps) await app.stop().catch(() => undefined);
     for (const pool of pools) await pool.end().catch(() => undefined);
