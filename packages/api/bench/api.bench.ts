@@ -13,20 +13,36 @@
 // Every row (seed, feed inserts) is of BENCH_METHODOLOGY_VERSION and every app and API process serves that version
 // (the API serves only its configured one; its default, v0.3, is not the ledger's).
 //
+// Replica mode (`BENCH_API_REPLICA=1 npm run bench:api`, or `npm run bench:api -- --replica`; issue 27): a throwaway
+// primary + streaming replica (startReplicaPair from @agent-ledger/db/testing, free ports, stopped at the end, on
+// failure and on SIGINT/SIGTERM), the ledger seeded on the primary before the base backup (BENCH_API_ROWS rows, the
+// seed time printed). A representative subset of the read cases (dashboard uncached at 10 and 1 connections, gateway
+// detail at 1 connection, search by address and by text, GraphQL service detail) runs against (A) an app whose reads
+// go to the primary and (B) an app whose public reads are routed to the replica (buildApp's readPools: the primary as
+// its pool, the replica as its read pool), alternating A B A B (BENCH_API_REPLICA_ROUNDS, 2);
+// per run p50/p99/req/s and the CPU seconds of the primary's and the replica's PostgreSQL (postmaster + children,
+// /proc) — the primary's CPU while the replica serves the reads — and of this process (the app together with
+// autocannon's worker thread: an upper bound of the app's CPU per request). The cluster on 5432 is not used (it has no
+// replication entry in pg_hba.conf).
+//
 // Env: BENCH_API_ROWS (1,000,000), BENCH_API_DAYS (90), BENCH_API_DURATION_S (10), BENCH_API_WARMUP_S (2),
 // BENCH_API_CONNECTIONS (10), BENCH_API_FEED_CLIENTS (1,000), BENCH_API_FEED_BATCHES (20), BENCH_API_ONLY (comma list
 // of case names to run), BENCH_API_RESEED=1, BENCH_API_DATABASE_URL (default …/agent_ledger_bench_api, suffixed with
-// the row count when it is not 1,000,000), BENCH_API_JSON (write the results there).
+// the row count when it is not 1,000,000), BENCH_API_JSON (write the results there), BENCH_API_REPLICA=1,
+// BENCH_API_REPLICA_ROUNDS (2).
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { createPgPool } from "@agent-ledger/db";
+import { startReplicaPair } from "@agent-ledger/db/testing";
 import autocannon from "autocannon";
 import pg from "pg";
 import { pino, destination } from "pino";
 import { buildApp, type App } from "../src/buildApp.ts";
 import { runFeedBench, type FeedBenchResult } from "./feedBench.ts";
-import { BENCH_METHODOLOGY_VERSION, seedBenchLedger } from "./seedBenchLedger.ts";
+import { readPostgresCpuSeconds } from "./readPostgresCpuSeconds.ts";
+import { BENCH_METHODOLOGY_VERSION, type SeedInfo, seedBenchLedger } from "./seedBenchLedger.ts";
 
 const num = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
 const ROWS = num("BENCH_API_ROWS", 1_000_000);
@@ -40,6 +56,8 @@ const FEED_BATCHES = num("BENCH_API_FEED_BATCHES", 20);
 const ONLY = process.env.BENCH_API_ONLY ? new Set(process.env.BENCH_API_ONLY.split(",").map((s) => s.trim())) : null;
 // The REST-equivalent service query (detail + 50 events + 100 providers, every field) costs ~7,600 by graphql-armor's
 // measure, above the default GRAPHQL_MAX_COST of 5,000 (the bench apps raise it; printed below).
+const REPLICA = process.env.BENCH_API_REPLICA === "1" || process.argv.includes("--replica");
+const ROUNDS = num("BENCH_API_REPLICA_ROUNDS", 2);
 const GRAPHQL_MAX_COST = num("BENCH_API_GRAPHQL_MAX_COST", 10_000);
 const DATABASE_URL = process.env.BENCH_API_DATABASE_URL ?? `postgresql://postgres@127.0.0.1:5432/agent_ledger_bench_api${ROWS === 1_000_000 ? "" : `_${ROWS}`}`;
 
@@ -114,6 +132,202 @@ function table(rows: string[][]): string {
 
 const meets = (ok: boolean) => (ok ? "met" : "NOT met");
 
+interface ReplicaRun extends Measured {
+  target: "primary" | "replica";
+  round: number;
+  /** CPU seconds of each PostgreSQL server (postmaster + children) during the measured seconds. */
+  primaryCpuS: number;
+  replicaCpuS: number;
+  /** This process: the app and autocannon's worker thread (the load generator) together. */
+  nodeCpuS: number;
+}
+
+/** The replica mode: the same reads against the primary and the replica of a throwaway pair, A B A B (header). */
+async function replicaMode() {
+  const seedStarted = performance.now();
+  let seed: SeedInfo | undefined;
+  // SIGINT/SIGTERM end the process through exit(), whose handler (startReplicaPair) stops both servers and removes
+  // their folder, also while the seed is still running; the normal and the failing path stop the pair in `finally`.
+  const onSignal = (signal: NodeJS.Signals) => {
+    console.error(`\n${signal}: stopping the primary and the replica`);
+    process.exit(130);
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  const pair = await startReplicaPair({
+    database: "agent_ledger_bench_api",
+    // As the machine's cluster (BENCHMARKS.md, The machine): stock settings, autovacuum off; startReplicaPair adds
+    // fsync=off and full_page_writes=off (the seed's speed only: the reads do not write).
+    settings: { autovacuum: "off" },
+    prepare: async (url) => {
+      seed = await seedBenchLedger({ databaseUrl: url, rows: ROWS, days: DAYS, agents: AGENTS, log });
+    },
+  });
+  const pairSeconds = (performance.now() - seedStarted) / 1000;
+  const pools: pg.Pool[] = [];
+  const apps: App[] = [];
+  try {
+    if (!seed) throw new Error("the seed did not run");
+    await pair.waitForReplay();
+    const primaryDir = path.join(pair.dir, "primary");
+    const replicaDir = path.join(pair.dir, "replica");
+    const info = new pg.Client({ connectionString: pair.replicaUrl });
+    await info.connect();
+    const {
+      rows: [size],
+    } = await info.query(
+      `SELECT (SELECT count(*) FROM agent_events)::int AS rows, pg_size_pretty(pg_database_size(current_database())) AS size,
+              pg_is_in_recovery() AS recovery, current_setting('shared_buffers') AS shared_buffers`,
+    );
+    await info.end();
+    if (size.recovery !== true) throw new Error("the replica is not in recovery");
+    console.log(
+      `replica pair: ${size.rows.toLocaleString("en-US")} agent_events (${seed.rawLogs.toLocaleString("en-US")} raw logs), database ${size.size}, shared_buffers ${size.shared_buffers}; ` +
+        `seeded in ${seed.seedSeconds} s on the throwaway primary, pair up (initdb + seed + base backup + replica start) in ${pairSeconds.toFixed(1)} s`,
+    );
+
+    const quiet = pino({ level: "info" }, destination({ dest: "/dev/null", sync: false }));
+    const primaryPool = createPgPool(pair.primaryUrl, { max: 10, applicationName: "bench-api-primary" });
+    const replicaPool = createPgPool(pair.replicaUrl, { max: 10, applicationName: "bench-api-replica" });
+    pools.push(primaryPool, replicaPool);
+    const common = { log: quiet, methodologyVersion: BENCH_METHODOLOGY_VERSION, dashboardCacheTtlMs: 0, graphqlLimits: { maxCost: GRAPHQL_MAX_COST } };
+    // (A) every read on the primary. (B) the product's routing (AppDeps.readPools, docs/operations.md "Read replicas"):
+    // the primary as `pool`, the replica as its read pool — public reads go to the replica while it is within the lag
+    // bound, and the routing's own probes (checkpoint, WAL position, every second) run on both servers.
+    const targets = [
+      { target: "primary" as const, app: buildApp({ pool: primaryPool, ...common }) },
+      { target: "replica" as const, app: buildApp({ pool: primaryPool, readPools: [{ name: "replica", pool: replicaPool }], ...common }) },
+    ];
+    apps.push(...targets.map((t) => t.app));
+    const urls = await Promise.all(targets.map((t) => t.app.start(0)));
+
+    const subset: Case[] = [
+      { name: "REST dashboard w=all uncached", app: "uncached", path: "/api/dashboard?w=all", connections: CONNECTIONS },
+      { name: "REST dashboard w=all uncached, 1 conn", app: "uncached", path: "/api/dashboard?w=all", connections: 1 },
+      { name: "REST service tempo-gateway-mpp, 1 conn", app: "uncached", path: `/api/services/${seed.gatewayId}`, connections: 1 },
+      { name: "REST search address", app: "uncached", path: `/api/search?q=${seed.busyServiceWallet}`, connections: CONNECTIONS },
+      { name: "REST search text", app: "uncached", path: `/api/search?q=${seed.textQuery}`, connections: CONNECTIONS },
+      {
+        name: "GraphQL service tempo-gateway-mpp",
+        app: "uncached",
+        path: "/graphql",
+        connections: CONNECTIONS,
+        graphql: { query: GQL.service, variables: { id: seed.gatewayId } },
+      },
+    ];
+    const cases = subset.filter((c) => !ONLY || [...ONLY].some((o) => c.name.includes(o)));
+
+    const cpu = () => {
+      const own = process.cpuUsage();
+      return { primary: readPostgresCpuSeconds(primaryDir), replica: readPostgresCpuSeconds(replicaDir), node: (own.user + own.system) / 1e6 };
+    };
+    {
+      const idle = 5;
+      const before = cpu();
+      await new Promise((r) => setTimeout(r, idle * 1000));
+      const after = cpu();
+      console.log(
+        `idle (no requests, ${idle} s): primary ${(after.primary - before.primary).toFixed(2)} CPU-s, replica ${(after.replica - before.replica).toFixed(2)} CPU-s`,
+      );
+    }
+    console.log(
+      `load: autocannon ${DURATION} s per run after ${WARMUP} s of warm-up, ${ROUNDS} rounds of A (reads on the primary) then B (reads on the replica) per case; CPU over the measured seconds`,
+    );
+    const runs: ReplicaRun[] = [];
+    for (const c of cases) {
+      for (let round = 1; round <= ROUNDS; round++) {
+        for (const [i, t] of targets.entries()) {
+          const url = urls[i]!;
+          await checkOnce(url, c);
+          if (WARMUP > 0) await fire(url, c, WARMUP);
+          const before = cpu();
+          const r = await fire(url, c, DURATION);
+          const after = cpu();
+          const run: ReplicaRun = {
+            name: c.name,
+            target: t.target,
+            round,
+            connections: c.connections,
+            p50: r.latency.p50,
+            p99: r.latency.p99,
+            rps: Math.round(r.requests.average),
+            requests: r.requests.total,
+            non2xx: r.non2xx,
+            errors: r.errors + r.timeouts,
+            loadAvg: loadAvg(),
+            primaryCpuS: after.primary - before.primary,
+            replicaCpuS: after.replica - before.replica,
+            nodeCpuS: after.node - before.node,
+          };
+          runs.push(run);
+          const perReq = (s: number) => ((s * 1000) / Math.max(run.requests, 1)).toFixed(3);
+          console.log(
+            `  ${c.name.padEnd(40)} ${t.target.padEnd(7)} r${round}  p50 ${String(run.p50).padStart(3)} ms  p99 ${String(run.p99).padStart(4)} ms  ${String(run.rps).padStart(5)} req/s  ` +
+              `primary ${run.primaryCpuS.toFixed(2)} CPU-s (${perReq(run.primaryCpuS)} ms/req)  replica ${run.replicaCpuS.toFixed(2)} CPU-s (${perReq(run.replicaCpuS)} ms/req)  node ${perReq(run.nodeCpuS)} ms/req` +
+              `${run.non2xx || run.errors ? `  ${run.non2xx} non-2xx, ${run.errors} errors` : ""}  load ${run.loadAvg}`,
+          );
+        }
+      }
+    }
+
+    // Summary: per case and target, the mean over the rounds.
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1);
+    const rows: string[][] = [
+      ["case", "reads on", "p50 ms", "p99 ms", "req/s", "primary ms CPU/req", "replica ms CPU/req", "node ms CPU/req", "primary CPU-s/s"],
+    ];
+    const summary: Record<string, unknown>[] = [];
+    for (const c of cases) {
+      for (const { target } of targets) {
+        const mine = runs.filter((r) => r.name === c.name && r.target === target);
+        const requests = mine.reduce((n, r) => n + r.requests, 0);
+        const s = {
+          case: c.name,
+          target,
+          p50: mean(mine.map((r) => r.p50)),
+          p99: mean(mine.map((r) => r.p99)),
+          rps: mean(mine.map((r) => r.rps)),
+          primaryMsPerRequest: (mine.reduce((n, r) => n + r.primaryCpuS, 0) * 1000) / Math.max(requests, 1),
+          replicaMsPerRequest: (mine.reduce((n, r) => n + r.replicaCpuS, 0) * 1000) / Math.max(requests, 1),
+          nodeMsPerRequest: (mine.reduce((n, r) => n + r.nodeCpuS, 0) * 1000) / Math.max(requests, 1),
+          primaryCpuPerSecond: mine.reduce((n, r) => n + r.primaryCpuS, 0) / (DURATION * Math.max(mine.length, 1)),
+        };
+        summary.push(s);
+        rows.push([
+          c.name,
+          target,
+          s.p50.toFixed(1),
+          s.p99.toFixed(1),
+          s.rps.toFixed(0),
+          s.primaryMsPerRequest.toFixed(3),
+          s.replicaMsPerRequest.toFixed(3),
+          s.nodeMsPerRequest.toFixed(3),
+          s.primaryCpuPerSecond.toFixed(3),
+        ]);
+      }
+    }
+    console.log(`\nmeans over ${ROUNDS} rounds (${size.rows.toLocaleString("en-US")} rows):\n${table(rows)}`);
+    const routing = targets[1]!.app.readRouting?.status();
+    const routed = routing?.sources.map((src) => `${src.name} ${src.reads.toLocaleString("en-US")} reads, ${src.fallbacks} fallbacks`).join("; ");
+    console.log(`\nB's read routing: ${routed ?? "none"} (current: ${routing?.current ?? "—"})`);
+    if (routing && routing.sources.find((src) => src.role === "replica")!.reads === 0) throw new Error("B's routing sent no read to the replica");
+    let uptime = "";
+    try {
+      uptime = execFileSync("uptime", { encoding: "utf8" }).trim();
+    } catch {
+      uptime = `load average ${loadAvg()}`;
+    }
+    console.log(`\nuptime at the end: ${uptime}`);
+    if (process.env.BENCH_API_JSON)
+      writeFileSync(process.env.BENCH_API_JSON, JSON.stringify({ mode: "replica", seed, size, pairSeconds, runs, summary, routing, uptime }, null, 2));
+  } finally {
+    for (const app of apps) await app.stop().catch(() => undefined);
+    for (const pool of pools) await pool.end().catch(() => undefined);
+    await pair.stop();
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
 async function main() {
   const pgInfo = new pg.Client({ connectionString: DATABASE_URL.replace(/\/[^/]*$/, "/postgres") });
   await pgInfo.connect();
@@ -124,6 +338,7 @@ async function main() {
     `machine: ${cpu.length} × ${cpu[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, node ${process.version}, PostgreSQL ${pgVersion}, ${os.type()} ${os.release()}`,
   );
   console.log(`load average at start: ${loadAvg()}`);
+  if (REPLICA) return replicaMode();
 
   // 1. The ledger.
   const seed = await seedBenchLedger({ databaseUrl: DATABASE_URL, rows: ROWS, days: DAYS, agents: AGENTS, reseed: process.env.BENCH_API_RESEED === "1", log });
