@@ -1,6 +1,5 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mppFingerprint } from "@agent-ledger/core";
 import { createTestDatabase } from "@agent-ledger/db/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +11,8 @@ import { ALL_ROUTES } from "../src/routes/mountRoutes.ts";
 import type { JsonRoute, Surface } from "../src/routes/Route.ts";
 import { OPS_SURFACE, READ_SURFACE, WALLET_SURFACE, WEBHOOK_SURFACE } from "../src/routes/surfaces.ts";
 import { documentedResponse } from "./support/openapiCheck.ts";
-import { seedV03Ledger, V03 } from "./support/seedV03Ledger.ts";
+import { readSamples } from "./support/readSamples.ts";
+import { seedV03Ledger } from "./support/seedV03Ledger.ts";
 import { silentLog, startTestApp, type TestApp } from "./support/startTestApp.ts";
 
 // Caching at the edge (docs/api.md, Caching): every public read declares its Cache-Control on its route, and every 200
@@ -45,21 +45,7 @@ afterAll(async () => {
 });
 
 /** One request to each public read, by route template (a new read route without a sample fails "every read route…"). */
-const SAMPLES: Record<string, () => string> = {
-  "/api/dashboard": () => "/api/dashboard?w=all",
-  "/api/services": () => "/api/services",
-  "/api/services/:id": () => "/api/services/dune-mpp",
-  "/api/services/:id/events": () => "/api/services/dune-mpp/events?limit=1",
-  "/api/agents": () => "/api/agents",
-  "/api/agents/:id": () => "/api/agents/v3-agent",
-  "/api/agents/:id/events": () => "/api/agents/v3-agent/events",
-  "/api/events/:id": () => `/api/events/${eventId}`,
-  "/api/search": () => "/api/search?q=dune",
-  "/api/dashboard/previous": () => "/api/dashboard/previous?w=24h",
-  "/api/series": () => "/api/series?w=7d",
-  "/api/providers/:key": () => `/api/providers/${mppFingerprint(V03.FAL_HOST)}`,
-  "/api/openapi.json": () => "/api/openapi.json",
-};
+const SAMPLES = readSamples(() => eventId);
 
 /** The policy a route declares for a URL (a value, or chosen from the URL). */
 const declared = (route: JsonRoute, path: string) => {
