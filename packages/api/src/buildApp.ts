@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createReadRouting, type ReadRouting } from "@agent-ledger/db";
 import type pg from "pg";
@@ -101,14 +101,17 @@ export function buildApp(deps: AppDeps): App {
           deps.log[e.change === "up" || e.change === "eligible" ? "info" : "warn"]({ replica: e.source, change: e.change, reason: e.reason }, "read replica"),
       })
     : null;
-  // `X-Ledger-Block` on public read answers: a client that sends it back as `X-Ledger-Min-Block` to any API process
-  // never sees a row it was shown here disappear (docs/api.md).
+  // `X-Ledger-Block` on public read answers to a request that carries `X-Ledger-Min-Block` (`0` to start): a client
+  // that sends it back to any API process never sees a row it was shown here disappear (docs/api.md). Only on request:
+  // naming the block waits for a probe sent after the answer's reads, a round trip bench:api measured as most of the
+  // routing's cost per request (BENCHMARKS.md, bench:api replica mode); within one process the watermark holds anyway.
   const readHeaders = readRouting
-    ? async (): Promise<Record<string, string>> => {
-        const block = await readRouting.servedBlock();
-        // Exposed to pages on other origins (both surfaces that carry it answer CORS with `*`).
+    ? async (req: IncomingMessage): Promise<Record<string, string>> => {
         // Vary: an answer for one minimum block is not an answer for another (a CDN keys them apart; docs/api.md, Caching).
         const vary = { vary: LEDGER_MIN_BLOCK_HEADER };
+        if (req.headers[LEDGER_MIN_BLOCK_HEADER] === undefined) return vary;
+        const block = await readRouting.servedBlock();
+        // Exposed to pages on other origins (both surfaces that carry it answer CORS with `*`).
         return block === null ? vary : { ...vary, [LEDGER_BLOCK_HEADER]: String(block), "access-control-expose-headers": LEDGER_BLOCK_HEADER };
       }
     : undefined;

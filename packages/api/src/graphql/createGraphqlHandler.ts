@@ -58,7 +58,7 @@ export function createGraphqlHandler(deps: {
   /** Compile queries with graphql-jit (default true; tests compare with false). */
   jit?: boolean;
   /** Headers added to the direct lane's answers after their reads (read routing's `X-Ledger-Block`, docs/api.md). */
-  readHeaders?: () => Promise<Record<string, string>>;
+  readHeaders?: (req: IncomingMessage) => Promise<Record<string, string>>;
 }): GraphqlHandler {
   const limits = { ...DEFAULT_GRAPHQL_LIMITS, ...deps.limits };
   const log = deps.log.child({ component: "graphql" });

@@ -50,7 +50,7 @@ export function createJsonLane(deps: {
   cache: TtlCache<ComputedResponse> | null;
   coalesce?: boolean;
   /** Headers added to each answer written, computed after its reads (read routing's `X-Ledger-Block`, docs/api.md). */
-  readHeaders?: () => Promise<Record<string, string>>;
+  readHeaders?: (req: IncomingMessage) => Promise<Record<string, string>>;
 }) {
   const { yoga, cache } = deps;
   const inflight = deps.coalesce === false ? null : createTtlCache<ComputedResponse>(0);
@@ -134,7 +134,7 @@ export function createJsonLane(deps: {
       if (!params) return false;
       const computed = await respond(req, res, params);
       if (!computed) return false;
-      write(res, computed.response, deps.readHeaders ? await deps.readHeaders() : undefined);
+      write(res, computed.response, deps.readHeaders ? await deps.readHeaders(req) : undefined);
       return true;
     },
     /**

@@ -33,7 +33,7 @@ export interface RouterDeps {
    * Headers added to every answer of the public read surface, computed after its reads (the `X-Ledger-Block` of read
    * routing, docs/api.md); absent = none.
    */
-  readHeaders?: () => Promise<Record<string, string>>;
+  readHeaders?: (req: IncomingMessage) => Promise<Record<string, string>>;
   /** Paths no route matched outside /api (pages, the HTML 404, the generic OPTIONS answer). */
   fallback: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
 }
@@ -100,9 +100,9 @@ export function createRouter(deps: RouterDeps) {
     // and the serialization memo, which only a surface whose answers are shared needs (the read surface: coalesced and
     // cached result objects); a wallet or webhook result is built for its one request.
     if (!route.surface.coalesce)
-      return writeAnswer(res, serialize(await route.handle(input, routeDeps), route.surface), cacheControl, extra ? await extra() : undefined);
+      return writeAnswer(res, serialize(await route.handle(input, routeDeps), route.surface), cacheControl, extra ? await extra(req) : undefined);
     const answer = await inflight.get(`${url.pathname}${url.search}`, () => answerOnce(route, input, routeDeps));
-    writeAnswer(res, answer, cacheControl, extra ? await extra() : undefined);
+    writeAnswer(res, answer, cacheControl, extra ? await extra(req) : undefined);
   }
 
   async function answerOnce(route: JsonRoute, input: RouteRequest<unknown, unknown>, routeDeps: unknown): Promise<Answer> {
