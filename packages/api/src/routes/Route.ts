@@ -57,6 +57,8 @@ export interface Surface {
   cors: boolean;
   /** Identical requests (path + query) in flight share one answer (public GET reads only). */
   coalesce?: boolean;
+  /** Request headers that select a different answer (read routing's minimum block): part of the coalescing key. */
+  coalesceBy?: readonly string[];
 }
 
 /**

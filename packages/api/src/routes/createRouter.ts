@@ -101,7 +101,9 @@ export function createRouter(deps: RouterDeps) {
     // cached result objects); a wallet or webhook result is built for its one request.
     if (!route.surface.coalesce)
       return writeAnswer(res, serialize(await route.handle(input, routeDeps), route.surface), cacheControl, extra ? await extra(req) : undefined);
-    const answer = await inflight.get(`${url.pathname}${url.search}`, () => answerOnce(route, input, routeDeps));
+    let key = `${url.pathname}${url.search}`;
+    for (const name of route.surface.coalesceBy ?? []) if (req.headers[name] !== undefined) key += `\n${name}: ${String(req.headers[name])}`;
+    const answer = await inflight.get(key, () => answerOnce(route, input, routeDeps));
     writeAnswer(res, answer, cacheControl, extra ? await extra(req) : undefined);
   }
 

@@ -19,6 +19,8 @@ export const READ_SURFACE: Surface = {
   cacheControl: "no-cache",
   cors: true,
   coalesce: true,
+  // A request asking for a minimum block (docs/api.md, Read replicas) must not share an answer computed without it.
+  coalesceBy: ["x-ledger-min-block"],
 };
 
 /** /api/webhooks (spec §4 Webhooks): bearer clients from anywhere, never cached. */
